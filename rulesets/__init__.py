@@ -1,0 +1,55 @@
+"""The referee: pure rules for Umtali, basic Rummy and Rummoli.
+
+No UI, no storage, no I/O lives here.  Each game is one module exposing a
+``RULESET`` object that satisfies :class:`rulesets.protocol.Ruleset`; find it
+with :func:`load_ruleset`, by name or alias.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Final
+
+from rulesets.errors import (
+    CardParseError,
+    DuplicateCardError,
+    HouseRuleError,
+    IllegalActionError,
+    RecordError,
+    RulesetError,
+)
+from rulesets.protocol import Ruleset
+
+__all__ = [
+    "GAMES",
+    "CardParseError",
+    "DuplicateCardError",
+    "HouseRuleError",
+    "IllegalActionError",
+    "RecordError",
+    "Ruleset",
+    "RulesetError",
+    "load_ruleset",
+]
+
+#: canonical game names, in the order the app lists them.
+GAMES: Final = ("umtali", "rummy", "rummoli")
+
+_ALIASES: Final = {
+    "umtali": "umtali",
+    "rummy": "rummy",
+    "rum": "rummy",
+    "basic-rummy": "rummy",
+    "rummoli": "rummoli",
+    "rumoli": "rummoli",
+}
+
+
+def load_ruleset(name: str) -> Ruleset:
+    """The ruleset registered under ``name`` (case-insensitive, aliases allowed)."""
+    key = _ALIASES.get(name.strip().lower())
+    if key is None:
+        raise RulesetError(f"{name!r}: unknown game (choose {', '.join(GAMES)})")
+    module = importlib.import_module(f"rulesets.{key}")
+    ruleset: Ruleset = module.RULESET
+    return ruleset

@@ -1,0 +1,52 @@
+"""The small error family every ruleset raises.
+
+Everything the referee refuses is a :class:`RulesetError`, which is a
+:class:`ValueError`, so callers that only know ``ValueError`` still catch it.
+
+* :class:`CardParseError` -- the text could not be read as cards (typo, unknown
+  suit, duplicate card in one list).
+* :class:`IllegalActionError` -- the cards were read, but the action breaks a
+  rule.  It carries the rule ID from ``RULES.md`` (``U6.2``, ``R3.4``, ``M5.3``).
+* :class:`HouseRuleError` -- an unknown or malformed house-rule switch.
+* :class:`RecordError` -- a recorded game (JSON) that cannot be replayed.
+
+Messages always repeat the offending input so a player can see what was read.
+"""
+
+from __future__ import annotations
+
+
+class RulesetError(ValueError):
+    """Root of the error family.  ``rule`` is the RULES.md ID, when one applies."""
+
+    rule: str | None = None
+
+    def __init__(self, message: str, *, rule: str | None = None) -> None:
+        if rule is not None:
+            self.rule = rule
+        self.reason = message
+        text = message if self.rule is None or self.rule in message else f"{message} ({self.rule})"
+        super().__init__(text)
+
+
+class CardParseError(RulesetError):
+    """Text that is not a card, e.g. ``"1X"`` or ``"QH QH"``."""
+
+
+class DuplicateCardError(CardParseError):
+    """The same card appears twice where one pack allows it once."""
+
+
+class IllegalActionError(RulesetError):
+    """A well-formed action the rules forbid.  ``rule`` names the rule it breaks."""
+
+    def __init__(self, message: str, *, rule: str) -> None:
+        super().__init__(message, rule=rule)
+
+
+class HouseRuleError(RulesetError):
+    """An unknown house-rule name or a value of the wrong kind."""
+
+
+class RecordError(RulesetError):
+    """A recorded game or action that cannot be read or replayed."""
