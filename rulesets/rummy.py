@@ -66,6 +66,9 @@ __all__ = [
     "card_value",
     "deal_size",
     "extend_meld",
+    "HandResult",
+    "parse_action",
+    "random_record",
     "hand_value",
     "suggest",
 ]
