@@ -1,0 +1,160 @@
+"""Crash-safe TinyDB storage: write a temp file, fsync, ``os.replace``, fsync the folder.
+
+TinyDB's own ``JSONStorage`` truncates and rewrites the file in place, so a
+process killed mid-write leaves a half-written (unreadable) file.  Here a
+write never touches the live file: readers see either the old or the new
+content, whole.  :class:`BufferedStorage` reads the file once per operation and
+writes it once on :meth:`~BufferedStorage.flush`, so one repository operation
+costs one parse and one durable write however many TinyDB calls it makes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from tinydb.storages import Storage
+
+__all__ = [
+    "TEMP_SUFFIX",
+    "AtomicJSONStorage",
+    "BufferedStorage",
+    "DamagedFileError",
+    "atomic_write_bytes",
+    "clean_stale_temps",
+    "fsync_dir",
+    "read_json_file",
+]
+
+TEMP_SUFFIX = ".tmp"
+
+
+class DamagedFileError(Exception):
+    """A file that exists but cannot be read as a JSON object (truncated, garbage)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename/unlink inside ``folder`` durable."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
+    """Replace ``path`` with ``data`` so that a crash leaves the old or the new file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            if durable:
+                os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    if durable:
+        fsync_dir(path.parent)
+
+
+def read_json_file(path: Path) -> dict[str, Any] | None:
+    """The JSON object in ``path``; ``None`` if missing; :class:`DamagedFileError` if unreadable."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    if not raw.strip():
+        raise DamagedFileError(path, "the file is empty (probably cut off by a crash)")
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DamagedFileError(path, f"not readable as JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise DamagedFileError(path, "does not hold a JSON object")
+    return data
+
+
+def clean_stale_temps(folders: Iterable[Path]) -> list[Path]:
+    """Delete temp files left by writers that died mid-write (call with the lock held)."""
+    removed = []
+    for folder in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except FileNotFoundError:
+            continue
+        for entry in entries:
+            if entry.name.startswith(".") and entry.name.endswith(TEMP_SUFFIX):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)
+                    removed.append(Path(entry.path))
+    return removed
+
+
+def _dumps(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+class AtomicJSONStorage(Storage):
+    """A TinyDB storage whose every write is atomic and (by default) durable."""
+
+    def __init__(self, path: str | os.PathLike[str], *, durable: bool = True) -> None:
+        self.path = Path(path)
+        self.durable = durable
+
+    def read(self) -> dict[str, dict[str, Any]] | None:
+        return read_json_file(self.path)
+
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
+        atomic_write_bytes(self.path, _dumps(data), durable=self.durable)
+
+    def close(self) -> None:
+        pass
+
+
+class BufferedStorage(AtomicJSONStorage):
+    """Reads once, keeps TinyDB's writes in memory, writes atomically on :meth:`flush`.
+
+    Meant to live for one repository operation (under the writer lock): unlike
+    TinyDB's ``CachingMiddleware`` nothing is ever dropped silently -- the
+    repository calls :meth:`flush` before it reports success.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, durable: bool = True) -> None:
+        super().__init__(path, durable=durable)
+        self._cache: dict[str, dict[str, Any]] | None = None
+        self._loaded = False
+        self.dirty = False
+
+    def read(self) -> dict[str, dict[str, Any]] | None:
+        if not self._loaded:
+            self._cache = super().read()
+            self._loaded = True
+        return self._cache
+
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
+        self._cache = data
+        self._loaded = True
+        self.dirty = True
+
+    def flush(self) -> None:
+        if self.dirty and self._cache is not None:
+            super().write(self._cache)
+        self.dirty = False
+
+    def close(self) -> None:
+        if self.dirty:
+            raise RuntimeError(f"{self.path}: closed with unsaved changes")

@@ -1,0 +1,215 @@
+"""The in-memory twin of the TinyDB repository: same behaviour, nothing on disk."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from companion.storage.base import (
+    BaseRepository,
+    check_action,
+    check_name,
+    check_players,
+    check_status,
+    matches,
+    rename_in,
+    sort_key,
+)
+from companion.storage.models import (
+    GameListItem,
+    GameNotFoundError,
+    GameStatus,
+    Player,
+    StorageError,
+    StoredGame,
+    now_iso,
+)
+
+__all__ = ["MemoryRepository"]
+
+
+class MemoryRepository(BaseRepository):
+    """Keeps everything in dicts; used by tests and as a fallback without a data folder."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, StoredGame] = {}
+        self._trash: dict[str, StoredGame] = {}
+        self._players: dict[str, Player] = {}
+        self._lock = threading.RLock()
+
+    @property
+    def data_dir(self) -> Path | None:
+        return None
+
+    @property
+    def problems(self) -> list[str]:
+        return []
+
+    def close(self) -> None:
+        pass
+
+    # ---- games ----------------------------------------------------------------------
+    def _get(self, game_id: str) -> StoredGame:
+        try:
+            return self._games[game_id]
+        except (KeyError, TypeError):
+            raise GameNotFoundError(f"no game with id {game_id!r}") from None
+
+    def create_game(
+        self, game: str, players: list[str], rules: dict[str, Any] | None = None
+    ) -> StoredGame:
+        with self._lock:
+            names = check_players(players)
+            stored = StoredGame(
+                game=check_name(game, "game name"), players=names, rules=dict(rules or {})
+            )
+            for name in names:
+                self.add_player(name)
+            self._games[stored.id] = stored.model_copy(deep=True)
+            return stored
+
+    def get_game(self, game_id: str) -> StoredGame:
+        with self._lock:
+            return self._get(game_id).model_copy(deep=True)
+
+    def append_action(self, game_id: str, action: dict[str, Any]) -> int:
+        with self._lock:
+            stored = self._get(game_id)
+            stored.actions.append(check_action(action))
+            stored.updated = now_iso()
+            return len(stored.actions)
+
+    def pop_action(self, game_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            stored = self._get(game_id)
+            if not stored.actions:
+                return None
+            stored.updated = now_iso()
+            return stored.actions.pop()
+
+    def replace_actions(self, game_id: str, actions: list[dict[str, Any]]) -> None:
+        with self._lock:
+            stored = self._get(game_id)
+            stored.actions = [check_action(a) for a in actions]
+            stored.updated = now_iso()
+
+    def set_summary(
+        self, game_id: str, summary: dict[str, Any] | None, status: GameStatus | None = None
+    ) -> None:
+        with self._lock:
+            stored = self._get(game_id)
+            if summary is not None:
+                summary = check_action(summary)
+            stored.summary = summary
+            if status is not None:
+                stored.status = check_status(status)
+            stored.updated = now_iso()
+
+    def list_games(
+        self, limit: int = 20, offset: int = 0, game: str | None = None, player: str | None = None
+    ) -> list[GameListItem]:
+        with self._lock:
+            found = sorted(
+                (g for g in self._games.values() if matches(g, game, player)),
+                key=sort_key,
+                reverse=True,
+            )
+            return [g.list_item() for g in found[offset : offset + limit]]
+
+    def delete_game(self, game_id: str) -> None:
+        with self._lock:
+            self._trash[game_id] = self._games.pop(self._get(game_id).id)
+
+    def restore_game(self, game_id: str) -> StoredGame:
+        with self._lock:
+            if game_id not in self._trash:
+                raise GameNotFoundError(f"no game with id {game_id!r} in the trash")
+            self._games[game_id] = self._trash.pop(game_id)
+            return self.get_game(game_id)
+
+    def list_trash(self) -> list[GameListItem]:
+        with self._lock:
+            found = sorted(self._trash.values(), key=sort_key, reverse=True)
+            return [g.list_item() for g in found]
+
+    # ---- players ----------------------------------------------------------------------
+    def _find_player(self, name: str) -> str | None:
+        folded = name.casefold()
+        return next((k for k in self._players if k.casefold() == folded), None)
+
+    def list_players(self) -> list[Player]:
+        with self._lock:
+            return sorted(
+                (p.model_copy() for p in self._players.values()), key=lambda p: p.name.casefold()
+            )
+
+    def add_player(self, name: str) -> Player:
+        with self._lock:
+            name = check_name(name)
+            existing = self._find_player(name)
+            if existing is not None:
+                return self._players[existing].model_copy()
+            player = Player(name=name)
+            self._players[name] = player
+            return player.model_copy()
+
+    def rename_player(self, old: str, new: str) -> None:
+        with self._lock:
+            key = self._find_player(old)
+            new = check_name(new)
+            if key is None:
+                raise StorageError(f"{old!r}: no such player")
+            other = self._find_player(new)
+            if other is not None and other != key:
+                raise StorageError(f"{new!r} already exists; merge the two players instead")
+            self._rename(key, new)
+
+    def merge_players(self, source: str, target: str) -> None:
+        with self._lock:
+            src, dst = self._find_player(source), self._find_player(target)
+            if src is None or dst is None:
+                missing = source if src is None else target
+                raise StorageError(f"{missing!r}: no such player")
+            if src == dst:
+                raise StorageError(f"{source!r} and {target!r} are the same player")
+            both = [g for g in self._all() if src in g.players and dst in g.players]
+            if both:
+                raise StorageError(
+                    f"cannot merge {source!r} into {target!r}: both played in {len(both)} game(s)"
+                )
+            self._rename(src, dst)
+
+    def _all(self) -> list[StoredGame]:
+        return [*self._games.values(), *self._trash.values()]
+
+    def _rename(self, old: str, new: str) -> None:
+        for table in (self._games, self._trash):
+            for gid, g in list(table.items()):
+                if old in g.players:
+                    data = g.model_dump(mode="json")
+                    for field in ("players", "actions", "summary"):
+                        data[field] = rename_in(data[field], old, new)
+                    table[gid] = StoredGame.model_validate(data)
+        player = self._players.pop(old)
+        if new not in self._players:
+            self._players[new] = player.model_copy(update={"name": new})
+
+    # ---- primitives for export/import ---------------------------------------------
+    def _iter_games(self, *, trash: bool = False) -> Iterator[StoredGame]:
+        with self._lock:
+            games = list((self._trash if trash else self._games).values())
+        for g in games:
+            yield g.model_copy(deep=True)
+
+    def _known_ids(self) -> set[str]:
+        with self._lock:
+            return set(self._games) | set(self._trash)
+
+    def _bulk_insert(self, games: list[StoredGame], trash: list[StoredGame]) -> None:
+        with self._lock:
+            for g in games:
+                self._games[g.id] = g.model_copy(deep=True)
+            for g in trash:
+                self._trash[g.id] = g.model_copy(deep=True)

@@ -1,0 +1,136 @@
+"""Records the repositories hand out (pydantic), and the storage errors.
+
+Records are converted to and from plain JSON dicts only at the repository
+boundary; everything the app sees is one of these models.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "GAME_ID_PATTERN",
+    "STORAGE_SCHEMA_VERSION",
+    "GameListItem",
+    "GameNotFoundError",
+    "GameStatus",
+    "ImportReport",
+    "NewerVersionError",
+    "Player",
+    "StorageError",
+    "StoredGame",
+    "new_game_id",
+    "now_iso",
+]
+
+#: version of the on-disk documents written by this app (see migrations.py).
+STORAGE_SCHEMA_VERSION = 1
+
+GameStatus = Literal["in_progress", "finished"]
+
+#: ids become file names, so only these characters are allowed.
+GAME_ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+
+
+class StorageError(ValueError):
+    """Anything the history store refuses or cannot do; the message is for people."""
+
+
+class GameNotFoundError(StorageError, LookupError):
+    """No game with this id (or it is in the trash)."""
+
+
+class NewerVersionError(StorageError):
+    """A file written by a newer Rummy Companion; it is refused and left untouched."""
+
+
+def new_game_id() -> str:
+    return uuid.uuid4().hex
+
+
+def now_iso() -> str:
+    """UTC time with microseconds, so ISO strings sort in time order."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+class StoredGame(BaseModel):
+    """One game as stored: who, which rules, every reported action, last summary."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = STORAGE_SCHEMA_VERSION
+    id: str = Field(default_factory=new_game_id, pattern=GAME_ID_PATTERN)
+    game: str
+    players: list[str]
+    rules: dict[str, Any] = {}
+    created: str = Field(default_factory=now_iso)
+    updated: str = Field(default_factory=now_iso)
+    status: GameStatus = "in_progress"
+    actions: list[dict[str, Any]] = []
+    summary: dict[str, Any] | None = None
+
+    def to_record(self) -> Any:
+        """The :class:`rulesets.protocol.GameRecord` the referee replays."""
+        from rulesets.protocol import GameRecord
+
+        return GameRecord(
+            game=self.game, players=list(self.players), rules=dict(self.rules), actions=self.actions
+        )
+
+    def list_item(self) -> GameListItem:
+        return GameListItem.from_game(self)
+
+
+class GameListItem(BaseModel):
+    """A line of the history list, read from the compact index (no replay needed)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = STORAGE_SCHEMA_VERSION
+    id: str
+    game: str
+    players: list[str]
+    created: str
+    updated: str
+    status: GameStatus
+    winners: list[str] = []
+    totals: dict[str, Any] = {}
+    hands: int = 0
+
+    @classmethod
+    def from_game(cls, game: StoredGame) -> GameListItem:
+        summary = game.summary or {}
+        winners = summary.get("winners")
+        totals = summary.get("totals")
+        hands = summary.get("hands")
+        return cls(
+            id=game.id,
+            game=game.game,
+            players=list(game.players),
+            created=game.created,
+            updated=game.updated,
+            status=game.status,
+            winners=list(winners) if isinstance(winners, list) else [],
+            totals=dict(totals) if isinstance(totals, dict) else {},
+            hands=len(hands) if isinstance(hands, list) else 0,
+        )
+
+
+class Player(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = STORAGE_SCHEMA_VERSION
+    name: str
+    created: str = Field(default_factory=now_iso)
+
+
+class ImportReport(BaseModel):
+    """What :meth:`import_json` did: ids added and skipped, and readable problems."""
+
+    added: list[str] = []
+    skipped: list[str] = []
+    problems: list[str] = []
