@@ -267,9 +267,10 @@ def section(rule_id: str) -> Section | None:
     True
     """
     _, by_id = _book()
-    candidates = [rule_id.strip()]
-    candidates += [m.group(0) for m in _ID_IN_TEXT.finditer(rule_id)]
-    for cand in candidates:
+    exact = by_id.get(rule_id.strip().upper())
+    if exact is not None:
+        return exact
+    for cand in (m.group(0) for m in _ID_IN_TEXT.finditer(rule_id)):
         key = cand.upper()
         while key:
             if key in by_id:
@@ -412,10 +413,8 @@ def search(query: str, game: str | None = None, limit: int = 20) -> list[Hit]:
                 break
             total += best
         else:
-            if len(terms) > 1 and phrase in ix.title_text:
-                total += 25.0
-            elif len(terms) > 1 and phrase in ix.keyword_text:
-                total += 20.0
+            if len(terms) > 1 and (phrase in ix.title_text or phrase in ix.keyword_text):
+                total += 25.0  # the words as a phrase, in the title or one keyword
             if ix.section.level == 1 and not ix.id.startswith(terms[0]):
                 total -= 1.0  # a group heading yields to its own rules on equal matches
             scored.append((total, order, ix))
