@@ -183,6 +183,10 @@ class BaseRepository:
     def _bulk_insert(self, games: list[StoredGame], trash: list[StoredGame]) -> None:
         raise NotImplementedError
 
+    def _add_players(self, players: list[Player | str]) -> list[Player]:
+        """Add players not known yet (case-insensitive); return the stored ones."""
+        raise NotImplementedError
+
     def list_players(self) -> list[Player]:
         raise NotImplementedError
 
@@ -240,14 +244,17 @@ class BaseRepository:
                 known.add(game.id)
                 chosen[key].append(game)
                 report.added.append(game.id)
-        players = data.get("players", [])
-        for raw in players if isinstance(players, list) else []:
-            name = raw.get("name") if isinstance(raw, dict) else None
-            if isinstance(name, str) and name.strip():
-                self.add_player(name)
-        for game in chosen["games"]:
-            for name in game.players:
-                self.add_player(name)
+        players: list[Player | str] = []
+        raw_players = data.get("players", [])
+        for raw in raw_players if isinstance(raw_players, list) else []:
+            try:
+                player = Player.model_validate(raw)
+                players.append(Player(name=check_name(player.name), created=player.created))
+            except (ValidationError, StorageError):
+                report.problems.append(f"player entry {raw!r:.60} could not be read; skipped")
+        for game in chosen["games"] + chosen["trash"]:
+            players.extend(game.players)
+        self._add_players(players)
         self._bulk_insert(chosen["games"], chosen["trash"])
         return report
 

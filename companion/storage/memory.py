@@ -146,14 +146,19 @@ class MemoryRepository(BaseRepository):
             )
 
     def add_player(self, name: str) -> Player:
+        return self._add_players([check_name(name)])[0]
+
+    def _add_players(self, players: list[Player | str]) -> list[Player]:
+        out = []
         with self._lock:
-            name = check_name(name)
-            existing = self._find_player(name)
-            if existing is not None:
-                return self._players[existing].model_copy()
-            player = Player(name=name)
-            self._players[name] = player
-            return player.model_copy()
+            for p in players:
+                player = Player(name=p) if isinstance(p, str) else p
+                existing = self._find_player(player.name)
+                if existing is None:
+                    self._players[player.name] = player.model_copy()
+                    existing = player.name
+                out.append(self._players[existing].model_copy())
+        return out
 
     def rename_player(self, old: str, new: str) -> None:
         with self._lock:

@@ -361,7 +361,7 @@ class TinyDbRepository(BaseRepository):
             rules=check_action(dict(rules or {})),
         )
         with self._writing():
-            self._ensure_players(names)
+            self._add_players(list(names))
             self._journal([stored.id])
             self._write(self._game_path(stored.id), _game_tables(stored))
             self._index_upsert(stored.list_item())
@@ -571,17 +571,18 @@ class TinyDbRepository(BaseRepository):
         db.table("players").insert_multiple(docs)
         storage.flush()
 
-    def _ensure_players(self, names: list[str]) -> list[Player]:
+    def _add_players(self, players: list[Player | str]) -> list[Player]:
         with self._writing():
             docs = list(self._read_players().values())
-            known = {d.get("name", "").casefold(): d for d in docs}
+            known = {str(d.get("name", "")).casefold(): d for d in docs}
             out = []
             added = False
-            for name in names:
-                doc = known.get(name.casefold())
+            for p in players:
+                player = Player(name=p) if isinstance(p, str) else p
+                doc = known.get(player.name.casefold())
                 if doc is None:
-                    doc = Player(name=name).model_dump(mode="json")
-                    known[name.casefold()] = doc
+                    doc = player.model_dump(mode="json")
+                    known[player.name.casefold()] = doc
                     docs.append(doc)
                     added = True
                 out.append(Player.model_validate(doc))
@@ -597,7 +598,7 @@ class TinyDbRepository(BaseRepository):
         return sorted(players, key=lambda p: p.name.casefold())
 
     def add_player(self, name: str) -> Player:
-        return self._ensure_players([check_name(name)])[0]
+        return self._add_players([check_name(name)])[0]
 
     def _find_player(self, name: str) -> str | None:
         folded = name.casefold() if isinstance(name, str) else None
