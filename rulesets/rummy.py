@@ -1081,7 +1081,7 @@ class RummyGame:
             if act.upcard is not None:
                 hand.top = self._card(act.upcard)
         self._hand = hand
-        return act
+        return act.model_copy(update={"dealer": dealer})
 
     def _left_of(self, name: str) -> str:
         i = self.players.index(name)
