@@ -285,7 +285,7 @@ def house_rules(game: str | None = None) -> list[HouseRule]:
     """Every house-rule switch explained in the rulebook's house-rules section(s), in order.
 
     >>> [h.name for h in house_rules("umtali")][:2]
-    ['winner_deals', 'deal_eleven_ten']
+    ['fifth_hand_on_tie', 'winner_deals']
     """
     out: list[HouseRule] = []
     for s in sections(game):

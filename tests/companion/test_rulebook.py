@@ -10,6 +10,7 @@ import pytest
 
 from companion import rulebook
 from companion.rulebook import Section, games, house_rules, search, section, sections
+from rulesets import load_ruleset
 from rulesets.cards import parse_cards
 
 # Every rule ID of RULES.md §1–§4, copied from the spec (R3 is a numbered list: R3.1..R3.4;
@@ -135,6 +136,10 @@ SWITCHES = {
         "deal_eleven_ten",
         "winner_deals",
         "empty_stock_reshuffle",
+        "no_rediscard",
+        "no_breaking",
+        "loose_pair",
+        "fifth_hand_on_tie",
     ],
     "rummy": [
         "fixed_rounds",
@@ -405,6 +410,21 @@ def test_no_unknown_switch_names_in_the_text() -> None:
     for s in sections():
         for name in s.house_rules:
             assert name in SWITCHES[s.game], (s.id, name)
+
+
+def test_every_field_of_the_existing_rulesets_house_rules_is_explained() -> None:
+    """Guards against the settings screen offering a switch the rulebook never mentions."""
+    checked = 0
+    for game in ("umtali", "rummy", "rummoli"):
+        try:
+            model = load_ruleset(game).house_rules
+        except (ImportError, AttributeError):
+            continue  # that game's referee is not in this checkout yet
+        explained = {h.name for h in house_rules(game)}
+        assert set(model.model_fields) <= explained, game
+        assert set(model.model_fields) == set(SWITCHES[game]), game
+        checked += 1
+    assert checked >= 1
 
 
 def test_house_rules_overview_sections_exist() -> None:
