@@ -218,6 +218,22 @@ class PokerJudgement(BaseModel):
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
 
+    def describe(self) -> str:
+        """Plain-text judgement, one line per hand then the winner(s).
+
+        >>> print(judge(["AS AD 2C 3C 4H", "KS KD 2S 3S 5H"], ["Ann", "Bob"]).describe())
+        Ann: One pair, Aces (AS AD 4H 3C 2C)
+        Bob: One pair, Kings (KS KD 5H 3S 2S)
+        Winner: Ann (M4.3)
+        """
+        lines = [
+            f"{h.player or f'hand {h.index + 1}'}: {h.name} ({' '.join(h.best)})"
+            for h in self.hands
+        ]
+        word = "Winner" if len(self.winners) == 1 else "Tie, pot split (M4.4) between"
+        lines.append(f"{word}: {', '.join(self.winner_names)} ({self.rule})")
+        return "\n".join(lines)
+
 
 def evaluate(cards: Sequence[Card] | str) -> PokerHand:
     """Judge one hand of 5 or more cards: its best five, category and name.
