@@ -1,0 +1,1 @@
+"""Reusable Flet components (cards, pickers, verdict banners)."""

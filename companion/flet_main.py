@@ -1,0 +1,13 @@
+"""Entry point for ``flet build`` (Android/iOS packaging): the app with default settings."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.app import build_main
+from companion.config import AppConfig
+
+main = build_main(AppConfig())
+
+if __name__ == "__main__":
+    ft.run(main)

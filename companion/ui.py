@@ -1,0 +1,48 @@
+"""Small helpers shared by the views: semantic labels, colours, navigation.
+
+Every interactive control gets a semantic label (screen readers, and the
+browser tests, find controls by it) and a stable identifier.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import flet as ft
+
+TABLE_GREEN = "#1B5E20"
+RED_SUIT = "#C62828"
+BLACK_SUIT = "#212121"
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def labelled(control: ft.Control, label: str, ident: str | None = None, **kw: Any) -> ft.Semantics:
+    """Wrap ``control`` so assistive technology (and tests) know it by ``label``."""
+    return ft.Semantics(
+        content=control, label=label, identifier=ident or slug(label), container=True, **kw
+    )
+
+
+def icon_button(
+    icon: ft.IconData, label: str, on_click: Any, ident: str | None = None, **kw: Any
+) -> ft.Semantics:
+    """An icon-only button that still has a name (tooltips are not names in Flutter)."""
+    return labelled(
+        ft.IconButton(icon=icon, tooltip=label, on_click=on_click, **kw),
+        label,
+        ident,
+        button=True,
+    )
+
+
+def go(route: str) -> None:
+    """Navigate to ``route`` (the Router re-renders)."""
+    ft.context.page.navigate(route)
+
+
+def heading(text: str, size: int = 20) -> ft.Text:
+    return ft.Text(text, size=size, weight=ft.FontWeight.BOLD, semantics_label=text)

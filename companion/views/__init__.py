@@ -1,0 +1,1 @@
+"""Screens: one ``@ft.component`` per file, each returning an ``ft.View``."""
