@@ -1,0 +1,101 @@
+"""A writer that saves table entries in a loop until it is killed, acknowledging each.
+
+Used by the crash test and ``benchmarks/crash_storm.py``: the parent kills it
+with SIGKILL at a random moment, then checks that every acknowledged entry is
+on disk and that every file still opens.
+
+Acknowledgements are appended to ``ack_path`` (one ``os.write`` per line, after
+the save returned, so each line is whole):
+
+* ``c <game_id>`` -- a game was created;
+* ``a <game_id> <n>`` -- entry ``{"type": "entry", "n": n}`` was saved;
+* ``s <game_id> <hands>`` -- a summary with that many hands was saved.
+
+Run as a script: ``python crash_writer.py DATA_DIR ACK_PATH [SEED]``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+from pathlib import Path
+
+
+def write_forever(data_dir: str, ack_path: str, seed: int, limit: int | None = None) -> None:
+    from companion.storage import TinyDbRepository
+
+    rng = random.Random(seed)
+    repo = TinyDbRepository(Path(data_dir))
+    fd = os.open(ack_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+    def ack(line: str) -> None:
+        os.write(fd, (line + "\n").encode())
+
+    games: dict[str, int] = {}
+    for item in repo.list_games(limit=5):
+        games[item.id] = len(repo.get_game(item.id).actions)
+    done = 0
+    while limit is None or done < limit:
+        done += 1
+        roll = rng.random()
+        if not games or roll < 0.04:
+            g = repo.create_game(rng.choice(["umtali", "rummy", "rummoli"]), ["Ann", "Bob", "Cy"])
+            games[g.id] = 0
+            ack(f"c {g.id}")
+            continue
+        gid = rng.choice(list(games))
+        if roll < 0.12:
+            hands = games[gid]
+            summary = {"winners": [], "totals": {"Ann": hands}, "hands": [{}] * hands}
+            repo.set_summary(gid, summary, "finished" if roll < 0.06 else "in_progress")
+            ack(f"s {gid} {hands}")
+            continue
+        n = games[gid]
+        repo.append_action(gid, {"type": "entry", "n": n, "pad": "x" * rng.randrange(200)})
+        games[gid] = n + 1
+        ack(f"a {gid} {n}")
+
+
+def check_store(data_dir: str, ack_path: str) -> dict[str, int]:
+    """Reopen the store and verify it against the acknowledgements; return counts.
+
+    Raises AssertionError with a description of the first loss or damage found.
+    """
+    from companion.storage import TinyDbRepository
+
+    acked: dict[str, int] = {}
+    with open(ack_path, encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.split()
+            if parts[0] == "c":
+                acked.setdefault(parts[1], 0)
+            elif parts[0] == "a":
+                acked[parts[1]] = max(acked.get(parts[1], 0), int(parts[2]) + 1)
+    repo = TinyDbRepository(Path(data_dir))
+    files = {p.stem for p in (Path(data_dir) / "games").glob("*.json")}
+    listed = {i.id: i for i in repo.list_games(limit=10**6)}
+    assert not repo.problems, repo.problems
+    assert set(listed) == files, f"index {sorted(listed)} != game files {sorted(files)}"
+    temps = [p for p in Path(data_dir).rglob("*.tmp")]
+    assert not temps, temps
+    entries = 0
+    for gid in files:
+        game = repo.get_game(gid)
+        ns = [a["n"] for a in game.actions]
+        assert ns == list(range(len(ns))), f"{gid}: entries out of order or lost: {ns}"
+        want = acked.get(gid, 0)
+        assert want <= len(ns) <= want + 1, f"{gid}: acknowledged {want}, found {len(ns)}"
+        item = listed[gid]
+        expect = game.list_item()
+        assert item.model_dump(exclude={"updated"}) == expect.model_dump(exclude={"updated"}), (
+            f"{gid}: index line {item} does not match the game file {expect}"
+        )
+        entries += len(ns)
+    missing = set(acked) - files
+    assert not missing, f"acknowledged games missing: {missing}"
+    return {"games": len(files), "entries": entries, "acked": sum(acked.values())}
+
+
+if __name__ == "__main__":
+    write_forever(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)
