@@ -29,9 +29,9 @@ The API the Rules screen calls:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 __all__ = [
     "Example",
@@ -48,6 +48,7 @@ __all__ = [
 ]
 
 GAMES: tuple[str, ...] = ("umtali", "rummy", "rummoli")
+_HERE = Path(__file__).resolve().parent  # the .md files ship inside this package
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,82 +165,73 @@ def _split_pair(value: str) -> tuple[str, str]:
     return left.strip(), right.strip()
 
 
-def _parse(game: str, text: str) -> list[Section]:
-    out: list[Section] = []
-    group: str | None = None
-    current: dict[str, object] | None = None
-    body: list[str] = []
-    in_meta = False
+@dataclass(slots=True)
+class _Draft:
+    id: str
+    title: str
+    level: int
+    parent: str | None
+    examples: list[Example] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    notes: list[HouseRuleNote] = field(default_factory=list)
+    body: list[str] = field(default_factory=list)
+    in_meta: bool = True
 
-    def flush() -> None:
-        if current is None:
-            return
-        notes = tuple(current["notes"])  # type: ignore[call-overload]
-        out.append(
-            Section(
-                id=str(current["id"]),
-                game=game,
-                title=str(current["title"]),
-                body="\n".join(body).strip(),
-                examples=tuple(current["examples"]),  # type: ignore[call-overload]
-                keywords=tuple(current["keywords"]),  # type: ignore[call-overload]
-                house_rules=tuple(n.name for n in notes),
-                house_rule_notes=notes,
-                parent=current["parent"],  # type: ignore[arg-type]
-                level=int(current["level"]),  # type: ignore[call-overload]
-            )
+    def freeze(self, game: str) -> Section:
+        return Section(
+            id=self.id,
+            game=game,
+            title=self.title,
+            body="\n".join(self.body).strip(),
+            examples=tuple(self.examples),
+            keywords=tuple(self.keywords),
+            house_rules=tuple(n.name for n in self.notes),
+            house_rule_notes=tuple(self.notes),
+            parent=self.parent,
+            level=self.level,
         )
 
+
+def _parse(game: str, text: str) -> list[Section]:
+    """Read one rulebook file (format in the module docstring) into sections, in file order."""
+    drafts: list[_Draft] = []
+    group: str | None = None
     for line in text.splitlines():
         if line.startswith("<!--"):
             continue
-        m = _HEADING.match(line)
-        if m:
-            flush()
-            level = len(m.group(1))
-            sid = m.group(2)
+        heading = _HEADING.match(line)
+        if heading:
+            level = len(heading.group(1))
+            sid = heading.group(2)
             if level == 1:
                 group = sid
-            current = {
-                "id": sid,
-                "title": m.group(3),
-                "examples": [],
-                "keywords": [],
-                "notes": [],
-                "parent": group if level == 2 else None,
-                "level": level,
-            }
-            body = []
-            in_meta = True
+            drafts.append(_Draft(sid, heading.group(3), level, group if level == 2 else None))
             continue
-        if current is None:
+        if not drafts:
             continue
-        meta = _META.match(line) if in_meta else None
-        if meta:
-            key, value = meta.groups()
-            if key == "keywords":
-                current["keywords"].extend(  # type: ignore[attr-defined]
-                    k.strip() for k in value.split(",") if k.strip()
-                )
-            elif key == "example":
-                cards, caption = _split_pair(value)
-                current["examples"].append(Example(tuple(cards.split()), caption))  # type: ignore[attr-defined]
-            else:
-                name, explanation = _split_pair(value)
-                current["notes"].append(HouseRuleNote(name, explanation))  # type: ignore[attr-defined]
+        draft = drafts[-1]
+        meta = _META.match(line) if draft.in_meta else None
+        if meta is None:
+            draft.in_meta = False
+            draft.body.append(line)
             continue
-        in_meta = False
-        body.append(line)
-    flush()
-    return out
+        key, value = meta.groups()
+        if key == "keywords":
+            draft.keywords.extend(k.strip() for k in value.split(",") if k.strip())
+        elif key == "example":
+            cards, caption = _split_pair(value)
+            draft.examples.append(Example(tuple(cards.split()), caption))
+        else:
+            name, explanation = _split_pair(value)
+            draft.notes.append(HouseRuleNote(name, explanation))
+    return [d.freeze(game) for d in drafts]
 
 
 @cache
 def _book() -> tuple[tuple[Section, ...], dict[str, Section]]:
-    package = resources.files(__name__)
     all_sections: list[Section] = []
     for game in GAMES:
-        text = package.joinpath(f"{game}.md").read_text(encoding="utf-8")
+        text = (_HERE / f"{game}.md").read_text(encoding="utf-8")
         all_sections.extend(_parse(game, text))
     by_id = {s.id.upper(): s for s in all_sections}
     return tuple(all_sections), by_id
@@ -357,7 +349,8 @@ def _field_score(term: str, words: tuple[str, ...], exact: float, prefix: float)
 
 
 def _snippet(s: Section, terms: list[str], width: int = 110) -> str:
-    text = " ".join(s.body.replace("**", "").replace("`", "").split())
+    plain = re.sub(r"^- ", "• ", s.body, flags=re.M)
+    text = " ".join(re.sub(r"[*`]", "", plain).split())
     low = text.lower()
     pos = -1
     for t in terms:
