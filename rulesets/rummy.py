@@ -30,6 +30,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import combinations
 from typing import Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
@@ -476,7 +477,6 @@ def _candidates(
 ) -> list[tuple[int, int, int]]:
     """Every (natural-mask, jokers-used, lowest-bit) meld that can be made from the hand."""
     out: list[tuple[int, int, int]] = []
-    index = {c: i for i, c in enumerate(naturals)}
     by_rank: dict[Rank, list[int]] = {}
     by_suit: dict[Suit, dict[Rank, int]] = {}
     for i, c in enumerate(naturals):
@@ -509,17 +509,11 @@ def _candidates(
                 if not present:
                     continue
                 # jokers may also stand in for cards we hold (to free them elsewhere)
-                p = len(present)
-                for sub in range(1, 1 << p):
-                    chosen = [present[b] for b in range(p) if sub >> b & 1]
-                    need = length - len(chosen)
-                    if need > jokers:
-                        continue
-                    if need and not (sub == (1 << p) - 1 or jokers):
-                        continue
-                    mask = sum(1 << i for i in chosen)
-                    out.append((mask, need, mask & -mask))
-    del index
+                full = sum(1 << i for i in present)
+                for drop in range(min(jokers - missing, len(present) - 1) + 1):
+                    for dropped in combinations(present, drop):
+                        mask = full & ~sum(1 << i for i in dropped)
+                        out.append((mask, missing + drop, mask & -mask))
     return out
 
 
@@ -1566,6 +1560,9 @@ class RummyRuleset:
     ) -> Verdict:
         """Verdict on a meld, or on a lay-off ``onto`` a meld on the table.
 
+        ``hand`` is the rest of the player's hand (an empty one means the play goes
+        out); ``going_out`` says so directly.  Jokers' meanings are in ``notes``.
+
         >>> RULESET.check(parse_cards("10C"), onto=parse_cards("10S 10D 10H")).kind
         'set'
         >>> v = RULESET.check(parse_cards("QH KH AH"))
@@ -1576,16 +1573,14 @@ class RummyRuleset:
         cards = tuple(cards)
         try:
             if hand is not None:
-                held = list(hand)
-                for c in cards:
-                    if c in held:
-                        held.remove(c)
-                    else:
-                        raise IllegalActionError(
-                            f'{_text(cards)}: {c} is not in the hand "{format_cards(hand)}"',
-                            rule="R3.2",
-                        )
-                if going_out is False and not held and cards:
+                # ``hand`` is the player's *other* cards; none left means going out
+                clash = set(cards) & {c for c in hand if not c.is_joker}
+                if clash:
+                    raise CardParseError(
+                        f"{_text(cards)}: {sorted(clash)[0]} is also listed in the rest of"
+                        f' the hand "{format_cards(hand)}"'
+                    )
+                if not hand:
                     going_out = True
             if going_out and r.must_discard_to_go_out:
                 raise IllegalActionError(
@@ -1695,8 +1690,6 @@ def random_record(seed: int) -> GameRecord:
         order = [*players]
         rng.shuffle(order)
         for p in order:
-            if rules.meld_before_layoff or rng.random() < 0.5:
-                pass
             best = suggest(held[p], rules)
             for m in best.melds[: 2 if rules.multi_meld else 1]:
                 try:

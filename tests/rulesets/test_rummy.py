@@ -554,10 +554,18 @@ def test_r7_joker_swap() -> None:
 def test_r7_must_discard_to_go_out() -> None:
     v = RULESET.check(
         parse_cards("7H 8H 9H"),
-        hand=parse_cards("7H 8H 9H"),
+        hand=(),
         rules=RummyRules(must_discard_to_go_out=True),
     )
     assert not v.legal and v.rule == "R7"
+    v = RULESET.check(
+        parse_cards("7H 8H 9H"),
+        hand=parse_cards("2C"),
+        rules=RummyRules(must_discard_to_go_out=True),
+    )
+    assert v.legal
+    v = RULESET.check(parse_cards("7H 8H 9H"), going_out=True)
+    assert v.legal and any("R4.1" in n for n in v.notes)
     g = game(2, turns=True, must_discard_to_go_out=True)
     g._hand.counts["B"] = 2  # type: ignore[union-attr]
     g.draw("B")
