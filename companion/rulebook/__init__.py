@@ -408,6 +408,8 @@ def search(query: str, game: str | None = None, limit: int = 20) -> list[Hit]:
         else:
             if len(terms) > 1 and (phrase in ix.title_text or phrase in ix.keyword_text):
                 total += 25.0  # the words as a phrase, in the title or one keyword
+            if phrase == ix.title_text:
+                total += 10.0  # the query is the whole title ("going out")
             if ix.section.level == 1 and not ix.id.startswith(terms[0]):
                 total -= 1.0  # a group heading yields to its own rules on equal matches
             scored.append((total, order, ix))

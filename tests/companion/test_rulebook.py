@@ -309,6 +309,8 @@ def test_section_returns_none_for_unknown_ids(asked: str) -> None:
         ("lay off", "rummy", "R3.3"),
         ("empty stock", "umtali", "U4.6"),
         ("reshuffle", "rummy", "R5.1"),
+        ("going out", "umtali", "U8.1"),
+        ("going out", "rummoli", "M6.1"),
     ],
 )
 def test_search_lands_on_the_right_section_first(
