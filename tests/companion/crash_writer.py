@@ -79,6 +79,8 @@ def check_store(data_dir: str, ack_path: str) -> dict[str, int]:
     assert set(listed) == files, f"index {sorted(listed)} != game files {sorted(files)}"
     temps = [p for p in Path(data_dir).rglob("*.tmp")]
     assert not temps, temps
+    quarantined = list((Path(data_dir) / "quarantine").iterdir())
+    assert not quarantined, f"damaged files were found: {quarantined}"
     entries = 0
     for gid in files:
         game = repo.get_game(gid)
