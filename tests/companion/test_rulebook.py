@@ -498,7 +498,14 @@ def test_rulebook_text_does_not_copy_the_seed_documents() -> None:
     assert len(windows) > 1000
     copied = []
     for s in sections():
-        text = " ".join([s.title, s.body, *(n.text for n in s.house_rule_notes)])
+        text = " ".join(
+            [
+                s.title,
+                s.body,
+                *(n.text for n in s.house_rule_notes),
+                *(e.caption for e in s.examples),
+            ]
+        )
         w = _words(text)
         copied += [
             (s.id, " ".join(w[i : i + 8]))
