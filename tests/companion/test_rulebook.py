@@ -513,3 +513,12 @@ def test_rulebook_text_does_not_copy_the_seed_documents() -> None:
             if tuple(w[i : i + 8]) in windows
         ]
     assert copied == []
+
+
+def test_api_doctests_pass() -> None:
+    """pytest's doctest run covers only rulesets/, so run the rulebook's examples here."""
+    import doctest
+
+    result = doctest.testmod(rulebook)
+    assert result.attempted >= 8
+    assert result.failed == 0
