@@ -1,0 +1,157 @@
+"""Recorded Umtali actions: what a real table sees, as JSON-serialisable pydantic models.
+
+A hand is a list of these; replaying them rebuilds the table and the scores.
+Only public information is required: what went down, on which side, against
+which anchor, who went out and the leftover cards.  Draws, taken discards and
+discards are optional (record them when the table reports them, and the
+referee checks U4.2, U4.3 and U8.2 as well).
+
+>>> a = parse_action({"type": "extend", "player": "Ann", "card": "8H", "anchor": ["Bob", 0]})
+>>> a.anchor
+('Bob', 0)
+>>> a.model_dump(mode="json")["anchor"]
+['Bob', 0]
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from rulesets.errors import RecordError
+
+__all__ = [
+    "Action",
+    "Discard",
+    "Draw",
+    "EndHandEmptyStock",
+    "Extend",
+    "GoOut",
+    "Leftovers",
+    "Meld",
+    "StartHand",
+    "TakeDiscards",
+    "parse_action",
+]
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+class StartHand(_Action):
+    """A new hand is dealt; ``dealer`` None means the expected dealer (U2.2-U2.3)."""
+
+    type: Literal["start_hand"] = "start_hand"
+    dealer: str | None = None
+
+
+class Draw(_Action):
+    """Optional: ``player`` drew the top card of the stock (U4.1)."""
+
+    type: Literal["draw"] = "draw"
+    player: str
+
+
+class TakeDiscards(_Action):
+    """Optional: ``player`` took ``cards`` from the discard pile, top card first (U4.1-U4.2).
+
+    The app tells turns apart by recorded discards and draws and by the other
+    player acting; a table that records a take should also record that turn's
+    discard, so that U4.2/U4.3 are judged on the right turn.
+    """
+
+    type: Literal["take_discards"] = "take_discards"
+    player: str
+    cards: tuple[str, ...]
+
+
+class Meld(_Action):
+    """``player`` put down a set, sequence, marriage or a jack on their own side (U5)."""
+
+    type: Literal["meld"] = "meld"
+    player: str
+    cards: tuple[str, ...]
+
+
+class Extend(_Action):
+    """``player`` played ``card`` against meld ``anchor`` = (side's player, meld index) (U6)."""
+
+    type: Literal["extend"] = "extend"
+    player: str
+    card: str
+    anchor: tuple[str, int]
+
+
+class Discard(_Action):
+    """Optional: ``player`` discarded ``card`` face up, ending the turn (U4.5, U8.4)."""
+
+    type: Literal["discard"] = "discard"
+    player: str
+    card: str
+
+
+class GoOut(_Action):
+    """``player`` went out, with at most one ``pair`` and an optional (face-down) discard (U8.1)."""
+
+    type: Literal["go_out"] = "go_out"
+    player: str
+    pair: tuple[str, ...] = ()
+    discard: str | None = None
+    face_down: bool = False
+
+
+class Leftovers(_Action):
+    """The opponent's cards left after the final turn, moved to the going-out side (U8.4)."""
+
+    type: Literal["leftovers"] = "leftovers"
+    player: str
+    cards: tuple[str, ...] = ()
+
+
+class EndHandEmptyStock(_Action):
+    """The stock ran out and the hand ended with nobody out (U4.6)."""
+
+    type: Literal["end_hand_empty_stock"] = "end_hand_empty_stock"
+
+
+Action = Annotated[
+    StartHand
+    | Draw
+    | TakeDiscards
+    | Meld
+    | Extend
+    | Discard
+    | GoOut
+    | Leftovers
+    | EndHandEmptyStock,
+    Field(discriminator="type"),
+]
+
+_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+
+
+def parse_action(data: Any) -> Action:
+    """Read one recorded action (a dict from JSON), raising :class:`RecordError` if malformed.
+
+    >>> parse_action({"type": "meld", "player": "Ann", "cards": ["5H", "6H", "7H"]}).cards
+    ('5H', '6H', '7H')
+    >>> parse_action({"type": "fly"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rulesets.errors.RecordError: {'type': 'fly'}: not an Umtali action: ...
+    """
+    if isinstance(data, BaseModel) and not isinstance(data, _Action):
+        data = data.model_dump(mode="json")
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise RecordError(
+            f"{data!r}: not an Umtali action: {where}: {first['msg']}"[:300]
+        ) from None

@@ -1,0 +1,386 @@
+"""Umtali card values, meld shapes, anchors and the no-breaking test (RULES.md U1, U5-U7, U9).
+
+These are pure functions over cards; :mod:`rulesets.umtali.game` uses them to
+referee a table, :mod:`rulesets.umtali.suggest` to search a hand.
+
+>>> from rulesets.cards import parse_cards
+>>> classify_meld(parse_cards("5H 6H 7H"))
+<MeldKind.SEQUENCE: 'sequence'>
+>>> meld_points(MeldKind.MARRIAGE, parse_cards("KS QS"))
+20
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+from typing import ClassVar, Final
+
+from rulesets.cards import Card, Rank, Suit, format_cards
+from rulesets.errors import IllegalActionError
+from rulesets.protocol import HouseRulesBase
+
+__all__ = [
+    "BASIC_KINDS",
+    "SINGLE_KINDS",
+    "MeldKind",
+    "UmtaliRules",
+    "accepted_cards",
+    "breaking_meld",
+    "card_points",
+    "check_anchor",
+    "classify_meld",
+    "classify_pair",
+    "meld_points",
+]
+
+#: ranks that may appear in a sequence (U5.2): A..10, ace low.
+SEQUENCE_TOP: Final = 10
+HANDS_PER_GAME: Final = 4
+STOCK_AFTER_DEAL: Final = 31
+
+
+class UmtaliRules(HouseRulesBase):
+    """House rules for Umtali; the defaults are RULES.md, each [REC] is a switch.
+
+    >>> UmtaliRules().marriage_extendable
+    False
+    >>> sorted(UmtaliRules.EXPLAIN) == sorted(UmtaliRules.model_fields)
+    True
+    """
+
+    jack_extends_any_suit: bool = False
+    marriage_extendable: bool = False
+    compulsory_melding: bool = False
+    discard_dig: bool = False
+    deal_eleven_ten: bool = False
+    winner_deals: bool = False
+    empty_stock_reshuffle: bool = False
+    no_rediscard: bool = True
+    no_breaking: bool = True
+    loose_pair: bool = False
+    fifth_hand_on_tie: bool = False
+
+    EXPLAIN: ClassVar[dict[str, str]] = {
+        "jack_extends_any_suit": (
+            "A jack single takes a 10 or Q of any suit, not only its own (A-U2)."
+        ),
+        "marriage_extendable": (
+            "A marriage can be extended like its two cards as singles: another K or Q, "
+            "or the J of its suit (A-U4)."
+        ),
+        "compulsory_melding": "A player must meld what they can before discarding (A-U8, BU).",
+        "discard_dig": (
+            "Dig to any card of the discard pile, taking everything above it; "
+            "the dug card must be melded (U4.2 variant, PGC)."
+        ),
+        "deal_eleven_ten": (
+            "Deal 11 and 10 with no upcard; the 11-card player starts without drawing (U3, BU)."
+        ),
+        "winner_deals": "The winner of a hand deals the next one instead of alternating (U2.3).",
+        "empty_stock_reshuffle": (
+            "An empty stock is refilled from the discard pile instead of ending the hand (U4.6)."
+        ),
+        "no_rediscard": "A card taken from the discard pile may not be discarded that turn (U4.3).",
+        "no_breaking": (
+            "A card that forms a set, sequence or marriage with cards in hand may not go "
+            "down as a single or in a pair (U7.2)."
+        ),
+        "loose_pair": "The going-out two-card meld may be any two cards, not only a pair (A-U5).",
+        "fifth_hand_on_tie": "Equal totals after 4 hands are settled by a 5th hand (U2.4).",
+    }
+
+
+class MeldKind(StrEnum):
+    """What lies on a side of the table; every kind is one meld with its own index."""
+
+    SET = "set"
+    SEQUENCE = "sequence"
+    MARRIAGE = "marriage"
+    JACK = "jack"
+    SINGLE = "single"
+    PAIR = "pair"
+    LEFTOVER = "leftover"
+
+
+BASIC_KINDS: Final = frozenset({MeldKind.SET, MeldKind.SEQUENCE, MeldKind.MARRIAGE})
+SINGLE_KINDS: Final = frozenset({MeldKind.JACK, MeldKind.SINGLE, MeldKind.LEFTOVER})
+
+_FIVE: Final = frozenset({Rank.TEN, Rank.JACK, Rank.QUEEN, Rank.KING})
+_MELD_RULE: Final = {
+    MeldKind.SET: "U5.1",
+    MeldKind.SEQUENCE: "U5.2",
+    MeldKind.MARRIAGE: "U5.3",
+    MeldKind.JACK: "U5.4",
+    MeldKind.PAIR: "U5.5",
+    MeldKind.SINGLE: "U6.1",
+    MeldKind.LEFTOVER: "U8.4",
+}
+
+
+def meld_rule(kind: MeldKind) -> str:
+    """The rule ID that defines a meld kind."""
+    return _MELD_RULE[kind]
+
+
+def card_points(card: Card) -> int:
+    """U9.1: 10, J, Q, K score 5; A-9 score 1.
+
+    >>> card_points(Card(Rank.QUEEN, Suit.HEARTS)), card_points(Card(Rank.ACE, Suit.CLUBS))
+    (5, 1)
+    """
+    return 5 if card.r in _FIVE else 1
+
+
+def meld_points(kind: MeldKind, cards: Iterable[Card]) -> int:
+    """Points a meld puts on its side: a marriage is 20 as a unit (U9.2), else card by card."""
+    if kind is MeldKind.MARRIAGE:
+        return 20
+    return sum(card_points(c) for c in cards)
+
+
+def _text(cards: Iterable[Card]) -> str:
+    return f'"{format_cards(cards)}"'
+
+
+def _is_marriage(cards: Sequence[Card]) -> bool:
+    return (
+        len(cards) == 2
+        and cards[0].suit == cards[1].suit
+        and {cards[0].rank, cards[1].rank} == {Rank.KING, Rank.QUEEN}
+    )
+
+
+def _natural(cards: Sequence[Card]) -> None:
+    for c in cards:
+        if c.is_joker:
+            raise IllegalActionError(f"{_text(cards)}: Umtali uses no jokers", rule="U1.1")
+    if len(set(cards)) != len(cards):
+        raise IllegalActionError(f"{_text(cards)}: a card is listed twice", rule="U1.1")
+
+
+def classify_meld(cards: Sequence[Card]) -> MeldKind:
+    """Kind of a basic meld or jack put down from hand (U5.1-U5.4); raises if it is none.
+
+    >>> from rulesets.cards import parse_cards
+    >>> [classify_meld(parse_cards(t)).value for t in ("9S 9D 9C", "KH QH", "JD")]
+    ['set', 'marriage', 'jack']
+    >>> classify_meld(parse_cards("JH JD JS"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rulesets.errors.IllegalActionError: "JH JD JS": jacks never form a set; ... (U5.1)
+    """
+    _natural(cards)
+    n = len(cards)
+    text = _text(cards)
+    if n == 0:
+        raise IllegalActionError('"": no cards to meld', rule="U5")
+    if n == 1:
+        if cards[0].r is Rank.JACK:
+            return MeldKind.JACK
+        raise IllegalActionError(
+            f"{text}: a single card goes down only as an extension against an anchor "
+            "(or alone if it is a jack)",
+            rule="U6.1",
+        )
+    ranks = {c.r for c in cards}
+    suits = {c.s for c in cards}
+    if n == 2:
+        if _is_marriage(cards):
+            return MeldKind.MARRIAGE
+        if ranks == {Rank.JACK}:
+            raise IllegalActionError(f"{text}: two jacks are two jack singles", rule="U5.4")
+        if len(ranks) == 1:
+            raise IllegalActionError(
+                f"{text}: a pair is legal only on the turn you go out (record it with go_out)",
+                rule="U5.5",
+            )
+        raise IllegalActionError(
+            f"{text}: two cards make a meld only as K+Q of one suit (a marriage)", rule="U5.3"
+        )
+    if len(ranks) == 1:
+        if Rank.JACK in ranks:
+            raise IllegalActionError(
+                f"{text}: jacks never form a set; meld each jack alone", rule="U5.1"
+            )
+        return MeldKind.SET
+    if len(suits) == 1:
+        lows = sorted(c.r.low for c in cards)
+        if lows[-1] > SEQUENCE_TOP:
+            raise IllegalActionError(
+                f"{text}: sequences use only A..10 (no J, Q or K; the ace is low)", rule="U5.2"
+            )
+        if lows != list(range(lows[0], lows[0] + n)):
+            raise IllegalActionError(f"{text}: the ranks are not consecutive", rule="U5.2")
+        return MeldKind.SEQUENCE
+    raise IllegalActionError(
+        f"{text}: not a set (one rank), a sequence (one suit, consecutive) or a marriage",
+        rule="U5",
+    )
+
+
+def classify_pair(cards: Sequence[Card], rules: UmtaliRules) -> MeldKind:
+    """U5.5: the going-out pair -- two cards of one rank, never two jacks.
+
+    >>> from rulesets.cards import parse_cards
+    >>> classify_pair(parse_cards("9S 9D"), UmtaliRules()).value
+    'pair'
+    """
+    _natural(cards)
+    text = _text(cards)
+    if len(cards) != 2:
+        raise IllegalActionError(f"{text}: a pair is exactly two cards", rule="U5.5")
+    if _is_marriage(cards):
+        raise IllegalActionError(
+            f"{text}: K+Q of one suit is a marriage; meld it as one", rule="U5.5"
+        )
+    if rules.loose_pair:
+        return MeldKind.PAIR
+    if cards[0].r is not cards[1].r:
+        raise IllegalActionError(f"{text}: a pair is two cards of the same rank", rule="U5.5")
+    if cards[0].r is Rank.JACK:
+        raise IllegalActionError(f"{text}: two jacks are two jack singles", rule="U5.4")
+    return MeldKind.PAIR
+
+
+def _neighbours(card: Card) -> list[Card]:
+    low = card.r.low
+    return [Card(Rank.from_low(x), card.s) for x in (low - 1, low + 1) if 1 <= x <= 13]
+
+
+def _same_rank(card: Card) -> list[Card]:
+    return [Card(card.r, s) for s in Suit if s is not card.s]
+
+
+def accepted_cards(
+    kind: MeldKind, cards: Sequence[Card], rules: UmtaliRules, *, pair_open: bool = False
+) -> list[Card]:
+    """Every card that may be played against this anchor (U6.2), ignoring what is used.
+
+    >>> from rulesets.cards import parse_cards
+    >>> [str(c) for c in accepted_cards(MeldKind.SEQUENCE, parse_cards("5H 6H 7H"), UmtaliRules())]
+    ['4H', '8H']
+    >>> [str(c) for c in accepted_cards(MeldKind.JACK, parse_cards("JC"), UmtaliRules())]
+    ['JS', 'JH', 'JD', '10C', 'QC']
+    """
+    if kind is MeldKind.SET:
+        if len(cards) != 3:
+            return []
+        rank = cards[0].r
+        return [Card(rank, s) for s in Suit if Card(rank, s) not in cards]
+    if kind is MeldKind.SEQUENCE:
+        lows = sorted(c.r.low for c in cards)
+        suit = cards[0].s
+        return [Card(Rank.from_low(x), suit) for x in (lows[0] - 1, lows[-1] + 1) if 1 <= x <= 10]
+    if kind in SINGLE_KINDS:
+        card = cards[0]
+        out = _same_rank(card) + _neighbours(card)
+        if card.r is Rank.JACK and rules.jack_extends_any_suit:
+            out += [Card(r, s) for r in (Rank.TEN, Rank.QUEEN) for s in Suit if s is not card.s]
+        return out
+    if kind is MeldKind.PAIR:
+        if not pair_open or cards[0].r is not cards[1].r:
+            return []
+        return [Card(cards[0].r, s) for s in Suit if Card(cards[0].r, s) not in cards]
+    if kind is MeldKind.MARRIAGE and rules.marriage_extendable:
+        suit = cards[0].s
+        return [Card(r, s) for r in (Rank.KING, Rank.QUEEN) for s in Suit if s is not suit] + [
+            Card(Rank.JACK, suit)
+        ]
+    return []
+
+
+def check_anchor(
+    card: Card,
+    kind: MeldKind,
+    cards: Sequence[Card],
+    rules: UmtaliRules,
+    *,
+    pair_open: bool = False,
+) -> None:
+    """Raise with a player-readable reason unless ``card`` may extend this anchor (U6.2).
+
+    >>> from rulesets.cards import parse_cards, parse_card
+    >>> seq = parse_cards("5H 6H 7H")
+    >>> check_anchor(parse_card("9H"), MeldKind.SEQUENCE, seq, UmtaliRules())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rulesets.errors.IllegalActionError: "9H" onto "5H 6H 7H": ... then 9H off it (U6.3)
+    """
+    if card in accepted_cards(kind, cards, rules, pair_open=pair_open):
+        return
+    head = f'"{card}" onto {_text(cards)}'
+    if kind is MeldKind.SET:
+        if len(cards) == 4:
+            raise IllegalActionError(f"{head}: a set of four takes nothing more", rule="U6.2")
+        raise IllegalActionError(f"{head}: a set of three takes only its fourth card", rule="U6.2")
+    if kind is MeldKind.SEQUENCE:
+        ends = " or ".join(str(c) for c in accepted_cards(kind, cards, rules)) or "nothing"
+        lows = sorted(c.r.low for c in cards)
+        skipped = card.suit == cards[0].suit and (
+            card.r.low in (lows[0] - 2, lows[-1] + 2) and 1 <= card.r.low <= 10
+        )
+        if skipped:
+            step_low = lows[0] - 1 if card.r.low < lows[0] else lows[-1] + 1
+            step = Card(Rank.from_low(step_low), card.s)
+            raise IllegalActionError(
+                f"{head}: a sequence takes only {ends}; play {step} first, then {card} off it",
+                rule="U6.3",
+            )
+        raise IllegalActionError(
+            f"{head}: a sequence takes only {ends} (its suit, one rank beyond an end, "
+            "within A..10)",
+            rule="U6.2",
+        )
+    if kind is MeldKind.MARRIAGE:
+        raise IllegalActionError(f"{head}: a marriage takes no extensions", rule="A-U4")
+    if kind is MeldKind.PAIR:
+        if not pair_open:
+            raise IllegalActionError(
+                f"{head}: a pair can be extended only by the opponent in the final turn",
+                rule="U8.3",
+            )
+        raise IllegalActionError(f"{head}: a pair takes only a card of its rank", rule="U8.3")
+    anchor = cards[0]
+    if anchor.r is Rank.JACK:
+        raise IllegalActionError(
+            f"{head}: a jack single takes only the 10 or Q of {anchor.s.name_word} "
+            "(or another jack)",
+            rule="A-U2",
+        )
+    raise IllegalActionError(
+        f"{head}: a single takes only a card of rank {anchor.r.value} or the "
+        f"{anchor.s.name_word} card one rank above or below (no wrap)",
+        rule="U6.2",
+    )
+
+
+def breaking_meld(card: Card, others: Iterable[Card]) -> tuple[Card, ...] | None:
+    """U7.2: a basic meld ``card`` forms with ``others`` (cards still in hand), if any.
+
+    >>> from rulesets.cards import parse_cards, parse_card
+    >>> breaking_meld(parse_card("5H"), parse_cards("6H 7H 9C"))
+    (Card('5H'), Card('6H'), Card('7H'))
+    >>> breaking_meld(parse_card("JH"), parse_cards("JC JD")) is None
+    True
+    """
+    if card.is_joker or card.r is Rank.JACK:
+        return None
+    pool = {c for c in others if not c.is_joker and c != card}
+    same = sorted(c for c in pool if c.rank is card.rank)
+    if len(same) >= 2:
+        return (card, same[0], same[1])
+    low = card.r.low
+    if low <= SEQUENCE_TOP:
+        for start in (low - 2, low - 1, low):
+            run = [
+                Card(Rank.from_low(x), card.s)
+                for x in range(start, start + 3)
+                if 1 <= x <= SEQUENCE_TOP
+            ]
+            if len(run) == 3 and all(c == card or c in pool for c in run):
+                return tuple(run)
+    mate = {Rank.KING: Rank.QUEEN, Rank.QUEEN: Rank.KING}.get(card.r)
+    if mate is not None and Card(mate, card.s) in pool:
+        return (card, Card(mate, card.s))
+    return None

@@ -1,0 +1,1163 @@
+"""The Umtali table: replaying recorded actions, refereeing each one, scoring hands.
+
+:class:`UmtaliGame` holds a list of recorded actions and the table rebuilt from
+them.  Every action has the python-chess / pokerkit triad: ``verify_x`` raises
+an :class:`~rulesets.errors.IllegalActionError` with a reason and a rule ID,
+``can_x`` returns a bool, ``x`` applies it and returns the frozen action.
+``check_x`` returns a :class:`~rulesets.protocol.Verdict` instead of raising.
+Undo is pop-and-replay.
+
+>>> g = UmtaliGame(("Ann", "Bob"))
+>>> _ = g.start_hand("Ann")          # Ann deals, Bob plays first (U3.3)
+>>> g.turn
+'Bob'
+>>> _ = g.meld("Bob", "5H 6H 7H")
+>>> g.check_extend("Ann", "8H", ("Bob", 0)).points
+1
+>>> _ = g.extend("Ann", "8H", ("Bob", 0))
+>>> _ = g.extend("Ann", "9H", ("Ann", 0))   # chain off the 8H single (U6.3)
+>>> g.side_scores
+{'Ann': 2, 'Bob': 3}
+>>> g.can_extend("Ann", "4S", ("Bob", 0))
+False
+>>> _ = g.undo()
+>>> g.side_scores
+{'Ann': 1, 'Bob': 3}
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Final
+
+from rulesets.cards import Card, Rank, format_cards, parse_card, parse_cards
+from rulesets.errors import IllegalActionError, RecordError, RulesetError
+from rulesets.protocol import GameRecord, Verdict
+from rulesets.umtali.actions import (
+    Action,
+    Discard,
+    Draw,
+    EndHandEmptyStock,
+    Extend,
+    GoOut,
+    Leftovers,
+    Meld,
+    StartHand,
+    TakeDiscards,
+    parse_action,
+)
+from rulesets.umtali.core import (
+    HANDS_PER_GAME,
+    STOCK_AFTER_DEAL,
+    MeldKind,
+    UmtaliRules,
+    accepted_cards,
+    breaking_meld,
+    card_points,
+    check_anchor,
+    classify_meld,
+    classify_pair,
+    meld_points,
+    meld_rule,
+)
+
+if TYPE_CHECKING:
+    from rulesets.umtali.suggest import Suggestion
+
+__all__ = ["U7_UNCHECKED", "HandResult", "Phase", "TableMeld", "UmtaliGame"]
+
+#: the note a verdict carries when no hand was entered (A-U7).
+U7_UNCHECKED: Final = (
+    "U7 (no-breaking rule) could not be checked: no hand was entered, so the app "
+    "cannot see whether these cards form a set, sequence or marriage with cards still held"
+)
+
+CardsIn = str | Card | Iterable[str | Card]
+PlayerIn = str | int
+
+
+class Phase(StrEnum):
+    """Where the game stands: between hands, in play, in the final turn (U8.3), over."""
+
+    IDLE = "idle"
+    PLAY = "play"
+    FINAL = "final"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """One meld on a side.  ``player`` put it down (for leftovers: whose hand they came
+    from); ``anchor`` is (side player index, meld index) for an extension."""
+
+    kind: MeldKind
+    cards: tuple[Card, ...]
+    player: int
+    anchor: tuple[int, int] | None = None
+
+    @property
+    def points(self) -> int:
+        return meld_points(self.kind, self.cards)
+
+    def to_json(self, players: Sequence[str]) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "cards": [str(c) for c in self.cards],
+            "points": self.points,
+            "by": players[self.player],
+            "anchor": None if self.anchor is None else [players[self.anchor[0]], self.anchor[1]],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A finished hand: its scores per player index, who went out, and both sides."""
+
+    number: int
+    dealer: int
+    scores: tuple[int, int]
+    went_out: int | None
+    both_out: bool
+    ended: str
+    sides: tuple[tuple[TableMeld, ...], tuple[TableMeld, ...]]
+
+
+@dataclass(slots=True)
+class _State:
+    phase: Phase = Phase.IDLE
+    hands: tuple[HandResult, ...] = ()
+    dealer: int | None = None
+    sides: tuple[tuple[TableMeld, ...], tuple[TableMeld, ...]] = ((), ())
+    used: frozenset[Card] = frozenset()
+    turn: int | None = None
+    turn_open: bool = False
+    turn_no: int = 0
+    first_player: int = 0
+    drew: bool = False
+    taken: frozenset[Card] = frozenset()
+    pending: frozenset[Card] = frozenset()
+    went_out: int | None = None
+    face_down: bool = False
+    final_discarded: bool = False
+    stock_left: int | None = STOCK_AFTER_DEAL
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    kind: str
+    points: int
+    rule: str
+    reason: str
+    cards: tuple[Card, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def _q(cards: Iterable[Card]) -> str:
+    return f'"{format_cards(cards)}"'
+
+
+class UmtaliGame:
+    """A two-player Umtali game rebuilt from recorded actions (see the module doc)."""
+
+    def __init__(
+        self,
+        players: Sequence[str] = ("Player 1", "Player 2"),
+        rules: UmtaliRules | None = None,
+        actions: Iterable[Action | dict[str, Any]] = (),
+    ) -> None:
+        names = tuple(str(p) for p in players)
+        if len(names) != 2 or names[0] == names[1] or not all(names):
+            raise RecordError(f"{list(names)!r}: Umtali needs two differently named players (U1.1)")
+        self.players: tuple[str, str] = (names[0], names[1])
+        self.rules = rules if rules is not None else UmtaliRules()
+        self._actions: list[Action] = []
+        self._state = _State()
+        for action in actions:
+            self.push(action)
+
+    # ------------------------------------------------------------------ records
+    @classmethod
+    def from_record(cls, record: GameRecord) -> UmtaliGame:
+        """Replay a :class:`GameRecord` (raises :class:`RecordError` on a bad record)."""
+        if record.game.strip().lower() != "umtali":
+            raise RecordError(f"{record.game!r}: not an Umtali record")
+        try:
+            rules = UmtaliRules.model_validate(record.rules)
+        except Exception as exc:  # pydantic.ValidationError
+            raise RecordError(f"{record.rules!r}: bad Umtali house rules: {exc}"[:300]) from None
+        game = cls(record.players, rules)
+        for i, data in enumerate(record.actions):
+            action = parse_action(data)
+            try:
+                game.push(action)
+            except RecordError:
+                raise
+            except RulesetError as exc:
+                raise IllegalActionError(
+                    f"action {i + 1} {action.to_json()}: {exc.reason}", rule=exc.rule or "U"
+                ) from None
+        return game
+
+    def to_record(self) -> GameRecord:
+        """The game as a JSON-able :class:`GameRecord` (only non-default house rules)."""
+        return GameRecord(
+            game="umtali",
+            players=list(self.players),
+            rules=self.rules.model_dump(exclude_defaults=True),
+            actions=[a.to_json() for a in self._actions],
+        )
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(self._actions)
+
+    def push(self, action: Action | dict[str, Any], *, hand: CardsIn | None = None) -> Action:
+        """Verify and apply one action; the state is unchanged if it is illegal."""
+        act = parse_action(action) if not isinstance(action, _ACTION_TYPES) else action
+        new, _ = self._apply(act, hand)
+        self._state = new
+        self._actions.append(act)
+        return act
+
+    def verify(self, action: Action | dict[str, Any], *, hand: CardsIn | None = None) -> None:
+        act = parse_action(action) if not isinstance(action, _ACTION_TYPES) else action
+        self._apply(act, hand)
+
+    def can(self, action: Action | dict[str, Any], *, hand: CardsIn | None = None) -> bool:
+        try:
+            self.verify(action, hand=hand)
+        except RulesetError:
+            return False
+        return True
+
+    def judge(self, action: Action | dict[str, Any], *, hand: CardsIn | None = None) -> Verdict:
+        """A :class:`Verdict` on one action (never raises for an illegal action)."""
+        try:
+            act = parse_action(action) if not isinstance(action, _ACTION_TYPES) else action
+            _, out = self._apply(act, hand)
+        except RulesetError as exc:
+            notes = (U7_UNCHECKED,) if hand is None and _u7_applies(action) else ()
+            return Verdict(legal=False, rule=exc.rule or "U", reason=exc.reason, notes=notes)
+        return Verdict(
+            legal=True,
+            kind=out.kind,
+            points=out.points,
+            rule=out.rule,
+            reason=out.reason,
+            cards=tuple(str(c) for c in out.cards),
+            notes=out.notes,
+        )
+
+    def undo(self) -> Action:
+        """Pop the last action and replay the rest (raises :class:`RecordError` if none)."""
+        if not self._actions:
+            raise RecordError("nothing to undo")
+        last = self._actions[-1]
+        rest = self._actions[:-1]
+        self._actions = []
+        self._state = _State()
+        for act in rest:
+            self.push(act)
+        return last
+
+    # ------------------------------------------------------------------ state
+    @property
+    def phase(self) -> Phase:
+        return self._state.phase
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the hand in play (or the last one played)."""
+        return len(self._state.hands) + (1 if self._state.phase in (Phase.PLAY, Phase.FINAL) else 0)
+
+    @property
+    def turn(self) -> str | None:
+        """Whose turn it is (as far as the table reported), or None between hands."""
+        s = self._state
+        if s.phase not in (Phase.PLAY, Phase.FINAL) or s.turn is None:
+            return None
+        if not s.turn_open:
+            return self.players[1 - s.turn]
+        return self.players[s.turn]
+
+    @property
+    def dealer(self) -> str | None:
+        """Dealer of the hand in play, or of the next hand between hands (None: the cut)."""
+        s = self._state
+        if s.phase in (Phase.PLAY, Phase.FINAL):
+            return None if s.dealer is None else self.players[s.dealer]
+        nxt = self._next_dealer(s)
+        return None if nxt is None else self.players[nxt]
+
+    @property
+    def went_out(self) -> str | None:
+        s = self._state
+        return None if s.went_out is None else self.players[s.went_out]
+
+    @property
+    def sides(self) -> dict[str, tuple[TableMeld, ...]]:
+        """The melds on each player's side in the current hand."""
+        s = self._state
+        return {self.players[0]: s.sides[0], self.players[1]: s.sides[1]}
+
+    @property
+    def side_scores(self) -> dict[str, int]:
+        """U9.1 points on each side right now."""
+        s = self._state
+        return {self.players[i]: sum(m.points for m in s.sides[i]) for i in (0, 1)}
+
+    @property
+    def table_cards(self) -> frozenset[Card]:
+        return self._state.used
+
+    @property
+    def hands(self) -> tuple[HandResult, ...]:
+        return self._state.hands
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return {self.players[i]: sum(h.scores[i] for h in self._state.hands) for i in (0, 1)}
+
+    @property
+    def finished(self) -> bool:
+        return self._state.phase is Phase.OVER
+
+    @property
+    def winners(self) -> list[str]:
+        """Empty until the game is over; both names on equal totals (a draw, A-U16)."""
+        if not self.finished:
+            return []
+        t = self.totals
+        best = max(t.values())
+        return [p for p in self.players if t[p] == best]
+
+    @property
+    def stock_left(self) -> int | None:
+        """Cards left in the stock if every draw was recorded (an upper bound otherwise)."""
+        return self._state.stock_left
+
+    def taken_this_turn(self, player: PlayerIn) -> frozenset[Card]:
+        """Cards ``player`` took from the discard pile in the turn now open (U4.3)."""
+        s = self._state
+        p = self.players.index(self._name(player))
+        return s.taken if s.turn == p and s.turn_open else frozenset()
+
+    def anchors(self) -> list[tuple[tuple[str, int], TableMeld]]:
+        """Every meld on the table as ((side player, index), meld)."""
+        s = self._state
+        return [((self.players[i], k), m) for i in (0, 1) for k, m in enumerate(s.sides[i])]
+
+    # ------------------------------------------------------------------ triads
+    def _name(self, player: PlayerIn) -> str:
+        if isinstance(player, int) and not isinstance(player, bool):
+            if player in (0, 1):
+                return self.players[player]
+        elif isinstance(player, str) and player in self.players:
+            return player
+        raise RecordError(f"{player!r}: not a player of this game ({', '.join(self.players)})")
+
+    @staticmethod
+    def _cards(cards: CardsIn) -> tuple[str, ...]:
+        return tuple(str(c) for c in parse_cards(cards))
+
+    def _anchor(self, anchor: tuple[PlayerIn, int] | Sequence[Any]) -> tuple[str, int]:
+        try:
+            side, index = anchor
+        except (TypeError, ValueError):
+            raise RecordError(f"{anchor!r}: an anchor is (side player, meld index)") from None
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise RecordError(f"{anchor!r}: the meld index must be a whole number")
+        return (self._name(side), index)
+
+    def start_hand_action(self, dealer: PlayerIn | None = None) -> StartHand:
+        return StartHand(dealer=None if dealer is None else self._name(dealer))
+
+    def verify_start_hand(self, dealer: PlayerIn | None = None) -> None:
+        self.verify(self.start_hand_action(dealer))
+
+    def can_start_hand(self, dealer: PlayerIn | None = None) -> bool:
+        return self._can(lambda: self.verify_start_hand(dealer))
+
+    def start_hand(self, dealer: PlayerIn | None = None) -> StartHand:
+        """Deal a new hand (U2, U3); the dealer alternates unless ``winner_deals``."""
+        act = self.start_hand_action(dealer)
+        self.push(act)
+        return act
+
+    def verify_draw(self, player: PlayerIn) -> None:
+        self.verify(Draw(player=self._name(player)))
+
+    def can_draw(self, player: PlayerIn) -> bool:
+        return self._can(lambda: self.verify_draw(player))
+
+    def draw(self, player: PlayerIn) -> Draw:
+        """Optional record: ``player`` drew from the stock (U4.1)."""
+        act = Draw(player=self._name(player))
+        self.push(act)
+        return act
+
+    def take_discards_action(self, player: PlayerIn, cards: CardsIn) -> TakeDiscards:
+        return TakeDiscards(player=self._name(player), cards=self._cards(cards))
+
+    def verify_take_discards(
+        self, player: PlayerIn, cards: CardsIn, *, hand: CardsIn | None = None
+    ) -> None:
+        self.verify(self.take_discards_action(player, cards), hand=hand)
+
+    def can_take_discards(
+        self, player: PlayerIn, cards: CardsIn, *, hand: CardsIn | None = None
+    ) -> bool:
+        return self._can(lambda: self.verify_take_discards(player, cards, hand=hand))
+
+    def take_discards(
+        self, player: PlayerIn, cards: CardsIn, *, hand: CardsIn | None = None
+    ) -> TakeDiscards:
+        """Optional record: top discard(s) taken, top first; two must both be melded (U4.2)."""
+        act = self.take_discards_action(player, cards)
+        self.push(act, hand=hand)
+        return act
+
+    def meld_action(self, player: PlayerIn, cards: CardsIn) -> Meld:
+        return Meld(player=self._name(player), cards=self._cards(cards))
+
+    def verify_meld(self, player: PlayerIn, cards: CardsIn, *, hand: CardsIn | None = None) -> None:
+        """Raise unless ``cards`` are a legal set, sequence, marriage or jack now (U5)."""
+        self.verify(self.meld_action(player, cards), hand=hand)
+
+    def can_meld(self, player: PlayerIn, cards: CardsIn, *, hand: CardsIn | None = None) -> bool:
+        return self._can(lambda: self.verify_meld(player, cards, hand=hand))
+
+    def check_meld(
+        self, player: PlayerIn, cards: CardsIn, *, hand: CardsIn | None = None
+    ) -> Verdict:
+        return self._check(lambda: self.meld_action(player, cards), hand)
+
+    def meld(self, player: PlayerIn, cards: CardsIn, *, hand: CardsIn | None = None) -> Meld:
+        """Put a basic meld or a jack on ``player``'s side (U5)."""
+        act = self.meld_action(player, cards)
+        self.push(act, hand=hand)
+        return act
+
+    def extend_action(
+        self, player: PlayerIn, card: str | Card, anchor: tuple[PlayerIn, int]
+    ) -> Extend:
+        return Extend(
+            player=self._name(player), card=str(parse_card(card)), anchor=self._anchor(anchor)
+        )
+
+    def verify_extend(
+        self,
+        player: PlayerIn,
+        card: str | Card,
+        anchor: tuple[PlayerIn, int],
+        *,
+        hand: CardsIn | None = None,
+    ) -> None:
+        """Raise unless ``card`` may extend the meld ``anchor`` now (U6, U7)."""
+        self.verify(self.extend_action(player, card, anchor), hand=hand)
+
+    def can_extend(
+        self,
+        player: PlayerIn,
+        card: str | Card,
+        anchor: tuple[PlayerIn, int],
+        *,
+        hand: CardsIn | None = None,
+    ) -> bool:
+        return self._can(lambda: self.verify_extend(player, card, anchor, hand=hand))
+
+    def check_extend(
+        self,
+        player: PlayerIn,
+        card: str | Card,
+        anchor: tuple[PlayerIn, int],
+        *,
+        hand: CardsIn | None = None,
+    ) -> Verdict:
+        return self._check(lambda: self.extend_action(player, card, anchor), hand)
+
+    def extend(
+        self,
+        player: PlayerIn,
+        card: str | Card,
+        anchor: tuple[PlayerIn, int],
+        *,
+        hand: CardsIn | None = None,
+    ) -> Extend:
+        """Play ``card`` against ``anchor``; it becomes a single on ``player``'s side (U6.1)."""
+        act = self.extend_action(player, card, anchor)
+        self.push(act, hand=hand)
+        return act
+
+    def discard_action(self, player: PlayerIn, card: str | Card) -> Discard:
+        return Discard(player=self._name(player), card=str(parse_card(card)))
+
+    def verify_discard(
+        self, player: PlayerIn, card: str | Card, *, hand: CardsIn | None = None
+    ) -> None:
+        self.verify(self.discard_action(player, card), hand=hand)
+
+    def can_discard(
+        self, player: PlayerIn, card: str | Card, *, hand: CardsIn | None = None
+    ) -> bool:
+        return self._can(lambda: self.verify_discard(player, card, hand=hand))
+
+    def discard(
+        self, player: PlayerIn, card: str | Card, *, hand: CardsIn | None = None
+    ) -> Discard:
+        """Optional record: a face-up discard ending the turn (U4.5), or the final one (U8.4)."""
+        act = self.discard_action(player, card)
+        self.push(act, hand=hand)
+        return act
+
+    def go_out_action(
+        self,
+        player: PlayerIn,
+        *,
+        pair: CardsIn = (),
+        discard: str | Card | None = None,
+        face_down: bool = False,
+    ) -> GoOut:
+        return GoOut(
+            player=self._name(player),
+            pair=self._cards(pair),
+            discard=None if discard is None else str(parse_card(discard)),
+            face_down=face_down,
+        )
+
+    def verify_go_out(
+        self,
+        player: PlayerIn,
+        *,
+        pair: CardsIn = (),
+        discard: str | Card | None = None,
+        face_down: bool = False,
+        hand: CardsIn | None = None,
+    ) -> None:
+        """Raise unless ``player`` may go out now with this pair and discard (U8.1, U5.5)."""
+        act = self.go_out_action(player, pair=pair, discard=discard, face_down=face_down)
+        self.verify(act, hand=hand)
+
+    def can_go_out(
+        self,
+        player: PlayerIn,
+        *,
+        pair: CardsIn = (),
+        discard: str | Card | None = None,
+        face_down: bool = False,
+        hand: CardsIn | None = None,
+    ) -> bool:
+        return self._can(
+            lambda: self.verify_go_out(
+                player, pair=pair, discard=discard, face_down=face_down, hand=hand
+            )
+        )
+
+    def check_go_out(
+        self,
+        player: PlayerIn,
+        *,
+        pair: CardsIn = (),
+        discard: str | Card | None = None,
+        face_down: bool = False,
+        hand: CardsIn | None = None,
+    ) -> Verdict:
+        return self._check(
+            lambda: self.go_out_action(player, pair=pair, discard=discard, face_down=face_down),
+            hand,
+        )
+
+    def go_out(
+        self,
+        player: PlayerIn,
+        *,
+        pair: CardsIn = (),
+        discard: str | Card | None = None,
+        face_down: bool = False,
+        hand: CardsIn | None = None,
+    ) -> GoOut:
+        """``player`` goes out (U8.1); the opponent then plays one final turn (U8.3)."""
+        act = self.go_out_action(player, pair=pair, discard=discard, face_down=face_down)
+        self.push(act, hand=hand)
+        return act
+
+    def leftovers_action(self, player: PlayerIn, cards: CardsIn = ()) -> Leftovers:
+        return Leftovers(player=self._name(player), cards=self._cards(cards))
+
+    def verify_leftovers(
+        self, player: PlayerIn, cards: CardsIn = (), *, hand: CardsIn | None = None
+    ) -> None:
+        self.verify(self.leftovers_action(player, cards), hand=hand)
+
+    def can_leftovers(
+        self, player: PlayerIn, cards: CardsIn = (), *, hand: CardsIn | None = None
+    ) -> bool:
+        return self._can(lambda: self.verify_leftovers(player, cards, hand=hand))
+
+    def leftovers(
+        self, player: PlayerIn, cards: CardsIn = (), *, hand: CardsIn | None = None
+    ) -> Leftovers:
+        """End the final turn: ``cards`` go to the going-out side as singles (U8.4)."""
+        act = self.leftovers_action(player, cards)
+        self.push(act, hand=hand)
+        return act
+
+    def verify_end_hand_empty_stock(self) -> None:
+        self.verify(EndHandEmptyStock())
+
+    def can_end_hand_empty_stock(self) -> bool:
+        return self.can(EndHandEmptyStock())
+
+    def end_hand_empty_stock(self) -> EndHandEmptyStock:
+        """The stock ran out: the hand ends, each side scores itself (U4.6)."""
+        act = EndHandEmptyStock()
+        self.push(act)
+        return act
+
+    def suggest(self, player: PlayerIn, hand: CardsIn, *, must_meld: CardsIn = ()) -> Suggestion:
+        """Every legal play for ``hand`` and the melding worth most this turn (exact)."""
+        from rulesets.umtali.suggest import suggest
+
+        return suggest(self, self._name(player), hand, must_meld=must_meld)
+
+    def summary(self) -> dict[str, Any]:
+        """The common replay summary (see ``rulesets.protocol``), JSON-able."""
+        hands: list[dict[str, Any]] = []
+        for h in self._state.hands:
+            hands.append(
+                {
+                    "number": h.number,
+                    "scores": {self.players[i]: h.scores[i] for i in (0, 1)},
+                    "dealer": self.players[h.dealer],
+                    "went_out": None if h.went_out is None else self.players[h.went_out],
+                    "both_out": h.both_out,
+                    "ended": h.ended,
+                    "sides": {
+                        self.players[i]: [m.to_json(self.players) for m in h.sides[i]]
+                        for i in (0, 1)
+                    },
+                }
+            )
+        s = self._state
+        current: dict[str, Any] | None = None
+        if s.phase in (Phase.PLAY, Phase.FINAL):
+            current = {
+                "number": self.hand_number,
+                "phase": s.phase.value,
+                "turn": self.turn,
+                "went_out": self.went_out,
+                "scores": self.side_scores,
+                "sides": {
+                    self.players[i]: [m.to_json(self.players) for m in s.sides[i]] for i in (0, 1)
+                },
+            }
+        winners = self.winners
+        return {
+            "game": "umtali",
+            "players": list(self.players),
+            "finished": self.finished,
+            "winners": winners,
+            "draw": len(winners) > 1,
+            "totals": self.totals,
+            "hands": hands,
+            "dealer": self.dealer,
+            "phase": s.phase.value,
+            "current": current,
+            "sides": current["sides"] if current else (hands[-1]["sides"] if hands else {}),
+            "rules": self.rules.model_dump(exclude_defaults=True),
+        }
+
+    def _can(self, fn: Any) -> bool:
+        try:
+            fn()
+        except RulesetError:
+            return False
+        return True
+
+    def _check(self, build: Any, hand: CardsIn | None) -> Verdict:
+        try:
+            act = build()
+        except RulesetError as exc:
+            return Verdict(legal=False, rule=exc.rule or "U1.1", reason=exc.reason)
+        return self.judge(act, hand=hand)
+
+    # ------------------------------------------------------------------ engine
+    def _next_dealer(self, s: _State) -> int | None:
+        if not s.hands:
+            return None
+        last = s.hands[-1]
+        if self.rules.winner_deals:
+            if last.went_out is not None:
+                return last.went_out
+            a, b = last.scores
+            if a != b:
+                return 0 if a > b else 1
+        return 1 - last.dealer
+
+    def _apply(self, a: Action, hand_in: CardsIn | None) -> tuple[_State, _Outcome]:
+        hand = None if hand_in is None else frozenset(parse_cards(hand_in))
+        s = copy.copy(self._state)
+        if isinstance(a, StartHand):
+            return s, self._start(s, a)
+        if s.phase is Phase.OVER:
+            raise IllegalActionError(
+                f"{a.type}: the game is over after {len(s.hands)} hands", rule="U2.1"
+            )
+        if s.phase is Phase.IDLE:
+            raise IllegalActionError(
+                f"{a.type}: no hand in progress; record start_hand first", rule="U2.1"
+            )
+        if isinstance(a, EndHandEmptyStock):
+            return s, self._empty_stock(s)
+        p = self.players.index(self._name(a.player))
+        if isinstance(a, Leftovers):
+            return s, self._leftovers(s, p, a, hand)
+        self._enter_turn(s, p, a.type)
+        if isinstance(a, Draw):
+            return s, self._draw(s, p)
+        if isinstance(a, TakeDiscards):
+            return s, self._take(s, p, a, hand)
+        if isinstance(a, Meld):
+            return s, self._meld(s, p, a, hand)
+        if isinstance(a, Extend):
+            return s, self._extend(s, p, a, hand)
+        if isinstance(a, Discard):
+            return s, self._discard(s, p, a, hand)
+        return s, self._go_out(s, p, a, hand)
+
+    def _start(self, s: _State, a: StartHand) -> _Outcome:
+        if s.phase is Phase.OVER:
+            raise IllegalActionError(
+                f"start_hand: the game is over after {len(s.hands)} hands", rule="U2.1"
+            )
+        if s.phase is not Phase.IDLE:
+            raise IllegalActionError(
+                f"start_hand: hand {len(s.hands) + 1} is still in progress; record how it "
+                "ended (go_out + leftovers, or end_hand_empty_stock)",
+                rule="U2.1",
+            )
+        expected = self._next_dealer(s)
+        dealer = expected if a.dealer is None else self.players.index(self._name(a.dealer))
+        if dealer is None:
+            dealer = 0
+        if expected is not None and dealer != expected:
+            how = "the winner deals" if self.rules.winner_deals else "the deal alternates"
+            raise IllegalActionError(
+                f"start_hand dealer {self.players[dealer]!r}: {how}, so "
+                f"{self.players[expected]} deals hand {len(s.hands) + 1}",
+                rule="U2.3",
+            )
+        s.phase = Phase.PLAY
+        s.dealer = dealer
+        s.sides = ((), ())
+        s.used = frozenset()
+        s.first_player = 1 - dealer
+        s.turn = 1 - dealer
+        s.turn_open = True
+        s.turn_no = 1
+        s.drew = False
+        s.taken = frozenset()
+        s.pending = frozenset()
+        s.went_out = None
+        s.face_down = False
+        s.final_discarded = False
+        s.stock_left = STOCK_AFTER_DEAL
+        return _Outcome(
+            "start_hand",
+            0,
+            "U3.3",
+            f"hand {len(s.hands) + 1}: {self.players[dealer]} deals, "
+            f"{self.players[1 - dealer]} plays first",
+        )
+
+    def _enter_turn(self, s: _State, p: int, what: str) -> None:
+        if s.phase is Phase.FINAL:
+            if s.drew and what in ("draw", "take_discards"):
+                raise IllegalActionError(
+                    f"{what} by {self.players[p]}: the final turn has one draw", rule="U8.3"
+                )
+            if p == s.went_out:
+                raise IllegalActionError(
+                    f"{what} by {self.players[p]}: {self.players[p]} went out; only "
+                    f"{self.players[1 - p]} plays the final turn",
+                    rule="U8.3",
+                )
+            if s.final_discarded and what != "go_out":
+                raise IllegalActionError(
+                    f"{what} by {self.players[p]}: the final turn ended with the discard; "
+                    "record the leftovers",
+                    rule="U8.4",
+                )
+            return
+        if s.turn == p and s.turn_open and not (s.drew and what in ("draw", "take_discards")):
+            return
+        # A new turn.  A second draw by the same player means the opponent's turn in
+        # between went unrecorded (the app hears only what the table reports).
+        self._close_turn(s)
+        s.turn = p
+        s.turn_open = True
+        s.turn_no += 1
+        s.drew = False
+        s.taken = frozenset()
+        s.pending = frozenset()
+
+    def _close_turn(self, s: _State) -> None:
+        if s.pending and s.turn is not None:
+            raise IllegalActionError(
+                f"{_q(sorted(s.pending))}: {self.players[s.turn]} took these from the discard "
+                "pile and must meld them that same turn",
+                rule="U4.2",
+            )
+
+    def _draw(self, s: _State, p: int) -> _Outcome:
+        who = self.players[p]
+        if s.drew:
+            raise IllegalActionError(f"draw by {who}: one draw per turn", rule="U4.1")
+        self._no_first_draw(s, p, "draw")
+        if s.stock_left == 0:
+            if self.rules.empty_stock_reshuffle:
+                s.stock_left = None
+            else:
+                raise IllegalActionError(
+                    f"draw by {who}: the stock is empty; take the discard (U4.2) or end the hand",
+                    rule="U4.6",
+                )
+        if s.stock_left is not None:
+            s.stock_left -= 1
+        s.drew = True
+        return _Outcome("draw", 0, "U4.1", f"{who} drew from the stock")
+
+    def _no_first_draw(self, s: _State, p: int, what: str) -> None:
+        if self.rules.deal_eleven_ten and s.turn_no == 1 and p == s.first_player:
+            raise IllegalActionError(
+                f"{what} by {self.players[p]}: with the 11-10 deal the 11-card player "
+                "starts without drawing",
+                rule="U3.3",
+            )
+
+    def _fresh(self, s: _State, cards: Sequence[Card], head: str) -> None:
+        for c in cards:
+            if c.is_joker:
+                raise IllegalActionError(f"{head}: Umtali uses no jokers", rule="U1.1")
+            if c in s.used:
+                raise IllegalActionError(f"{head}: {c} is already on the table", rule="U1.1")
+        if len(set(cards)) != len(cards):
+            raise IllegalActionError(f"{head}: a card is listed twice", rule="U1.1")
+
+    def _in_hand(self, hand: frozenset[Card] | None, cards: Sequence[Card], head: str) -> None:
+        if hand is None:
+            return
+        missing = [c for c in cards if c not in hand]
+        if missing:
+            raise IllegalActionError(
+                f"{head}: {format_cards(missing)} not in the hand entered "
+                f"({format_cards(sorted(hand))})",
+                rule="U5",
+            )
+
+    def _take(self, s: _State, p: int, a: TakeDiscards, hand: frozenset[Card] | None) -> _Outcome:
+        cards = parse_cards(a.cards)
+        who = self.players[p]
+        head = f"{who} takes {_q(cards)}"
+        if s.drew:
+            raise IllegalActionError(f"{head}: one draw per turn", rule="U4.1")
+        self._no_first_draw(s, p, "take_discards")
+        if not cards:
+            raise IllegalActionError(f"{head}: name the card(s) taken", rule="U4.1")
+        if s.phase is Phase.FINAL and s.face_down:
+            raise IllegalActionError(
+                f"{head}: the going-out discard was face down, so the final draw must come "
+                "from the stock",
+                rule="U8.2",
+            )
+        self._fresh(s, cards, head)
+        if len(cards) > 2 and not self.rules.discard_dig:
+            raise IllegalActionError(
+                f"{head}: at most two cards come from the discard pile", rule="U4.2"
+            )
+        if hand is not None and any(c in hand for c in cards):
+            raise IllegalActionError(f"{head}: those cards are already in the hand", rule="U4.2")
+        s.drew = True
+        s.taken = frozenset(cards)
+        if len(cards) == 2 and not self.rules.discard_dig:
+            s.pending = frozenset(cards)
+        elif len(cards) >= 2:
+            s.pending = frozenset({cards[-1]})
+        return _Outcome("take_discards", 0, "U4.2", f"{who} took {_q(cards)}", cards)
+
+    def _u7(
+        self, hand: frozenset[Card] | None, cards: Sequence[Card], head: str
+    ) -> tuple[str, ...]:
+        if hand is None:
+            return (U7_UNCHECKED,)
+        if not self.rules.no_breaking:
+            return ()
+        for c in cards:
+            meld = breaking_meld(c, hand - {c})
+            if meld is not None:
+                raise IllegalActionError(
+                    f"{head}: {c} forms {_q(meld)} with cards still in your hand; meld that first",
+                    rule="U7.2",
+                )
+        return ()
+
+    def _meld(self, s: _State, p: int, a: Meld, hand: frozenset[Card] | None) -> _Outcome:
+        cards = parse_cards(a.cards)
+        head = f"{self.players[p]} melds {_q(cards)}"
+        kind = classify_meld(cards)
+        self._fresh(s, cards, head)
+        self._in_hand(hand, cards, head)
+        meld = TableMeld(kind, tuple(cards), p)
+        self._place(s, p, meld)
+        return _Outcome(
+            kind.value,
+            meld.points,
+            meld_rule(kind),
+            f"{_q(cards)} is a {kind.value}: {meld.points} points to {self.players[p]}'s side",
+            tuple(cards),
+        )
+
+    def _place(self, s: _State, side: int, meld: TableMeld) -> None:
+        sides = list(s.sides)
+        sides[side] = (*sides[side], meld)
+        s.sides = (sides[0], sides[1])
+        s.used = s.used | set(meld.cards)
+        s.pending = s.pending - set(meld.cards)
+
+    def _extend(self, s: _State, p: int, a: Extend, hand: frozenset[Card] | None) -> _Outcome:
+        card = parse_card(a.card)
+        side_name, index = a.anchor
+        side = self.players.index(self._name(side_name))
+        head = f'{self.players[p]} plays "{card}" onto {side_name}\'s meld #{index}'
+        if not 0 <= index < len(s.sides[side]):
+            raise IllegalActionError(
+                f"{head}: {side_name}'s side has no meld #{index} (it has {len(s.sides[side])})",
+                rule="U6.1",
+            )
+        anchor = s.sides[side][index]
+        self._fresh(s, [card], head)
+        pair_open = s.phase is Phase.FINAL and side == s.went_out
+        check_anchor(card, anchor.kind, anchor.cards, self.rules, pair_open=pair_open)
+        self._in_hand(hand, [card], head)
+        notes = self._u7(hand, [card], head)
+        meld = TableMeld(MeldKind.SINGLE, (card,), p, (side, index))
+        self._place(s, p, meld)
+        pts = card_points(card)
+        return _Outcome(
+            "extension",
+            pts,
+            "U8.3" if anchor.kind is MeldKind.PAIR else "U6.2",
+            f'"{card}" extends {_q(anchor.cards)}: a single on {self.players[p]}\'s side, '
+            f"{pts} point{'s' if pts != 1 else ''}",
+            (card,),
+            notes,
+        )
+
+    def _discard(self, s: _State, p: int, a: Discard, hand: frozenset[Card] | None) -> _Outcome:
+        card = parse_card(a.card)
+        who = self.players[p]
+        head = f'{who} discards "{card}"'
+        self._fresh(s, [card], head)
+        self._discard_checks(s, card, head)
+        self._in_hand(hand, [card], head)
+        notes: tuple[str, ...] = ()
+        if self.rules.compulsory_melding:
+            if hand is None:
+                notes = ("compulsory melding could not be checked: no hand was entered",)
+            elif _has_play(s, p, hand, self.rules):
+                raise IllegalActionError(
+                    f"{head}: the hand entered can still meld; melding is compulsory",
+                    rule="U4.4",
+                )
+        if s.phase is Phase.FINAL:
+            s.final_discarded = True
+            return _Outcome("discard", 0, "U8.4", f"{who}'s final discard", (card,), notes)
+        self._close_turn(s)
+        s.turn_open = False
+        return _Outcome("discard", 0, "U4.5", f"{who} discards and ends the turn", (card,), notes)
+
+    def _discard_checks(self, s: _State, card: Card, head: str) -> None:
+        if card in s.taken and self.rules.no_rediscard:
+            raise IllegalActionError(
+                f"{head}: a card taken from the discard pile may not be discarded the same turn",
+                rule="U4.3",
+            )
+        if card in s.pending:
+            raise IllegalActionError(
+                f"{head}: it was taken from the discard pile and must be melded", rule="U4.2"
+            )
+        self._close_turn(s)
+
+    def _go_out(self, s: _State, p: int, a: GoOut, hand: frozenset[Card] | None) -> _Outcome:
+        who = self.players[p]
+        pair = parse_cards(a.pair)
+        head = f"{who} goes out" + (f" with pair {_q(pair)}" if pair else "")
+        notes: tuple[str, ...] = ()
+        if pair:
+            classify_pair(pair, self.rules)
+            self._fresh(s, pair, head)
+            self._in_hand(hand, pair, head)
+            notes = self._u7(hand, pair, head)
+        discard = None if a.discard is None else parse_card(a.discard)
+        if discard is None and a.face_down:
+            raise IllegalActionError(f"{head}: face down needs a discard to be named", rule="U8.1")
+        if discard is not None:
+            if discard in pair:
+                raise IllegalActionError(
+                    f"{head}: {discard} cannot be melded and discarded", rule="U8.1"
+                )
+            self._fresh(s, [discard], head)
+            self._in_hand(hand, [discard], head)
+            s.pending = s.pending - set(pair)
+            self._discard_checks(s, discard, head)
+        if hand is not None:
+            rest = hand - set(pair) - ({discard} if discard else set())
+            if rest:
+                raise IllegalActionError(
+                    f"{head}: {format_cards(sorted(rest))} still in the hand entered; going "
+                    "out needs an empty hand (one discard allowed)",
+                    rule="U8.1",
+                )
+        if pair:
+            self._place(s, p, TableMeld(MeldKind.PAIR, tuple(pair), p))
+        self._close_turn(s)
+        pts = meld_points(MeldKind.PAIR, pair)
+        if s.phase is Phase.FINAL:
+            self._end_hand(s, "out", both_out=True)
+            return _Outcome(
+                "go_out",
+                pts,
+                "U8.5",
+                f"{who} also goes out: nothing is transferred",
+                tuple(pair),
+                notes,
+            )
+        s.phase = Phase.FINAL
+        s.went_out = p
+        s.face_down = bool(a.face_down)
+        s.turn = 1 - p
+        s.turn_open = True
+        s.turn_no += 1
+        s.drew = False
+        s.taken = frozenset()
+        s.pending = frozenset()
+        s.final_discarded = False
+        draw = "must draw from the stock" if s.face_down else "draws normally"
+        return _Outcome(
+            "go_out",
+            pts,
+            "U8.1",
+            f"{who} goes out; {self.players[1 - p]} {draw} and plays one final turn",
+            tuple(pair),
+            notes,
+        )
+
+    def _leftovers(self, s: _State, p: int, a: Leftovers, hand: frozenset[Card] | None) -> _Outcome:
+        cards = parse_cards(a.cards)
+        who = self.players[p]
+        head = f"{who}'s leftovers {_q(cards)}"
+        if s.phase is not Phase.FINAL or s.went_out is None:
+            raise IllegalActionError(
+                f"{head}: leftovers move only after someone went out", rule="U8.4"
+            )
+        if p == s.went_out:
+            raise IllegalActionError(
+                f"{head}: {who} went out; the leftovers are the other player's", rule="U8.4"
+            )
+        if s.pending:
+            self._close_turn(s)
+        self._fresh(s, cards, head)
+        if hand is not None and frozenset(cards) != hand:
+            raise IllegalActionError(f"{head}: the hand entered is {_q(sorted(hand))}", rule="U8.4")
+        out = s.went_out
+        for c in cards:
+            self._place(s, out, TableMeld(MeldKind.LEFTOVER, (c,), p))
+        pts = sum(card_points(c) for c in cards)
+        self._end_hand(s, "out", both_out=False)
+        return _Outcome(
+            "leftovers",
+            pts,
+            "U8.4",
+            f"{len(cards)} leftover card(s) move to {self.players[out]}'s side as singles: "
+            f"{pts} points",
+            tuple(cards),
+        )
+
+    def _empty_stock(self, s: _State) -> _Outcome:
+        if self.rules.empty_stock_reshuffle:
+            raise IllegalActionError(
+                "end_hand_empty_stock: house rule empty_stock_reshuffle refills the stock "
+                "from the discard pile",
+                rule="U4.6",
+            )
+        if s.phase is not Phase.PLAY:
+            raise IllegalActionError(
+                "end_hand_empty_stock: someone went out; finish with the final turn", rule="U4.6"
+            )
+        self._close_turn(s)
+        self._end_hand(s, "empty_stock", both_out=False)
+        return _Outcome(
+            "end_hand_empty_stock", 0, "U4.6", "the stock is empty: each side scores itself"
+        )
+
+    def _end_hand(self, s: _State, ended: str, *, both_out: bool) -> None:
+        scores = (sum(m.points for m in s.sides[0]), sum(m.points for m in s.sides[1]))
+        result = HandResult(
+            number=len(s.hands) + 1,
+            dealer=s.dealer if s.dealer is not None else 0,
+            scores=scores,
+            went_out=s.went_out,
+            both_out=both_out,
+            ended=ended,
+            sides=s.sides,
+        )
+        s.hands = (*s.hands, result)
+        n = len(s.hands)
+        totals = [sum(h.scores[i] for h in s.hands) for i in (0, 1)]
+        tied = totals[0] == totals[1]
+        more = n < HANDS_PER_GAME or (n == HANDS_PER_GAME and tied and self.rules.fifth_hand_on_tie)
+        s.phase = Phase.IDLE if more else Phase.OVER
+        s.turn = None
+        s.turn_open = False
+        s.pending = frozenset()
+        s.taken = frozenset()
+
+
+_ACTION_TYPES: Final = (
+    StartHand,
+    Draw,
+    TakeDiscards,
+    Meld,
+    Extend,
+    Discard,
+    GoOut,
+    Leftovers,
+    EndHandEmptyStock,
+)
+
+
+def _u7_applies(action: Any) -> bool:
+    return isinstance(action, Extend) or (isinstance(action, GoOut) and bool(action.pair))
+
+
+def _has_play(s: _State, p: int, hand: frozenset[Card], rules: UmtaliRules) -> bool:
+    """Whether ``hand`` holds any legal meld or extension (for ``compulsory_melding``)."""
+    accepted: set[Card] = set()
+    for side in (0, 1):
+        for m in s.sides[side]:
+            pair_open = s.phase is Phase.FINAL and side == s.went_out
+            accepted.update(accepted_cards(m.kind, m.cards, rules, pair_open=pair_open))
+    for c in hand:
+        if c.is_joker or c in s.used:
+            continue
+        if c.r is Rank.JACK:
+            return True
+        others = hand - {c}
+        if breaking_meld(c, others) is not None:
+            return True
+        if c in accepted:
+            return True
+    return False

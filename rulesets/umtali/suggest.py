@@ -1,0 +1,389 @@
+"""Exact move suggestions for one Umtali hand: every legal play, the best melding, going out.
+
+The search is exact, not greedy.  It enumerates every collection of disjoint
+basic melds (sets, sequences, marriages) the hand holds; for each, it plays
+jacks and extensions to a fixed point.  Extensions only ever add anchors and
+playing a card only relaxes the no-breaking rule (U7.2), so that fixed point is
+the largest set of singles reachable after those melds, in a legal order with
+chains (U6.3).  A pair is tried only where it lets the player go out (U5.5).
+
+>>> from rulesets.umtali.game import UmtaliGame
+>>> g = UmtaliGame(("Ann", "Bob"))
+>>> _ = g.start_hand("Ann")
+>>> _ = g.meld("Bob", "5H 6H 7H")
+>>> s = g.suggest("Ann", "8H 9H 10H KS QS 2C")
+>>> s.best_points, s.can_go_out
+(27, True)
+>>> [(a.type, getattr(a, "cards", None)) for a in s.best]
+[('meld', ('QS', 'KS')), ('meld', ('8H', '9H', '10H')), ('go_out', None)]
+>>> s.best[-1].discard
+'2C'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from rulesets.cards import Card, Rank, Suit, format_cards, parse_cards
+from rulesets.errors import IllegalActionError
+from rulesets.umtali.actions import Extend, GoOut, Meld
+from rulesets.umtali.core import (
+    SEQUENCE_TOP,
+    MeldKind,
+    UmtaliRules,
+    accepted_cards,
+    card_points,
+    meld_points,
+)
+
+if TYPE_CHECKING:
+    from rulesets.umtali.game import UmtaliGame
+
+__all__ = ["Play", "Suggestion", "suggest", "suggest_table"]
+
+PlanAction = Meld | Extend | GoOut
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One legal play available now, as the action to record and the points it adds."""
+
+    action: Meld | Extend
+    kind: str
+    cards: tuple[Card, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """What a hand can do this turn.
+
+    ``best`` is an ordered list of actions (legal in that order) putting the most
+    points on the player's side this turn; it ends with a :class:`GoOut` when the
+    best line goes out.  ``go_out`` is the best line that goes out, if any.
+    """
+
+    player: str
+    plays: tuple[Play, ...]
+    best: tuple[PlanAction, ...]
+    best_points: int
+    kept: tuple[Card, ...]
+    can_go_out: bool
+    go_out: tuple[PlanAction, ...] | None = None
+    go_out_points: int | None = None
+    notes: tuple[str, ...] = field(default=())
+
+
+@dataclass(slots=True)
+class _Run:
+    hm: int
+    acc: dict[Card, tuple[int, int]]
+    plan: list[tuple[str, tuple[Card, ...], tuple[int, int] | None]]
+    pts: int
+    nxt: int
+
+
+def _bits(mask: int) -> Iterable[int]:
+    i = 0
+    while mask:
+        if mask & 1:
+            yield i
+        mask >>= 1
+        i += 1
+
+
+def suggest(
+    game: UmtaliGame,
+    player: str,
+    hand: str | Card | Iterable[str | Card],
+    *,
+    must_meld: str | Card | Iterable[str | Card] = (),
+) -> Suggestion:
+    """Suggestion for ``player`` holding ``hand`` at ``game``'s current table."""
+    from rulesets.umtali.game import Phase
+
+    phase = game.phase
+    if phase not in (Phase.PLAY, Phase.FINAL):
+        raise IllegalActionError(
+            f'"{format_cards(parse_cards(hand))}": no hand in progress', rule="U2.1"
+        )
+    p = game.players.index(player)
+    went_out = None if game.went_out is None else game.players.index(game.went_out)
+    if phase is Phase.FINAL and went_out == p:
+        return Suggestion(
+            player,
+            (),
+            (),
+            0,
+            tuple(sorted(parse_cards(hand))),
+            False,
+            notes=(f"{player} went out; the final turn is the opponent's (U8.3)",),
+        )
+    sides = game.sides
+    table = (sides[game.players[0]], sides[game.players[1]])
+    return suggest_table(
+        [[(m.kind, m.cards) for m in table[0]], [(m.kind, m.cards) for m in table[1]]],
+        p,
+        hand,
+        rules=game.rules,
+        players=game.players,
+        pair_side=went_out if phase is Phase.FINAL else None,
+        must_meld=must_meld,
+        no_discard=game.taken_this_turn(player) if game.rules.no_rediscard else (),
+    )
+
+
+def suggest_table(
+    table: list[list[tuple[MeldKind, tuple[Card, ...]]]],
+    p: int,
+    hand: str | Card | Iterable[str | Card],
+    *,
+    rules: UmtaliRules | None = None,
+    players: tuple[str, str] = ("Player 1", "Player 2"),
+    pair_side: int | None = None,
+    must_meld: str | Card | Iterable[str | Card] = (),
+    no_discard: Iterable[Card] = (),
+) -> Suggestion:
+    """The search itself, over a bare table: ``table[side]`` lists (kind, cards) melds.
+
+    >>> from rulesets.cards import parse_cards
+    >>> t = [[], [(MeldKind.SEQUENCE, parse_cards("5H 6H 7H"))]]
+    >>> s = suggest_table(t, 0, "8H 9H 4C 4D 4S 2D")
+    >>> s.best_points, s.can_go_out
+    (5, True)
+    """
+    rules = rules or UmtaliRules()
+    cards = parse_cards(hand)
+    text = f'"{format_cards(cards)}"'
+    used = {c for side in table for _, cs in side for c in cs}
+    for c in cards:
+        if c.is_joker:
+            raise IllegalActionError(f"{text}: Umtali uses no jokers", rule="U1.1")
+        if c in used:
+            raise IllegalActionError(f"{text}: {c} is already on the table", rule="U1.1")
+    H = sorted(cards)
+    n = len(H)
+    idx = {c: i for i, c in enumerate(H)}
+    full = (1 << n) - 1
+    must = 0
+    for c in parse_cards(must_meld):
+        if c not in idx:
+            raise IllegalActionError(f'"{c}": must be melded but is not in {text}', rule="U4.2")
+        must |= 1 << idx[c]
+    name = players[p]
+    keep = 0
+    for c in no_discard:
+        if c in idx:
+            keep |= 1 << idx[c]
+
+    # candidate basic melds and U7 blockers
+    cands: list[tuple[int, MeldKind, tuple[Card, ...]]] = []
+    by_rank: dict[Rank, list[int]] = {}
+    for i, c in enumerate(H):
+        if c.r is not Rank.JACK:
+            by_rank.setdefault(c.r, []).append(i)
+    for ids in by_rank.values():
+        for k in (3, 4):
+            for combo in combinations(ids, k):
+                m = sum(1 << i for i in combo)
+                cands.append((m, MeldKind.SET, tuple(H[i] for i in combo)))
+    for suit in Suit:
+        lows = {c.r.low: idx[c] for c in H if c.s is suit and c.r.low <= SEQUENCE_TOP}
+        for start in range(1, SEQUENCE_TOP - 1):
+            if start not in lows:
+                continue
+            end = start
+            while end + 1 in lows:
+                end += 1
+                if end - start >= 2:
+                    ids = [lows[x] for x in range(start, end + 1)]
+                    cands.append(
+                        (sum(1 << i for i in ids), MeldKind.SEQUENCE, tuple(H[i] for i in ids))
+                    )
+        king, queen = Card(Rank.KING, suit), Card(Rank.QUEEN, suit)
+        if king in idx and queen in idx:
+            cands.append(((1 << idx[queen]) | (1 << idx[king]), MeldKind.MARRIAGE, (queen, king)))
+    blockers: list[list[int]] = [[] for _ in range(n)]
+    if rules.no_breaking:
+        for m, kind, cs in cands:
+            if len(cs) == 3 or kind is MeldKind.MARRIAGE:
+                for i in _bits(m):
+                    blockers[i].append(m & ~(1 << i))
+
+    def blocked(i: int, hm: int) -> bool:
+        return any(b & hm == b for b in blockers[i])
+
+    # anchors already on the table, for the cards of this hand
+    base_acc: dict[Card, tuple[int, int]] = {}
+    all_acc: dict[Card, list[tuple[int, int]]] = {}
+    for side in (0, 1):
+        for k, (kind, cs) in enumerate(table[side]):
+            pair_open = pair_side is not None and side == pair_side and p != pair_side
+            for c in accepted_cards(kind, cs, rules, pair_open=pair_open):
+                if c in idx:
+                    base_acc.setdefault(c, (side, k))
+                    all_acc.setdefault(c, []).append((side, k))
+    base_len = len(table[p])
+
+    def add_anchor(run: _Run, kind: MeldKind, cs: tuple[Card, ...]) -> None:
+        ref = (p, run.nxt)
+        run.nxt += 1
+        for c in accepted_cards(kind, cs, rules):
+            if c in idx and c not in run.acc:
+                run.acc[c] = ref
+
+    def close(run: _Run) -> None:
+        progress = True
+        while progress:
+            progress = False
+            for i in _bits(run.hm):
+                c = H[i]
+                bit = 1 << i
+                if c.r is Rank.JACK:
+                    run.plan.append(("jack", (c,), None))
+                    kind = MeldKind.JACK
+                elif c in run.acc and not blocked(i, run.hm & ~bit):
+                    run.plan.append(("single", (c,), run.acc[c]))
+                    kind = MeldKind.SINGLE
+                else:
+                    continue
+                run.hm &= ~bit
+                run.pts += card_points(c)
+                add_anchor(run, kind, (c,))
+                progress = True
+
+    best: tuple[int, bool, _Run, tuple[Card, ...], Card | None] | None = None
+    best_out: tuple[int, _Run, tuple[Card, ...], Card | None] | None = None
+
+    def consider(run: _Run, pair: tuple[Card, ...], discard: Card | None, out: bool) -> None:
+        nonlocal best, best_out
+        if run.hm & must:
+            return
+        key_new = (run.pts, out)
+        if best is None or key_new > (best[0], best[1]):
+            best = (run.pts, out, run, pair, discard)
+        if out and (best_out is None or run.pts > best_out[0]):
+            best_out = (run.pts, run, pair, discard)
+
+    def finish(run: _Run) -> None:
+        rest = list(_bits(run.hm))
+        if len(rest) <= 1 and not run.hm & keep:
+            d = H[rest[0]] if rest else None
+            consider(run, (), d, True)
+            return
+        consider(run, (), None, False)
+        for i, j in combinations(rest, 2):
+            a, b = H[i], H[j]
+            if not rules.loose_pair and (a.r is not b.r or a.r is Rank.JACK):
+                continue
+            if rules.loose_pair and a.s is b.s and {a.r, b.r} == {Rank.KING, Rank.QUEEN}:
+                continue
+            if blocked(i, run.hm & ~(1 << i)) or blocked(j, run.hm & ~(1 << j)):
+                continue
+            r2 = _Run(
+                run.hm & ~((1 << i) | (1 << j)),
+                dict(run.acc),
+                list(run.plan),
+                run.pts + card_points(a) + card_points(b),
+                run.nxt,
+            )
+            close(r2)
+            left = list(_bits(r2.hm))
+            if len(left) <= 1 and not r2.hm & keep:
+                consider(r2, (a, b), H[left[0]] if left else None, True)
+
+    by_low: list[list[tuple[int, MeldKind, tuple[Card, ...]]]] = [[] for _ in range(n)]
+    for cand in cands:
+        by_low[(cand[0] & -cand[0]).bit_length() - 1].append(cand)
+
+    def rec(i: int, usedm: int, chosen: list[tuple[int, MeldKind, tuple[Card, ...]]]) -> None:
+        while i < n and usedm >> i & 1:
+            i += 1
+        if i >= n:
+            run = _Run(full & ~usedm, dict(base_acc), [], 0, base_len)
+            for _, kind, cs in chosen:
+                run.plan.append((kind.value, cs, None))
+                run.pts += meld_points(kind, cs)
+                add_anchor(run, kind, cs)
+            close(run)
+            finish(run)
+            return
+        rec(i + 1, usedm, chosen)
+        for cand in by_low[i]:
+            if cand[0] & usedm == 0:
+                chosen.append(cand)
+                rec(i + 1, usedm | cand[0], chosen)
+                chosen.pop()
+
+    rec(0, 0, [])
+
+    def actions(
+        run: _Run, pair: tuple[Card, ...], discard: Card | None, out: bool
+    ) -> tuple[PlanAction, ...]:
+        acts: list[PlanAction] = []
+        for _kind, cs, anchor in run.plan:
+            if anchor is None:
+                acts.append(Meld(player=name, cards=tuple(str(c) for c in cs)))
+            else:
+                acts.append(
+                    Extend(player=name, card=str(cs[0]), anchor=(players[anchor[0]], anchor[1]))
+                )
+        if out:
+            acts.append(
+                GoOut(
+                    player=name,
+                    pair=tuple(str(c) for c in pair),
+                    discard=None if discard is None else str(discard),
+                )
+            )
+        return tuple(acts)
+
+    plays: list[Play] = []
+    for _, kind, cs in cands:
+        plays.append(
+            Play(
+                Meld(player=name, cards=tuple(str(c) for c in cs)),
+                kind.value,
+                cs,
+                meld_points(kind, cs),
+            )
+        )
+    for i, c in enumerate(H):
+        if c.r is Rank.JACK:
+            plays.append(Play(Meld(player=name, cards=(str(c),)), "jack", (c,), card_points(c)))
+        elif c in all_acc and not blocked(i, full & ~(1 << i)):
+            for side, k in all_acc[c]:
+                plays.append(
+                    Play(
+                        Extend(player=name, card=str(c), anchor=(players[side], k)),
+                        "extension",
+                        (c,),
+                        card_points(c),
+                    )
+                )
+
+    notes: tuple[str, ...] = ()
+    if best is None:  # only when must_meld cannot be satisfied
+        notes = ("no line melds every card that must be melded (U4.2)",)
+        return Suggestion(name, tuple(plays), (), 0, tuple(H), False, notes=notes)
+    pts, out, run, pair, discard = best
+    kept = tuple(H[i] for i in _bits(run.hm))
+    go: tuple[PlanAction, ...] | None = None
+    go_pts: int | None = None
+    if best_out is not None:
+        go_pts, orun, opair, odisc = best_out
+        go = actions(orun, opair, odisc, True)
+    return Suggestion(
+        player=name,
+        plays=tuple(plays),
+        best=actions(run, pair, discard, out),
+        best_points=pts,
+        kept=() if out else kept,
+        can_go_out=best_out is not None,
+        go_out=go,
+        go_out_points=go_pts,
+        notes=notes,
+    )
