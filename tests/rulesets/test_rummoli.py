@@ -1,0 +1,874 @@
+"""Rummoli referee: one test (at least) per rule of RULES.md M1-M7 and A-M1..A-M16."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from rulesets import load_ruleset
+from rulesets.cards import parse_cards
+from rulesets.errors import HouseRuleError, IllegalActionError, RecordError, RulesetError
+from rulesets.protocol import GameRecord, Ruleset, parse_house_rules
+from rulesets.rummoli import (
+    RULESET,
+    Adjust,
+    Bet,
+    Claim,
+    Deal,
+    End,
+    FinalPoker,
+    Fold,
+    Impasse,
+    Lay,
+    Out,
+    Poker,
+    RummoliGame,
+    RummoliRules,
+    Start,
+    Widow,
+    deal_sizes,
+    pay_cards_in,
+    pot_names,
+    simulate_play,
+)
+
+NAMES4 = ["Ann", "Bob", "Cy", "Di"]
+NAMES3 = ["Ann", "Bob", "Cy"]
+
+
+def started(
+    names: list[str] = NAMES4, chips: int = 50, dealer: int = 0, **rules: Any
+) -> RummoliGame:
+    g = RummoliGame(names, RummoliRules(**rules))
+    g.push(Start(chips=[chips] * len(names), dealer=dealer))
+    return g
+
+
+def in_play(names: list[str] = NAMES3, winner: int = 1, **rules: Any) -> RummoliGame:
+    """Dealt, widow dead, poker won by ``winner``: ready for the first card."""
+    g = started(names, **rules)
+    g.push(Deal())
+    g.push(Widow())
+    g.push(Poker(winners=[winner]))
+    return g
+
+
+def same_state(g: RummoliGame) -> tuple[Any, ...]:
+    return (g.summary(), g.held, g.pending_claims, len(g.actions))
+
+
+def refused(g: RummoliGame, action: Any, rule: str) -> IllegalActionError:
+    before = same_state(g)
+    assert not g.can(action)
+    with pytest.raises(IllegalActionError) as info:
+        g.push(action)
+    assert info.value.rule == rule, str(info.value)
+    assert same_state(g) == before
+    return info.value
+
+
+# ---------------------------------------------------------------- M1 board and players
+
+
+def test_m1_1_two_to_eight_players() -> None:
+    RummoliGame(["A", "B"])
+    RummoliGame([f"P{i}" for i in range(8)])
+    for names in (["Solo"], [f"P{i}" for i in range(9)]):
+        with pytest.raises(IllegalActionError) as info:
+            RummoliGame(names)
+        assert info.value.rule == "M1.1"
+
+
+def test_a_m15_eight_players_allowed_not_six_max() -> None:
+    g = started([f"P{i}" for i in range(8)], chips=9)
+    g.push(Deal())
+    assert sum(g.held) == 52 - deal_sizes(8)[-1]
+
+
+def test_m1_1_no_jokers_in_rummoli() -> None:
+    g = in_play()
+    refused(g, Lay(player=1, card="JK"), "M1.1")
+
+
+def test_m1_2_nine_pots_and_a_m1_ace_of_spades() -> None:
+    pots = pot_names()
+    assert len(pots) == 9
+    assert "AS" in pots and "rummoli" in pots and "poker" in pots
+
+
+def test_m1_3_ante_nine_chips_each() -> None:
+    g = started(chips=50)
+    g.push(Deal())
+    assert g.stacks == [41, 41, 41, 41]
+    assert set(g.pots.values()) == {4}
+    assert g.chips_total == 200
+
+
+def test_a_m2_ante_is_added_to_chips_already_there() -> None:
+    g = started(NAMES3)
+    g.push(Deal())
+    g.push(Widow())
+    g.push(Poker(winners=[0]))
+    g.push(Impasse(held=[1, 1, 1]))  # quick impasse: 3 chips go to the centre
+    g.push(Deal())
+    pots = g.pots
+    assert pots["10S"] == 6  # 3 + 3, nobody laid 10S
+    assert pots["rummoli"] == 3 + 3 + 3
+    assert pots["poker"] == 3  # won last round, so only the new ante
+
+
+# ---------------------------------------------------------------- M2 deal and widow
+
+
+@pytest.mark.parametrize("n", range(2, 9))
+def test_m2_1_all_52_cards_dealt_extra_to_dealers_left(n: int) -> None:
+    sizes = deal_sizes(n)
+    assert sum(sizes) == 52 and len(sizes) == n + 1
+    assert sizes == sorted(sizes, reverse=True)
+    assert max(sizes) - min(sizes) <= 1
+
+
+def test_m2_1_four_players_eleven_eleven_ten_ten_widow_ten() -> None:
+    assert deal_sizes(4) == [11, 11, 10, 10, 10]
+    g = started(dealer=3)  # Di deals: Ann, Bob, Cy, Di
+    g.push(Deal())
+    assert g.held == [11, 11, 10, 10]
+    g2 = started(dealer=0)  # Ann deals: Bob, Cy, Di, Ann
+    g2.push(Deal())
+    assert g2.held == [10, 11, 11, 10]
+
+
+def test_m2_2_dealer_swaps_blind_for_nothing() -> None:
+    g = started(dealer=0)
+    g.push(Deal())
+    g.push(Widow(player=0))
+    assert g.stacks == [41, 41, 41, 41]
+    assert g.held[0] == 10  # the widow had 10 cards too
+
+
+def test_m2_2_dealer_does_not_pay_a_bid() -> None:
+    g = started()
+    g.push(Deal())
+    refused(g, Widow(player=0, bid=2), "M2.2")
+
+
+def test_m2_2_dealer_with_pay_card_may_not_swap() -> None:
+    g = started()
+    g.push(Deal())
+    hand = "2C 3C 4C 5C 6C 2D 3D 4D 5D 10S"  # 10S is a pay card
+    err = refused(g, Widow(player=0, hand=hand.split()), "M2.4")
+    assert "10S" in str(err)
+
+
+def test_m2_3_auction_winner_pays_dealer_and_takes_widow() -> None:
+    g = started(dealer=0)  # Bob 11, Cy 11, Di 10, Ann 10, widow 10
+    g.push(Deal())
+    g.push(Widow(player=1, bid=3))
+    assert g.stacks == [44, 38, 41, 41]
+    assert g.held[1] == 10  # Bob now holds the widow's 10; his 11 are dead
+    assert g.chips_total == 200
+    s = g.summary()["hands"][0]
+    assert s["widow"] == {"taken_by": "Bob", "bid": 3}
+    assert "widow bid to Ann -3 [M2.3]" in s["statement"]["Bob"]
+
+
+def test_m2_3_bid_cannot_exceed_stack() -> None:
+    g = started(chips=10)
+    g.push(Deal())  # stacks 1
+    refused(g, Widow(player=1, bid=2), "M2.3")
+
+
+def test_m2_3_nobody_bids_widow_stays_dead() -> None:
+    g = started()
+    g.push(Deal())
+    g.push(Widow())
+    assert g.held == [10, 11, 11, 10]
+    assert g.phase == "poker"
+    refused(g, Widow(player=1), "M2.3")  # only once, before poker
+
+
+def test_m2_3_widow_hand_must_match_deal_size() -> None:
+    g = started()
+    g.push(Deal())
+    refused(g, Widow(player=1, hand=["2C", "3C"]), "M2.1")
+
+
+def test_m2_4_pay_cards_named() -> None:
+    assert pay_cards_in("10S JD QC KH AS KD AD") == ["10S", "JD", "QC", "KH", "AS", "KD", "AD"]
+    assert pay_cards_in("7H 8H 9H") == ["7H 8H 9H"]
+    assert pay_cards_in("7H 8H 9D 10C") == []
+
+
+def test_m2_4_check_verdict_for_the_widow() -> None:
+    v = RULESET.check(parse_cards("2C 5H JD 7S 8S 9S"))
+    assert not v.legal and v.rule == "M2.4" and v.kind == "widow"
+    assert v.cards == ("JD", "7S 8S 9S")
+    assert "JD" in v.reason
+    ok = RULESET.check(parse_cards("2C 5H 3D"))
+    assert ok.legal and ok.rule == "M2.4"
+
+
+def test_a_m6_widow_restriction_is_a_switch() -> None:
+    rules = parse_house_rules(RummoliRules, "no_widow_needs_no_pay_card")
+    assert RULESET.check(parse_cards("10S 2C"), rules=rules).legal
+    g = started(widow_needs_no_pay_card=False)
+    g.push(Deal())
+    g.push(Widow(player=0, hand=["2C", "3C", "4C", "5C", "6C", "2D", "3D", "4D", "5D", "10S"]))
+    assert g.phase == "poker"
+
+
+def test_a_m7_run_in_hand_is_a_pay_card_board_dependent() -> None:
+    regional = RummoliRules(board="eight_nine_ten")
+    assert pay_cards_in("7H 8H 9H", regional) == []
+    assert pay_cards_in("8H 9H 10H", regional) == ["8H 9H 10H"]
+
+
+# ---------------------------------------------------------------- M3 lowest card
+
+
+def test_m3_1_equal_lowest_cards_player_chooses() -> None:
+    g = in_play()
+    g.lay(1, "5H")
+    g.lay(1, "6H")  # continuation
+    g.push(Lay(player=1, card="5S"))  # break: 7H dead, lowest black 5S (equal rank is fine)
+    assert g.laid[-1] == (1, "5S")
+
+
+def test_m3_1_a_card_lower_than_the_claimed_lowest_is_refused() -> None:
+    g = in_play()
+    g.lay(1, "5H")  # Bob's lowest card
+    g.lay(2, "6H")
+    g.lay(2, "3S")  # break: Cy's lowest black card
+    refused(g, Lay(player=2, card="2C"), "M5.3")  # 4S was the next card; 2C lower than 3S
+    g2 = in_play()
+    g2.lay(1, "5H")
+    g2.lay(1, "6H")
+    refused(g2, Lay(player=1, card="4S"), "M5.3")  # lower than his lowest 5H
+
+
+# ---------------------------------------------------------------- M4 poker
+
+
+def test_m4_1_best_five_from_the_whole_hand() -> None:
+    g = started(NAMES3)
+    g.push(Deal())
+    g.push(Widow())
+    ann = ["2C", "2D", "2H", "9S", "9D", "4C", "5C", "6C", "7H", "10D", "3S", "3D", "KD"]
+    bob = ["AS", "KS", "QS", "JS", "10S", "4D", "5D", "6D", "7D", "8D", "9H", "3H", "4H"]
+    cy = ["AC", "AD", "AH", "KC", "QC", "JC", "9C", "8C", "7C", "6H", "5H", "2S", "4S"]
+    g.push(Poker(hands=[ann, bob, cy]))
+    poker = g.summary()["hands"][0]["poker"]
+    assert poker["winners"] == ["Bob"]
+    assert poker["hands"]["Bob"]["name"] == "Straight flush, ace high"
+    assert poker["hands"]["Ann"]["name"] == "Full house, 2s over 9s"
+    assert poker["hands"]["Cy"]["name"] == "Flush, ace high"
+    assert poker["hands"]["Bob"]["best"] == ["AS", "KS", "QS", "JS", "10S"]
+
+
+def test_m4_1_poker_hand_larger_than_held_is_refused() -> None:
+    g = started(NAMES4)  # 10-11 cards each
+    g.push(Deal())
+    g.push(Widow())
+    big = [str(c) for c in parse_cards("2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC")]
+    hands = [big, ["2D", "3D", "4D", "5D", "6D"], ["2H", "3H", "4H", "5H", "7H"], None]
+    g.push(Fold(player=3))
+    refused(g, Poker(hands=hands), "M4.1")
+
+
+def test_m4_2_bets_go_to_the_poker_pot_within_the_limit() -> None:
+    g = started(NAMES3, bet_limit=2)
+    g.push(Deal())
+    g.push(Bet(player=1, chips=2))  # betting closes the widow
+    assert g.phase == "poker"
+    refused(g, Bet(player=2, chips=5), "M4.2")  # raises by 3 > 2
+    g.push(Bet(player=2, chips=4))  # call 2 + raise 2
+    assert g.pots["poker"] == 3 + 2 + 4
+    assert g.chips_total == 150
+
+
+def test_m4_2_showdown_only_has_no_bets() -> None:
+    g = started(NAMES3, poker_betting="showdown")
+    g.push(Deal())
+    refused(g, Bet(player=1, chips=1), "M4.2")
+    refused(g, Fold(player=1), "M4.2")
+
+
+def test_m4_3_winner_takes_pot_and_starts_phase() -> None:
+    g = in_play(winner=2)
+    assert g.stacks == [41, 41, 44]
+    assert g.pots["poker"] == 0
+    assert g.expected_layers() == [2]
+    refused(g, Lay(player=0, card="2C"), "M5.1")
+
+
+def test_m4_3_last_player_in_wins_without_showdown() -> None:
+    g = started(NAMES3)
+    g.push(Deal())
+    g.push(Fold(player=0))
+    g.push(Fold(player=2))
+    refused(g, Fold(player=1), "M4.3")
+    refused(g, Poker(winners=[0]), "M4.3")  # Ann folded
+    g.push(Poker())
+    assert g.stacks[1] == 41 + 3
+
+
+def test_m4_3_folded_players_still_play_the_rummoli_phase() -> None:
+    g = started(NAMES3)
+    g.push(Deal())
+    g.push(Fold(player=0))
+    g.push(Poker(winners=[1]))
+    g.lay(1, "5H")
+    g.lay(0, "6H")  # Ann folded but holds 6H
+    assert g.laid == [(1, "5H"), (0, "6H")]
+
+
+def test_m4_3_shown_hands_must_agree_with_named_winners() -> None:
+    g = started(NAMES3, poker_betting="showdown")
+    g.push(Deal())
+    g.push(Widow())
+    hands = [["2C", "3D", "5H", "7S", "9C"], ["AS", "AD", "2D", "3S", "4H"], None]
+    refused(g, Poker(hands=hands, winners=[1]), "M4.3")  # Cy has not folded
+    hands[2] = ["KS", "KD", "2S", "3C", "4C"]
+    refused(g, Poker(hands=hands, winners=[2]), "M4.3")
+    g.push(Poker(hands=hands, winners=[1]))
+
+
+def test_m4_4_tie_splits_remainder_stays_first_clockwise_starts() -> None:
+    g = started(NAMES4, dealer=0, poker_betting="showdown")  # pot 4 after ante
+    g.push(Deal())
+    g.push(Widow())
+    hands = [
+        ["2H", "2D", "5S", "6S", "9C"],  # Ann  pair of 2s
+        ["3C", "4D", "7S", "8C", "JH"],  # Bob  jack high
+        ["4C", "5D", "7D", "8D", "QH"],  # Cy   queen high
+        ["2S", "2C", "5H", "6H", "9D"],  # Di   pair of 2s, same kickers as Ann
+    ]
+    g.push(Poker(hands=hands))
+    poker = g.summary()["hands"][0]["poker"]
+    # dealer Ann: clockwise from her left is Bob, Cy, Di, Ann -> Di is the first tied winner
+    assert poker["winners"] == ["Di", "Ann"]
+    assert poker["share"] == 2 and poker["carried"] == 0
+    assert g.expected_layers() == [3]
+
+
+def test_a_m5_tie_odd_chip_stays_in_poker_pot() -> None:
+    g = started(NAMES3, dealer=0)  # pot 3
+    g.push(Deal())
+    g.push(Widow())
+    g.push(Poker(winners=[0, 2]))
+    assert g.pots["poker"] == 1
+    assert g.stacks == [42, 41, 42]
+    assert g.expected_layers() == [2]  # Cy is first clockwise from Ann's left (Bob lost)
+
+
+# ---------------------------------------------------------------- M5 the Rummoli phase
+
+
+def test_m5_1_poker_winner_lays_first() -> None:
+    g = in_play(winner=1)
+    g.lay(1, "3C")
+    assert g.laid == [(1, "3C")]
+
+
+def test_m5_2_next_card_of_the_suit_by_whoever_holds_it() -> None:
+    g = in_play()
+    g.lay(1, "3C")
+    g.lay(0, "4C")
+    g.lay(2, "5C")
+    g.lay(2, "6C")
+    assert [c for _, c in g.laid] == ["3C", "4C", "5C", "6C"]
+    assert g.expected_layers() == [2, 0, 1]
+
+
+def test_m5_2_card_already_laid_is_refused() -> None:
+    g = in_play()
+    g.lay(1, "3C")
+    g.lay(1, "4C")
+    g.lay(1, "5H")
+    refused(g, Lay(player=0, card="3C"), "M5.2")
+
+
+def test_m5_3_break_needs_opposite_colour() -> None:
+    g = in_play()
+    g.lay(1, "3C")
+    refused(g, Lay(player=1, card="5S"), "M5.3")  # 4C missing: black after black
+    g.lay(1, "5D")  # red: 4C is in the widow or dead hand
+    refused(g, Lay(player=0, card="4C"), "M5.3")  # so nobody can hold 4C
+
+
+def test_m5_3_a_m13_lowest_of_the_colour_across_suits() -> None:
+    g = in_play()
+    g.lay(1, "3C")
+    g.lay(1, "5D")  # break: Bob's lowest red card is 5D (over every red suit)
+    g.lay(1, "6D")
+    g.lay(1, "4S")  # 7D gone: break to black
+    refused(g, Lay(player=1, card="4H"), "M5.3")  # 5S gone; red 4H is lower than his lowest red 5D
+
+
+def test_m5_4_after_an_ace_opposite_colour() -> None:
+    g = in_play()
+    g.lay(1, "QH")
+    g.lay(2, "KH")  # K♥ pot to Cy
+    g.lay(0, "AH")
+    assert g.expected_layers() == [0, 1, 2]
+    refused(g, Lay(player=0, card="2D"), "M5.4")  # red after the ace
+    g.lay(0, "2S")
+
+
+def test_m5_5_turn_passes_clockwise_and_players_skipped_hold_no_such_colour() -> None:
+    g = in_play(NAMES4, winner=1)
+    g.lay(1, "3C")
+    g.lay(3, "5H")  # break: Bob and Cy hold no red card
+    assert g.laid[-1] == (3, "5H")
+    refused(g, Lay(player=2, card="6H"), "M5.5")  # Cy showed she has no red
+    g.lay(0, "6H")
+
+
+def test_m5_5_pass_fine_option_and_a_m14_off_by_default() -> None:
+    for fine in (False, True):
+        g = in_play(NAMES4, winner=1, pass_fine=fine)
+        before = g.pots["rummoli"]
+        g.lay(1, "3C")
+        g.lay(3, "5H")  # Bob and Cy could not start the red run
+        assert g.pots["rummoli"] == before + (2 if fine else 0)
+        assert g.chips_total == 200
+    assert RummoliRules().pass_fine is False
+
+
+def test_m5_6_pay_card_pays_at_once_claim_auto() -> None:
+    g = in_play()
+    g.lay(1, "9S")
+    g.lay(0, "10S")
+    assert g.stacks[0] == 41 + 3
+    assert g.pots["10S"] == 0
+    refused(g, Claim(player=0, pot="10S"), "M5.6")
+
+
+def test_a_m10_claim_strict_before_the_next_card() -> None:
+    g = in_play(claim="strict")
+    g.lay(1, "9S")
+    g.lay(0, "10S")
+    assert g.pending_claims == [(0, "10S")]
+    g.push(Claim(player=0, pot="10♠"))
+    assert g.stacks[0] == 44
+    g.lay(0, "JS")
+    g.lay(2, "QS")
+    g.lay(2, "2H")  # KS gone: Cy's lowest red
+    g.lay(0, "3H")
+    g.lay(0, "4H")
+    g.lay(0, "5H")
+    g.lay(2, "6H")
+    g.lay(2, "2C")  # 7H missing: Cy's lowest black
+    g.lay(0, "3C")
+    g.lay(0, "4C")
+    g.lay(0, "5C")
+    for card in ("6C", "7C", "8C", "9C", "10C", "JC"):
+        g.lay(2, card)
+    g.lay(1, "QC")  # Q♣ pot for Bob, if he claims in time
+    assert g.pending_claims == [(1, "QC")]
+    g.lay(1, "KC")  # too late
+    refused(g, Claim(player=1, pot="QC"), "M5.6")
+    assert g.pots["QC"] == 3
+
+
+def test_a_m8_ak_diamonds_two_players_no_payout() -> None:
+    g = in_play()
+    g.lay(1, "KD")
+    g.lay(2, "AD")
+    assert g.pots["AD+KD"] == 3
+    assert g.summary()["hands"][0]["pots_won"] == {}
+
+
+def test_a_m8_ak_diamonds_same_player_collects() -> None:
+    g = in_play()
+    g.lay(1, "KD")
+    g.lay(1, "AD")
+    assert g.pots["AD+KD"] == 0
+    assert g.summary()["hands"][0]["pots_won"] == {"AD+KD": "Bob"}
+    assert g.stacks[1] == 41 + 3 + 3
+
+
+def test_a_m9_seven_eight_nine_same_player_same_suit() -> None:
+    g = in_play()
+    g.lay(1, "7H")
+    g.lay(1, "8H")
+    g.lay(1, "9H")
+    assert g.pots["7-8-9"] == 0
+    assert g.summary()["hands"][0]["pots_won"] == {"7-8-9": "Bob"}
+
+
+def test_a_m9_seven_eight_nine_split_between_players_no_payout() -> None:
+    g = in_play()
+    g.lay(1, "7H")
+    g.lay(1, "8H")
+    g.lay(2, "9H")
+    assert g.pots["7-8-9"] == 3
+
+
+def test_a_m9_eight_nine_ten_without_seven_does_not_count() -> None:
+    g = in_play()
+    g.lay(1, "8H")
+    g.lay(1, "9H")
+    g.lay(1, "10H")
+    assert g.pots["7-8-9"] == 3
+
+
+def test_a_m9_regional_board_eight_nine_ten() -> None:
+    g = in_play(board="eight_nine_ten")
+    assert "8-9-10" in g.pots and "7-8-9" not in g.pots
+    g.lay(1, "8H")
+    g.lay(1, "9H")
+    g.lay(1, "10H")
+    assert g.pots["8-9-10"] == 0
+
+
+def test_m5_7_impasse_pays_per_card_to_the_centre() -> None:
+    g = in_play()
+    g.lay(1, "3C")
+    g.push(Impasse())  # live: counts come from the log
+    held = [13, 12, 13]
+    assert g.stacks == [41 - 13, 44 - 12, 41 - 13]
+    assert g.pots["rummoli"] == 3 + sum(held)
+    s = g.summary()["hands"][0]
+    assert s["impasse"] and s["out"] is None
+    assert "impasse, 13 cards held -13 [M5.7]" in s["statement"]["Ann"]
+
+
+def test_a_m12_impasse_quick_needs_the_cards_held() -> None:
+    g = in_play()
+    refused(g, Impasse(), "M5.7")
+    refused(g, Impasse(held=[0, 0, 0]), "M5.7")
+    refused(g, Impasse(held=[14, 1, 1]), "M2.1")  # Ann was dealt 13
+    g.push(Impasse(held=[2, 3, 1]))
+    assert g.pots["rummoli"] == 3 + 6
+
+
+def test_a_m12_impasse_centre_carries_over_to_next_first_out() -> None:
+    g = in_play()
+    g.push(Impasse(held=[2, 3, 1]))  # centre 3 + 6 = 9
+    g.push(Deal())  # centre 12
+    g.push(Widow())
+    g.push(Poker(winners=[0]))
+    g.push(Out(player=2, held=[1, 1, 0]))
+    assert g.pots["rummoli"] == 0
+    assert g.summary()["hands"][1]["statement"]["Cy"].count("Rummoli pot +12 [M6.1]") == 1
+
+
+# ---------------------------------------------------------------- M6 end of round
+
+
+def test_m6_1_a_m11_first_out_takes_centre_and_cards_owed() -> None:
+    g = in_play(NAMES4)  # Bob won poker: Bob 45, others 41, centre 4
+    g.push(Claim(player=3, pot="JD"))
+    g.push(Out(player=0, held=[0, 3, 5, 1]))
+    assert g.stacks == [41 + 4 + 9, 45 - 3, 41 - 5, 41 + 4 - 1]
+    line = g.summary()["hands"][0]["statement"]["Ann"]
+    assert (
+        line == "Ann +4: ante -9 [M1.3], Rummoli pot +4 [M6.1], "
+        "cards owed +9 (Bob 3, Cy 5, Di 1) [A-M11]"
+    )
+    assert g.summary()["hands"][0]["statement"]["Cy"] == (
+        "Cy -14: ante -9 [M1.3], 5 cards held, paid to Ann -5 [M6.1]"
+    )
+
+
+def test_m6_1_live_going_out_ends_the_round_by_itself() -> None:
+    rng = random.Random(7)
+    for _ in range(20):
+        g = in_play(NAMES3, winner=1, pass_fine=True)
+        deck = [
+            str(c)
+            for c in parse_cards(
+                " ".join(
+                    f"{r}{s}"
+                    for s in "SHDC"
+                    for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+                )
+            )
+        ]
+        rng.shuffle(deck)
+        cards = parse_cards(deck)
+        hands = {1: list(cards[0:13]), 2: list(cards[13:26]), 0: list(cards[26:39])}
+        result = simulate_play(hands, 1, 3, rng)
+        stacks = g.stacks
+        for q, c in result.lays:
+            g.lay(q, c)
+        if result.out is None:
+            assert g.phase == "play"
+            g.push(Impasse())
+        assert g.phase == "idle"
+        assert g.held == [0, 0, 0]
+        assert g.chips_total == 150
+        if result.out is not None:
+            owed = sum(result.held)
+            hand = g.summary()["hands"][0]
+            assert hand["out"] == NAMES3[result.out]
+            assert f"cards owed +{owed}" in hand["statement"][NAMES3[result.out]]
+            del stacks
+
+
+def test_m6_1_out_in_live_mode_is_refused_while_cards_are_held() -> None:
+    g = in_play()
+    g.lay(1, "3C")
+    refused(g, Out(player=1, held=[13, 0, 13]), "M6.1")
+
+
+def test_m6_1_quick_out_validates_held_counts() -> None:
+    g = in_play()
+    refused(g, Out(player=1, held=[1, 2, 1]), "M6.1")  # the one out holds none
+    refused(g, Out(player=1, held=[1, 0]), "M6.1")
+    refused(g, Out(player=1, held=[20, 0, 1]), "M2.1")
+
+
+def test_m6_1_a_player_pays_at_most_their_stack() -> None:
+    g = started(NAMES3, chips=10)
+    g.push(Deal())  # stacks 1 each
+    g.push(Widow())
+    g.push(Poker(winners=[0]))  # Ann 4
+    g.push(Out(player=0, held=[0, 5, 5]))
+    assert g.stacks == [4 + 3 + 1 + 1, 0, 0]
+    assert g.chips_total == 30
+    assert "had only 1" in g.summary()["hands"][0]["statement"]["Bob"]
+
+
+def test_m6_2_unwon_pots_carry_over_and_hands_do_not_pay() -> None:
+    g = in_play()
+    g.push(Claim(player=1, pot="10S"))
+    g.push(Out(player=1, held=[4, 0, 2]))  # KH still in a hand pays nothing
+    pots = g.pots
+    assert pots["10S"] == 0 and pots["KH"] == 3 and pots["AS"] == 3
+    g.push(Deal())
+    assert g.pots["KH"] == 6 and g.pots["10S"] == 3
+
+
+def test_m6_2_quick_claim_once_per_round_and_not_for_poker_or_centre() -> None:
+    g = in_play()
+    g.push(Claim(player=0, pot="KH"))
+    refused(g, Claim(player=1, pot="KH"), "M5.6")
+    refused(g, Claim(player=1, pot="rummoli"), "M5.6")
+    refused(g, Claim(player=1, pot="nine of cups"), "M1.2")
+    refused(g, Lay(player=1, card="3C"), "M5.6")  # quick round: no card log
+
+
+def test_m6_3_deal_passes_one_seat_clockwise() -> None:
+    g = started(NAMES3, dealer=2)
+    dealers = []
+    for _ in range(4):
+        g.push(Deal())
+        dealers.append(g.summary()["hands"][-1]["dealer"])
+        g.push(Widow())
+        g.push(Poker(winners=[0]))
+        g.push(Impasse(held=[0, 0, 1]))
+    assert dealers == ["Cy", "Ann", "Bob", "Cy"]
+    assert g.summary()["dealer"] == "Ann"
+
+
+# ---------------------------------------------------------------- M7 end of game
+
+
+def test_m7_1_player_who_cannot_ante_is_out() -> None:
+    g = RummoliGame(NAMES3)
+    g.push(Start(chips=[20, 9, 30], dealer=0))
+    g.push(Deal())
+    g.push(Widow())
+    g.push(Poker(winners=[0]))
+    g.push(Out(player=0, held=[0, 0, 0]))  # Bob has 0 chips left
+    assert g.stacks[1] == 0
+    g.push(Deal())
+    assert g.in_game == [True, False, True]
+    assert g.held[1] == 0
+    refused(g, Widow(player=1), "M7.1")
+    assert "out of the game" in g.summary()["hands"][1]["statement"]["Bob"]
+
+
+def test_m7_1_no_deal_with_fewer_than_two_who_can_ante() -> None:
+    g = RummoliGame(NAMES3)
+    g.push(Start(chips=[20, 3, 4]))
+    refused(g, Deal(), "M7.1")
+    g.push(End())
+
+
+def test_m7_1_game_ends_only_between_rounds() -> None:
+    g = in_play()
+    refused(g, End(), "M7.1")
+
+
+def test_m7_2_final_poker_single_pot_odd_chips_nearest_dealers_left() -> None:
+    g = in_play(NAMES3, poker_betting="showdown")  # dealer Ann; Bob won poker
+    g.push(Out(player=1, held=[1, 0, 1]))
+    assert sum(g.pots.values()) == 21  # 27 - poker 3 - centre 3
+    board = sum(g.pots.values()) - g.pots["rummoli"]
+    g.push(End())
+    assert g.summary()["pots"]["final"] == board
+    # next dealer is Bob; his left is Cy, then Ann
+    g.push(FinalPoker(winners=[0, 2]))
+    assert g.phase == "over"
+    share, odd = divmod(board, 2)
+    assert g.stacks[2] == 41 - 1 + share + odd
+    assert g.stacks[0] == 41 - 1 + share
+    assert g.chips_total == 150
+
+
+def test_m7_2_per_pot_fewest_chips_first() -> None:
+    g = in_play(final_poker="per_pot")
+    g.push(Claim(player=0, pot="10S"))
+    g.push(Impasse(held=[1, 2, 3]))  # centre 3 + 6 = 9
+    g.push(Deal())  # 10S 3, poker 3, most 6, centre 12
+    g.push(Widow())
+    g.push(Poker(winners=[2]))
+    g.push(Out(player=2, held=[1, 1, 0]))
+    before = g.pots
+    g.push(End())
+    order = []
+    while g.phase == "final":
+        s = g.summary()
+        pot = next(p for p in s["pots"] if s["pots"][p] and p not in order)
+        order.append(pot)
+        g.push(FinalPoker(winners=[0]))
+    chips = [before[p] for p in order]
+    assert chips == sorted(chips)
+    assert order[0] == "10S"
+    assert [f["pot"] for f in g.summary()["final"]] == order
+
+
+def test_a_m16_final_poker_five_fresh_cards() -> None:
+    g = in_play()
+    g.push(Out(player=1, held=[1, 0, 1]))
+    g.push(End())
+    refused(
+        g,
+        FinalPoker(
+            hands=[
+                ["2C", "3C", "4C", "5C", "7D", "9H"],
+                ["AS", "KS", "QS", "JS", "9S"],
+                ["2D", "3D", "4D", "5D", "7S"],
+            ]
+        ),
+        "A-M16",
+    )
+    g.push(
+        FinalPoker(
+            hands=[
+                ["2C", "3C", "4C", "5C", "7D"],
+                ["AS", "KS", "QS", "JS", "9S"],
+                ["2D", "3D", "4D", "5D", "7S"],
+            ]
+        )
+    )
+    assert g.summary()["final"][0]["winners"] == ["Bob"]
+
+
+def test_m7_3_most_chips_wins() -> None:
+    g = in_play()
+    g.push(Out(player=1, held=[1, 0, 1]))
+    g.push(End())
+    g.push(FinalPoker(winners=[1]))
+    s = g.summary()
+    assert s["finished"] and s["winners"] == ["Bob"]
+    assert s["totals"]["Bob"] == max(s["totals"].values())
+    refused(g, FinalPoker(winners=[1]), "M7.2")
+    refused(g, Deal(), "M6.2")
+
+
+def test_m7_2_empty_board_ends_at_once() -> None:
+    g = started(NAMES3)
+    g.push(End())
+    assert g.phase == "over"
+
+
+# ---------------------------------------------------------------- records, undo, API
+
+
+def test_undo_is_pop_and_replay() -> None:
+    g = in_play()
+    g.lay(1, "9S")
+    before = g.summary()
+    g.lay(0, "10S")
+    assert g.pop() == Lay(player=0, card="10S")
+    assert g.summary() == before
+    while g.actions:
+        g.pop()
+    assert g.phase == "setup"
+    with pytest.raises(RecordError):
+        g.pop()
+
+
+def test_record_roundtrip_and_replay_summary_shape() -> None:
+    g = in_play()
+    g.lay(1, "9S")
+    g.lay(0, "10S")
+    record = GameRecord.from_json(g.to_record().model_dump(mode="json"))
+    summary = load_ruleset("rummoli").replay(record)
+    assert summary == g.summary()
+    for key in (
+        "game",
+        "players",
+        "finished",
+        "winners",
+        "totals",
+        "hands",
+        "dealer",
+        "pots",
+        "chips_total",
+    ):
+        assert key in summary
+    assert summary["totals"] == {"Ann": 44, "Bob": 44, "Cy": 41}
+    assert record.actions[0] == {"type": "start", "chips": [50, 50, 50], "dealer": 0}
+
+
+def test_replay_errors_are_record_errors() -> None:
+    rec = GameRecord(game="rummoli", players=NAMES3, actions=[{"type": "deal"}])
+    with pytest.raises(RecordError, match="action 1"):
+        RULESET.replay(rec)
+    rec = GameRecord(game="rummoli", players=NAMES3, actions=[{"type": "shuffle"}])
+    with pytest.raises(RecordError):
+        RULESET.replay(rec)
+    rec = GameRecord(game="rummoli", players=NAMES3, rules={"claim": "sometimes"})
+    with pytest.raises(RecordError):
+        RULESET.replay(rec)
+    with pytest.raises(RecordError):
+        RULESET.replay(GameRecord(game="umtali", players=NAMES3))
+
+
+def test_bad_seat_and_bad_card_raise_only_the_error_family() -> None:
+    g = in_play()
+    for action in (
+        Lay(player=7, card="3C"),
+        Lay(player=1, card="3X"),
+        Claim(player=-1, pot="KH"),
+        Adjust(player=0, chips=5),
+        {"type": "lay", "player": "x", "card": 3},
+    ):
+        with pytest.raises(RulesetError):
+            g.push(action)
+
+
+def test_adjust_between_rounds_is_an_explicit_chip_change() -> None:
+    g = started(NAMES3)
+    g.push(Adjust(player=1, chips=10, note="buy-in"))
+    assert g.chips_total == 160 and g.summary()["chips_added"] == 160
+    refused(g, Adjust(player=1, chips=-100), "M1.1")
+
+
+def test_ruleset_protocol_score_and_house_rules() -> None:
+    assert isinstance(RULESET, Ruleset)
+    assert RULESET.min_players == 2 and RULESET.max_players == 8
+    rep = RULESET.score(parse_cards("2C 5H JD"))
+    assert rep.points == 3 and rep.rule == "M6.1"
+    rules = parse_house_rules(
+        RummoliRules,
+        "claim=strict,pass_fine,poker_betting=showdown,"
+        "bet_limit=2,final_poker=per_pot,board=eight_nine_ten",
+    )
+    assert rules.claim == "strict" and rules.board == "eight_nine_ten" and rules.bet_limit == 2
+    assert set(RummoliRules.EXPLAIN) == set(RummoliRules.model_fields)
+    with pytest.raises(HouseRuleError):
+        parse_house_rules(RummoliRules, "claim=sometimes")
+
+    class Other(RummoliRules.__base__):  # type: ignore[name-defined,misc]
+        pass
+
+    with pytest.raises(HouseRuleError):
+        RULESET.score(parse_cards("2C"), rules=Other())
