@@ -363,6 +363,14 @@ class RoundLog:
     mode: str | None = None
     finished: bool = False
 
+    def clone(self) -> RoundLog:
+        new = copy.copy(self)
+        new.ledger = self.ledger[:]
+        new.won = dict(self.won)
+        new.held = self.held[:]
+        new.laid = self.laid[:]
+        return new
+
 
 @dataclass
 class RoundState:
@@ -377,6 +385,17 @@ class RoundState:
     void: dict[int, set[Color]] = field(default_factory=dict)
     floor: dict[int, dict[Color, int]] = field(default_factory=dict)
     last: tuple[int, Card] | None = None
+
+    def clone(self) -> RoundState:
+        new = copy.copy(self)
+        new.counts = self.counts[:]
+        new.bets = self.bets[:]
+        new.folded = set(self.folded)
+        new.laid = dict(self.laid)
+        new.dead = set(self.dead)
+        new.void = {k: set(v) for k, v in self.void.items()}
+        new.floor = {k: dict(v) for k, v in self.floor.items()}
+        return new
 
 
 @dataclass
@@ -405,8 +424,8 @@ class State:
         new.stacks = self.stacks[:]
         new.pots = dict(self.pots)
         new.in_game = self.in_game[:]
-        new.round = copy.deepcopy(self.round)
-        new.rounds = self.rounds[:-1] + [copy.deepcopy(r) for r in self.rounds[-1:]]
+        new.round = None if self.round is None else self.round.clone()
+        new.rounds = self.rounds[:-1] + [r.clone() for r in self.rounds[-1:]]
         new.pending = self.pending[:]
         new.final_queue = self.final_queue[:]
         new.final_bets = self.final_bets[:]
