@@ -13,19 +13,35 @@ import flet as ft
 
 from companion.config import AppConfig
 from companion.services import Services, ServicesContext
+from companion.storage import GameRepository, open_repository
+from companion.views.checker import CheckerView
+from companion.views.history import GameDetailView, HistoryView
 from companion.views.home import HomeView
+from companion.views.new_game import NewGameView
 from companion.views.not_found import NotFoundView
+from companion.views.play import PlayView
 from companion.views.rules import RuleSectionView, RulesGameView, RulesView
+from companion.views.settings import SettingsView
 
 SEED_COLOR = "#2E7D32"  # card-table green
 
 
 def routes() -> list[ft.Route]:
+    """Every screen.  Children stack on their parent, so Back returns to it."""
     return [
         ft.Route(
             path="/",
             component=HomeView,
             children=[
+                ft.Route(path="new/:game", component=NewGameView),
+                ft.Route(path="play/:gid", component=PlayView),
+                ft.Route(path="check", component=CheckerView),
+                ft.Route(
+                    path="history",
+                    component=HistoryView,
+                    children=[ft.Route(path=":gid", component=GameDetailView)],
+                ),
+                ft.Route(path="settings", component=SettingsView),
                 ft.Route(
                     path="rules",
                     component=RulesView,
@@ -56,15 +72,19 @@ def App(services: Services) -> ft.Control:
     )
 
 
-def build_main(config: AppConfig) -> Callable[[ft.Page], None]:
-    """The per-browser-session entry point Flet calls with each new page."""
+def build_main(config: AppConfig, repo: GameRepository | None = None) -> Callable[[ft.Page], None]:
+    """The per-browser-session entry point Flet calls with each new page.
+
+    The history is opened once, here, and shared by every session.
+    """
+    shared_repo = repo if repo is not None else open_repository(config.data_dir)
 
     def main(page: ft.Page) -> None:
         page.title = "Rummy Companion"
         page.theme = ft.Theme(color_scheme_seed=SEED_COLOR)
         page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOR)
         page.theme_mode = ft.ThemeMode.SYSTEM
-        services = Services(config=config)
+        services = Services(config=config, repo=shared_repo)
         page.render_views(App, services)
 
     return main

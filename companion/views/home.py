@@ -1,12 +1,13 @@
-"""Home: the three games, one tap from their rules."""
+"""Home: continue a game, start one of the three games, or check, look up, look back."""
 
 from __future__ import annotations
 
 import flet as ft
 
 from companion import rulebook
-from companion.services import use_ui
-from companion.ui import go, icon_button
+from companion.services import use_services, use_ui
+from companion.storage import GameListItem
+from companion.ui import go, icon_button, labelled
 
 
 def _game_card(game: rulebook.GameInfo) -> ft.Control:
@@ -29,6 +30,11 @@ def _game_card(game: rulebook.GameInfo) -> ft.Control:
                         ft.Text(game.summary, size=15),
                         ft.Row(
                             [
+                                ft.FilledButton(
+                                    f"New {game.title} game",
+                                    icon=ft.Icons.PLAY_ARROW,
+                                    on_click=lambda _, g=game.id: go(f"/new/{g}"),
+                                ),
                                 ft.OutlinedButton(
                                     f"{game.title} rules",
                                     icon=ft.Icons.MENU_BOOK,
@@ -45,9 +51,30 @@ def _game_card(game: rulebook.GameInfo) -> ft.Control:
     )
 
 
+def _continue_tile(item: GameListItem) -> ft.Control:
+    title = item.game.title()
+    who = ", ".join(item.players)
+    totals = ", ".join(f"{p} {v}" for p, v in item.totals.items())
+    label = f"Continue {title}: {who}"
+    return labelled(
+        ft.ListTile(
+            leading=ft.Icon(ft.Icons.PLAY_CIRCLE),
+            title=ft.Text(f"Continue {title}"),
+            subtitle=ft.Text(f"{who}" + (f" — {totals}" if totals else ""), max_lines=2),
+            on_click=lambda _, gid=item.id: go(f"/play/{gid}"),
+        ),
+        label,
+        f"continue-{item.id}",
+        button=True,
+    )
+
+
 @ft.component
 def HomeView() -> ft.View:
+    services = use_services()
     ui = use_ui()
+    _ = ui.history_revision  # re-read the list when history changes
+    in_progress = [g for g in services.repo.list_games(limit=20) if g.status == "in_progress"][:5]
 
     def toggle_theme(_: ft.Event[ft.IconButton]) -> None:
         page = ft.context.page
@@ -57,6 +84,38 @@ def HomeView() -> ft.View:
         ui.dark = not currently_dark
 
     dark_now = bool(ui.dark)
+    controls: list[ft.Control] = []
+    if in_progress:
+        controls.append(ft.Text("Games in progress", size=16, weight=ft.FontWeight.BOLD))
+        controls.extend(_continue_tile(g) for g in in_progress)
+    else:
+        controls.append(
+            ft.Text(
+                "Keep score, check melds and settle chips while you play with real cards.",
+                size=15,
+            )
+        )
+    controls.extend(_game_card(g) for g in rulebook.games())
+    controls.append(
+        ft.Row(
+            [
+                ft.OutlinedButton(
+                    "Check a meld", icon=ft.Icons.FACT_CHECK, on_click=lambda _: go("/check")
+                ),
+                ft.OutlinedButton(
+                    "History", icon=ft.Icons.HISTORY, on_click=lambda _: go("/history")
+                ),
+                ft.OutlinedButton(
+                    "Settings", icon=ft.Icons.SETTINGS, on_click=lambda _: go("/settings")
+                ),
+            ],
+            wrap=True,
+            spacing=8,
+            run_spacing=8,
+        )
+    )
+    for problem in services.repo.problems:
+        controls.append(ft.Text(problem, color=ft.Colors.ERROR, selectable=True))
     return ft.View(
         route="/",
         appbar=ft.AppBar(
@@ -73,11 +132,5 @@ def HomeView() -> ft.View:
         ),
         scroll=ft.ScrollMode.AUTO,
         padding=12,
-        controls=[
-            ft.Text(
-                "Keep score, check melds and settle chips while you play with real cards.",
-                size=15,
-            ),
-            *[_game_card(g) for g in rulebook.games()],
-        ],
+        controls=controls,
     )
