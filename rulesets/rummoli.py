@@ -957,7 +957,7 @@ def _poker(s: State, a: Any) -> None:
             share,
             "Poker pot",
             rule,
-            "" if len(winners) == 1 else f"split {len(winners)} ways, {odd} stay",
+            "" if len(winners) == 1 else f"split {len(winners)} ways, {odd} left in the pot",
         )
     info["pot"], info["share"], info["carried"] = pot, share, odd
     info["starter"] = _name(s, winners[0])
