@@ -44,7 +44,11 @@ class _Action(BaseModel):
 
 
 class StartHand(_Action):
-    """A new hand is dealt; ``dealer`` None means the expected dealer (U2.2-U2.3)."""
+    """A new hand is dealt; ``dealer`` None means the expected dealer (U2.2-U2.3).
+
+    With ``deal_eleven_ten`` the 11-card player's opening turn has no draw; record
+    its discard so the app knows where that turn ends.
+    """
 
     type: Literal["start_hand"] = "start_hand"
     dealer: str | None = None

@@ -80,6 +80,7 @@ def random_game(
                 else:
                     game.end_hand_empty_stock()
                     break
+            opening = first_turn and rules.deal_eleven_ten
             first_turn = False
             sug = game.suggest(cur, h)
             if sug.go_out is not None:
@@ -102,7 +103,9 @@ def random_game(
                 h -= _played(act)
             choices = sorted(c for c in h if c != took)
             card = rng.choice(choices)
-            if took is not None or rng.random() < 0.7:  # see TakeDiscards
+            # a take, and the no-draw opening turn of the 11-10 deal, are followed by a
+            # recorded discard so that the app knows where that turn ends
+            if took is not None or opening or rng.random() < 0.7:
                 game.discard(cur, card, hand=h)
             h.discard(card)
             pile.append(card)

@@ -1,0 +1,164 @@
+"""Umtali properties (hypothesis): replay fidelity, score bound, illegal actions, fuzzing."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulesets.cards import DECK, Card
+from rulesets.errors import RulesetError
+from rulesets.protocol import GameRecord
+from rulesets.umtali import (
+    RULESET,
+    MeldKind,
+    UmtaliGame,
+    UmtaliRules,
+    parse_action,
+    random_game,
+)
+
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+seeds = st.integers(min_value=0, max_value=10**6)
+cards = st.sampled_from(DECK)
+card_text = st.one_of(
+    st.sampled_from([str(c) for c in DECK]),
+    st.text(alphabet="AJQKTX0123456789SHDC♠♥ ,", max_size=6),
+)
+players = st.sampled_from(["North", "South", "Zed", 0, 1, 2])
+
+
+@SETTINGS
+@given(seeds)
+def test_property_replayed_game_reproduces_the_table(seed: int) -> None:
+    game = random_game(seed)
+    record = game.to_record()
+    reloaded = GameRecord.from_json(json.loads(json.dumps(record.model_dump(mode="json"))))
+    assert RULESET.replay(reloaded) == game.summary()
+    # every prefix replays too, and undo equals replaying the shorter prefix
+    cut = seed % max(1, len(record.actions))
+    prefix = UmtaliGame(record.players, actions=record.actions[:cut])
+    longer = UmtaliGame(record.players, actions=record.actions[: cut + 1])
+    longer.undo()
+    assert longer.summary() == prefix.summary()
+
+
+@SETTINGS
+@given(seeds)
+def test_u9_4_both_sides_never_exceed_116_plus_10_per_marriage(seed: int) -> None:
+    game = random_game(seed)
+    for hand in game.hands:
+        marriages = sum(1 for side in hand.sides for m in side if m.kind is MeldKind.MARRIAGE)
+        assert sum(hand.scores) <= 116 + 10 * marriages
+        on_table = [c for side in hand.sides for m in side for c in m.cards]
+        assert len(on_table) == len(set(on_table))  # one pack
+
+
+@SETTINGS
+@given(
+    seeds,
+    st.sampled_from(
+        [UmtaliRules(), UmtaliRules(winner_deals=True, deal_eleven_ten=True, loose_pair=True)]
+    ),
+)
+def test_random_games_are_legal_under_house_rules(seed: int, rules: UmtaliRules) -> None:
+    game = random_game(seed, rules=rules)
+    assert game.finished
+    assert RULESET.replay(game.to_record()) == game.summary()
+
+
+@st.composite
+def random_actions(draw: Any) -> dict[str, Any]:
+    kind = draw(
+        st.sampled_from(
+            [
+                "start_hand",
+                "draw",
+                "take_discards",
+                "meld",
+                "extend",
+                "discard",
+                "go_out",
+                "leftovers",
+                "end_hand_empty_stock",
+                "bogus",
+            ]
+        )
+    )
+    who = draw(st.sampled_from(["North", "South", "Zed"]))
+    cs = draw(st.lists(card_text, max_size=5))
+    data: dict[str, Any] = {"type": kind}
+    if kind == "start_hand":
+        data["dealer"] = draw(st.sampled_from(["North", "South", None]))
+    elif kind in ("draw",):
+        data["player"] = who
+    elif kind in ("take_discards", "meld", "leftovers"):
+        data |= {"player": who, "cards": cs}
+    elif kind in ("extend", "discard"):
+        data |= {"player": who, "card": cs[0] if cs else "??"}
+        if kind == "extend":
+            data["anchor"] = [
+                draw(st.sampled_from(["North", "South", "X"])),
+                draw(st.integers(-1, 12)),
+            ]
+    elif kind == "go_out":
+        data |= {
+            "player": who,
+            "pair": cs[:2],
+            "discard": cs[2] if len(cs) > 2 else None,
+            "face_down": draw(st.booleans()),
+        }
+    return data
+
+
+@SETTINGS
+@given(seeds, st.data())
+def test_property_any_sequence_of_actions_only_raises_the_family_and_illegal_changes_nothing(
+    seed: int, data: st.DataObject
+) -> None:
+    record = random_game(seed).to_record()
+    cut = data.draw(st.integers(0, len(record.actions)))
+    game = UmtaliGame(record.players, actions=record.actions[:cut])
+    for _ in range(data.draw(st.integers(1, 12))):
+        action = data.draw(random_actions())
+        before = (game.summary(), game.actions)
+        try:
+            game.push(action)
+        except RulesetError:
+            assert (game.summary(), game.actions) == before
+        assert json.loads(json.dumps(game.summary())) == game.summary()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(cards, max_size=6, unique=True),
+    st.lists(cards, max_size=4, unique=True),
+    st.booleans(),
+)
+def test_fuzz_check_never_raises_and_answers_with_a_rule(
+    played: list[Card], onto: list[Card], going_out: bool
+) -> None:
+    v = RULESET.check(played, onto=onto or None, going_out=going_out)
+    assert v.rule.startswith(("U", "A-U"))
+    assert isinstance(v.legal, bool)
+    if v.legal:
+        assert v.points is not None and v.points >= 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(card_text, max_size=6), players)
+def test_fuzz_card_text_raises_only_the_error_family(texts: list[str], who: object) -> None:
+    game = UmtaliGame(("North", "South"))
+    game.start_hand("North")
+    for attempt in (
+        lambda: game.meld(who, texts),  # type: ignore[arg-type]
+        lambda: game.extend(who, texts[0] if texts else "", (who, 0)),  # type: ignore[arg-type]
+        lambda: game.check_meld(who, texts),  # type: ignore[arg-type]
+        lambda: game.suggest(who, texts),  # type: ignore[arg-type]
+        lambda: parse_action({"type": "meld", "player": who, "cards": texts}),
+    ):
+        with contextlib.suppress(RulesetError):
+            attempt()

@@ -1,0 +1,133 @@
+"""Umtali records: the sample game with hand-computed scores, replay, undo, JSON round trip."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rulesets.errors import IllegalActionError, RecordError
+from rulesets.protocol import GameRecord
+from rulesets.umtali import RULESET, MeldKind, UmtaliGame, parse_action, random_record
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def load(name: str) -> GameRecord:
+    return GameRecord.from_json(json.loads((DATA / name).read_text(encoding="utf-8")))
+
+
+def test_u9_sample_game_scores_by_hand() -> None:
+    summary = RULESET.replay(load("umtali_game_1.json"))
+    scores = [(h["scores"]["Ann"], h["scores"]["Bob"]) for h in summary["hands"]]
+    # Hand 1 (Ann deals, Ann goes out with pair 4D 4C, face-down discard):
+    #   Ann: KS QS marriage 20 + 8H single 1 + 9S 9D 9C set 3 + pair 4D 4C 2
+    #        + Bob's leftovers KD 5 + 3C 1                           = 32
+    #   Bob: 5H 6H 7H 3 + 9H 1 + JC 5 + 10C (off JC) 5 + 4S (off the pair) 1 = 15
+    # Hand 2 (Bob deals, Bob goes out with a face-up discard):
+    #   Ann: AC 2C 3C 3 + 10C 5 + 4C 1 + 5C 1 + JH 5                = 15
+    #   Bob: 10D 10S 10H 15 + KH QH marriage 20 + Ann's leftovers QC 5 + 6S 1 + 6D 1 = 42
+    # Hand 3 (Ann deals, the stock runs out):
+    #   Ann: 8S 8H 8C 8D 4 + 7D 1 = 5;   Bob: 2D 3D 4D 5D 4 + 6D 1 = 5
+    # Hand 4 (Bob deals, Ann out with pair 7S 7C, Bob also out -- nothing moves):
+    #   Ann: QD KD 20 + JS 5 + 7S 7C 2 = 27;  Bob: 4H 5H 6H 3 + 7H 1 + AS AD 2 = 6
+    assert scores == [(32, 15), (15, 42), (5, 5), (27, 6)]
+    # totals: Ann 32+15+5+27 = 79, Bob 15+42+5+6 = 68
+    assert summary["totals"] == {"Ann": 79, "Bob": 68}
+    assert summary["finished"] is True and summary["winners"] == ["Ann"]
+    assert [h["dealer"] for h in summary["hands"]] == ["Ann", "Bob", "Ann", "Bob"]
+    assert [h["went_out"] for h in summary["hands"]] == ["Ann", "Bob", None, "Ann"]
+    assert summary["hands"][2]["ended"] == "empty_stock"
+    assert summary["hands"][3]["both_out"] is True
+
+
+def test_u8_4_sample_game_leftovers_are_singles_on_the_going_out_side() -> None:
+    summary = RULESET.replay(load("umtali_game_1.json"))
+    ann_h1 = summary["hands"][0]["sides"]["Ann"]
+    leftovers = [m for m in ann_h1 if m["kind"] == MeldKind.LEFTOVER.value]
+    assert [(m["cards"], m["by"]) for m in leftovers] == [(["KD"], "Bob"), (["3C"], "Bob")]
+
+
+def test_replay_summary_has_the_common_shape() -> None:
+    summary = RULESET.replay(load("umtali_game_1.json"))
+    for key in ("game", "players", "finished", "winners", "totals", "hands", "dealer"):
+        assert key in summary
+    assert summary["game"] == "umtali" and summary["players"] == ["Ann", "Bob"]
+    json.dumps(summary)
+
+
+def test_replay_summary_shows_each_sides_melds_for_the_current_hand() -> None:
+    g = UmtaliGame(("Ann", "Bob"))
+    g.start_hand("Ann")
+    g.meld("Bob", "5H 6H 7H")
+    g.extend("Ann", "8H", ("Bob", 0))
+    s = g.summary()
+    assert s["current"]["number"] == 1 and s["current"]["turn"] == "Ann"
+    assert s["current"]["sides"]["Ann"] == [
+        {"kind": "single", "cards": ["8H"], "points": 1, "by": "Ann", "anchor": ["Bob", 0]}
+    ]
+    assert s["current"]["scores"] == {"Ann": 1, "Bob": 3}
+
+
+def test_undo_is_pop_and_replay() -> None:
+    rec = load("umtali_game_1.json")
+    g = UmtaliGame.from_record(rec)
+    full = g.summary()
+    last = g.undo()
+    assert last.type == "go_out" and not g.finished
+    g.push(last)
+    assert g.summary() == full
+    g2 = UmtaliGame(("Ann", "Bob"))
+    with pytest.raises(RecordError):
+        g2.undo()
+
+
+def test_record_json_round_trip_and_public_information_only() -> None:
+    rec = load("umtali_game_1.json")
+    again = UmtaliGame.from_record(rec).to_record()
+    assert again.model_dump(mode="json") == rec.model_dump(mode="json")
+    kinds = {a["type"] for a in rec.actions}
+    assert {"start_hand", "meld", "extend", "go_out", "leftovers", "end_hand_empty_stock"} <= kinds
+
+
+def test_scores_need_no_draws_or_discards() -> None:
+    rec = load("umtali_game_1.json")
+    public = [a for a in rec.actions if a["type"] not in ("draw", "discard", "take_discards")]
+    lean = GameRecord(game="umtali", players=rec.players, actions=public)
+    assert RULESET.replay(lean)["totals"] == {"Ann": 79, "Bob": 68}
+
+
+def test_bad_records_raise_record_or_illegal_action_errors() -> None:
+    with pytest.raises(RecordError):
+        RULESET.replay(GameRecord(game="rummy", players=["A", "B"]))
+    with pytest.raises(RecordError):
+        RULESET.replay(GameRecord(game="umtali", players=["A", "B"], actions=[{"type": "x"}]))
+    with pytest.raises(RecordError):
+        RULESET.replay(GameRecord(game="umtali", players=["A", "B"], rules={"jokers": True}))
+    bad = GameRecord(
+        game="umtali",
+        players=["A", "B"],
+        actions=[
+            {"type": "start_hand", "dealer": "A"},
+            {"type": "meld", "player": "B", "cards": ["JH", "JD", "JS"]},
+        ],
+    )
+    with pytest.raises(IllegalActionError) as info:
+        RULESET.replay(bad)
+    assert info.value.rule == "U5.1" and "action 2" in str(info.value)
+
+
+def test_parse_action_round_trips_every_action_kind() -> None:
+    rec = random_record(3)
+    for data in rec.actions:
+        assert parse_action(data).to_json() == data
+
+
+def test_random_record_is_a_complete_legal_game() -> None:
+    for seed in range(5):
+        rec = random_record(seed)
+        summary = RULESET.replay(rec)
+        assert summary["finished"] and len(summary["hands"]) == 4
+        assert summary["winners"]
+        assert RULESET.random_record(seed) == rec  # deterministic per seed
