@@ -418,6 +418,7 @@ class State:
     final_folded: set[int] = field(default_factory=set)
     final_log: list[dict[str, Any]] = field(default_factory=list)
     final_ledger: list[Entry] = field(default_factory=list)
+    adjustments: list[dict[str, Any]] = field(default_factory=list)
 
     def clone(self) -> State:
         new = copy.copy(self)
@@ -432,6 +433,7 @@ class State:
         new.final_folded = set(self.final_folded)
         new.final_log = self.final_log[:]
         new.final_ledger = self.final_ledger[:]
+        new.adjustments = self.adjustments[:]
         return new
 
 
@@ -468,7 +470,10 @@ class RummoliGame:
         except ValidationError as exc:
             first = exc.errors()[0]
             raise RecordError(f"{record.rules!r}: bad Rummoli rules: {first['msg']}") from None
-        game = cls(record.players, rules)
+        try:
+            game = cls(record.players, rules)
+        except RulesetError as exc:
+            raise RecordError(f"{record.players!r}: {exc}") from None
         for i, raw in enumerate(record.actions):
             try:
                 game.push(raw)
@@ -575,9 +580,23 @@ class RummoliGame:
         s = self._state
         return sum(s.stacks) + sum(s.pots.values()) + s.pool
 
+    def next_card(self) -> str | None:
+        """The card that continues the suit now (M5.2), whoever holds it; ``None``
+        after an ace, before the first card, or when that card is already laid."""
+        s = self._state
+        r = s.round
+        if s.phase != "play" or r is None or r.last is None:
+            return None
+        rank = _next_rank(r.last[1].r)
+        if rank is None:
+            return None
+        card = Card(rank, r.last[1].s)
+        return None if card in r.laid or card in r.dead else str(card)
+
     def expected_layers(self) -> list[int]:
-        """Who may lay next under the break rule, in order (M5.3-M5.5); empty when
-        the next card of the suit may still come from anyone."""
+        """Seats that may lay next if the sequence breaks, in the order the turn
+        passes (M5.3-M5.5): the last layer first, then clockwise.  Before the first
+        card it is the poker winner alone (M5.1)."""
         s = self._state
         if s.phase != "play" or s.round is None:
             return []
@@ -585,6 +604,13 @@ class RummoliGame:
         if r.last is None:
             return [] if r.starter is None else [r.starter]
         return _clockwise_from(s, r.last[0])
+
+    def break_colour(self) -> str | None:
+        """The colour a breaking card must have (opposite of the last card's, M5.3)."""
+        r = self._state.round
+        if self._state.phase != "play" or r is None or r.last is None:
+            return None
+        return str(r.last[1].s.color.opposite)
 
     def summary(self) -> dict[str, Any]:
         return _summary(self._state, self.dealer)
@@ -714,17 +740,14 @@ def _adjust(s: State, a: Any) -> None:
     s.added += a.chips
     if s.stacks[a.player] >= ANTE_POTS:
         s.in_game[a.player] = True
-    log = s.rounds[-1].ledger if s.rounds and s.rounds[-1].finished else s.final_ledger
-    if s.rounds:
-        log.append(
-            Entry(
-                a.player,
-                a.chips,
-                "chips added by the table" if a.chips >= 0 else "chips taken out by the table",
-                "table",
-                a.note,
-            )
-        )
+    s.adjustments.append(
+        {
+            "after_round": len(s.rounds),
+            "player": _name(s, a.player),
+            "chips": a.chips,
+            "note": a.note,
+        }
+    )
 
 
 def _deal(s: State, a: Any) -> None:
@@ -1368,6 +1391,7 @@ def _summary(s: State, dealer: int) -> dict[str, Any]:
         "pots": pots,
         "chips_total": sum(s.stacks) + sum(s.pots.values()) + s.pool,
         "chips_added": s.added,
+        "adjustments": list(s.adjustments),
         "in_game": [n for i, n in enumerate(names) if s.in_game and s.in_game[i]],
         "final": list(s.final_log),
         "final_statement": statement(names, s.final_ledger),

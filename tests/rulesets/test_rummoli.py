@@ -872,3 +872,38 @@ def test_ruleset_protocol_score_and_house_rules() -> None:
 
     with pytest.raises(HouseRuleError):
         RULESET.score(parse_cards("2C"), rules=Other())
+
+
+def test_m5_2_m5_3_next_card_and_break_colour_for_the_ui() -> None:
+    g = in_play()
+    assert g.next_card() is None and g.break_colour() is None
+    assert g.expected_layers() == [1]
+    g.lay(1, "2H")
+    assert g.next_card() == "3H" and g.break_colour() == "black"
+    g.lay(1, "2S")  # 3H missing: break
+    assert g.next_card() == "3S"
+    g.lay(2, "3S")
+    g.lay(0, "4S")
+    assert g.expected_layers() == [0, 1, 2]
+    g2 = in_play()
+    g2.lay(1, "KH")
+    g2.lay(1, "AH")
+    assert g2.next_card() is None and g2.break_colour() == "black"
+
+
+def test_adjustments_are_listed_apart_from_round_scores() -> None:
+    g = in_play()
+    g.push(Out(player=1, held=[1, 0, 1]))
+    scores = g.summary()["hands"][0]["scores"]
+    g.push(Adjust(player=0, chips=-5, note="went home with 5"))
+    s = g.summary()
+    assert s["hands"][0]["scores"] == scores
+    assert s["adjustments"] == [
+        {"after_round": 1, "player": "Ann", "chips": -5, "note": "went home with 5"}
+    ]
+    assert s["chips_total"] == s["chips_added"] == 145
+
+
+def test_record_with_bad_player_count_is_a_record_error() -> None:
+    with pytest.raises(RecordError):
+        RULESET.replay(GameRecord(game="rummoli", players=["Solo"]))
