@@ -21,10 +21,11 @@ import random
 import sys
 from pathlib import Path
 
+# imported here, not in the functions, so forked children start saving at once
+from companion.storage import TinyDbRepository
+
 
 def write_forever(data_dir: str, ack_path: str, seed: int, limit: int | None = None) -> None:
-    from companion.storage import TinyDbRepository
-
     rng = random.Random(seed)
     repo = TinyDbRepository(Path(data_dir))
     fd = os.open(ack_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -62,8 +63,6 @@ def check_store(data_dir: str, ack_path: str) -> dict[str, int]:
 
     Raises AssertionError with a description of the first loss or damage found.
     """
-    from companion.storage import TinyDbRepository
-
     acked: dict[str, int] = {}
     with open(ack_path, encoding="utf-8") as fh:
         for line in fh:
@@ -87,7 +86,9 @@ def check_store(data_dir: str, ack_path: str) -> dict[str, int]:
         ns = [a["n"] for a in game.actions]
         assert ns == list(range(len(ns))), f"{gid}: entries out of order or lost: {ns}"
         want = acked.get(gid, 0)
-        assert want <= len(ns) <= want + 1, f"{gid}: acknowledged {want}, found {len(ns)}"
+        # more than acknowledged is fine: a save can complete just before the kill
+        # (and a later writer may continue that game before being killed itself)
+        assert want <= len(ns), f"{gid}: acknowledged {want} entries, found only {len(ns)}"
         item = listed[gid]
         expect = game.list_item()
         assert item.model_dump(exclude={"updated"}) == expect.model_dump(exclude={"updated"}), (
