@@ -385,6 +385,8 @@ class RoundState:
     void: dict[int, set[Color]] = field(default_factory=dict)
     floor: dict[int, dict[Color, int]] = field(default_factory=dict)
     last: tuple[int, Card] | None = None
+    shown: dict[Card, int] = field(default_factory=dict)
+    dead_hand: set[Card] = field(default_factory=set)
 
     def clone(self) -> RoundState:
         new = copy.copy(self)
@@ -395,6 +397,8 @@ class RoundState:
         new.dead = set(self.dead)
         new.void = {k: set(v) for k, v in self.void.items()}
         new.floor = {k: dict(v) for k, v in self.floor.items()}
+        new.shown = dict(self.shown)
+        new.dead_hand = set(self.dead_hand)
         return new
 
 
@@ -835,6 +839,8 @@ def _widow(s: State, a: Any) -> None:
         log.ledger.append(Entry(p, -a.bid, f"widow bid to {_name(s, r.dealer)}", "M2.3"))
         log.ledger.append(Entry(r.dealer, a.bid, f"widow bid from {_name(s, p)}", "M2.3"))
     r.counts[p], r.widow_count = r.widow_count, r.counts[p]
+    if a.hand is not None:
+        r.dead_hand = set(parse_cards(a.hand))  # the hand given up is dead (M2.3)
     log.widow = {"taken_by": _name(s, p), "bid": a.bid}
     s.phase = "poker"
 
@@ -923,10 +929,19 @@ def _showdown(
                     f"{max_cards[q]} cards",
                     rule="M4.1",
                 )
+            r = None if final else s.round
+            dead = [c for c in cards if r is not None and c in r.dead_hand]
+            if dead:
+                raise _illegal(
+                    f'poker hand "{format_cards(cards)}": {format_cards(dead)} is in the dead '
+                    "hand given up for the widow",
+                    rule="M2.3",
+                )
             seats.append(q)
             hands.append(cards)
         j = pk.judge(hands, [_name(s, q) for q in seats])
         judged = [seats[i] for i in j.winners]
+        info["shown"] = {str(c): seats[i] for i, h in enumerate(hands) for c in h}
         info["hands"] = {
             _name(s, seats[h.index]): {"name": h.name, "best": list(h.best)} for h in j.hands
         }
@@ -967,6 +982,7 @@ def _poker(s: State, a: Any) -> None:
             f"poker: the poker phase comes after the deal ({s.phase} phase)", rule="M4.3"
         )
     winners, info = _showdown(s, a, r.folded, r.dealer, False, r.counts)
+    r.shown = {parse_card(c): q for c, q in info.pop("shown", {}).items()}
     log = s.rounds[-1]
     pot = s.pots["poker"]
     share, odd = divmod(pot, len(winners))
@@ -1042,6 +1058,14 @@ def _lay(s: State, a: Any) -> None:
         raise _illegal(
             f"lay {card}: the table broke the sequence at {card}, so nobody held it", rule="M5.3"
         )
+    if card in r.dead_hand:
+        raise _illegal(
+            f"lay {card}: {card} is in the dead hand given up for the widow", rule="M2.3"
+        )
+    if r.shown.get(card, p) != p:
+        raise _illegal(
+            f"lay {card}: {_name(s, r.shown[card])} showed {card} in the poker hand", rule="M4.1"
+        )
     color = card.s.color
     if color in r.void.get(p, set()):
         raise _illegal(
@@ -1058,6 +1082,13 @@ def _lay(s: State, a: Any) -> None:
         if p != r.starter:
             starter = "nobody" if r.starter is None else _name(s, r.starter)
             raise _illegal(f"lay {card}: the poker winner {starter} starts", rule="M5.1")
+        lower = _shown_unlaid(r, p, None, card.r.high)
+        if lower:
+            raise _illegal(
+                f"lay {card}: {who} showed {format_cards(lower)} at poker, lower than {card}; "
+                "the first card is the lowest",
+                rule="M5.1",
+            )
         new_floor = {Color.RED: card.r.high, Color.BLACK: card.r.high}
     else:
         last_seat, last = r.last
@@ -1075,11 +1106,30 @@ def _lay(s: State, a: Any) -> None:
                     else f"{nxt} is not laid, so the sequence broke and"
                 )
                 raise _illegal(f"lay {card}: {why} the next card must be {need}", rule=rule)
+            if nxt is not None and nxt not in r.laid and nxt in r.shown:
+                raise _illegal(
+                    f"lay {card}: {_name(s, r.shown[nxt])} showed {nxt} at poker and must lay it",
+                    rule="M5.2",
+                )
             order = _clockwise_from(s, last_seat)
             if p not in order:
                 raise _illegal(f"lay {card}: {who} holds no cards", rule="M5.5")
             # everyone clockwise from the last layer up to ``p`` could not play (M5.5)
             skipped = order[: order.index(p)]
+            for q in skipped:
+                have = _shown_unlaid(r, q, need, 15)
+                if have:
+                    raise _illegal(
+                        f"lay {card}: {_name(s, q)} showed {format_cards(have)} at poker and "
+                        f"must start the {need} cards before {who}",
+                        rule="M5.5",
+                    )
+            lower = _shown_unlaid(r, p, need, card.r.high)
+            if lower:
+                raise _illegal(
+                    f"lay {card}: {who} showed {format_cards(lower)} at poker, lower than {card}",
+                    rule="M5.3",
+                )
             fines = skipped
             if nxt is not None and nxt not in r.laid:
                 r.dead.add(nxt)
@@ -1105,6 +1155,18 @@ def _lay(s: State, a: Any) -> None:
             s.pending.append((p, pot))
     if r.counts[p] == 0:
         _end_round(s, out=p, held=list(r.counts))
+
+
+def _shown_unlaid(r: RoundState, seat: int, color: Color | None, below: int) -> list[Card]:
+    """Cards ``seat`` showed at poker, not yet laid, of ``color`` and ranked below ``below``."""
+    return sorted(
+        c
+        for c, q in r.shown.items()
+        if q == seat
+        and c not in r.laid
+        and (color is None or c.s.color is color)
+        and c.r.high < below
+    )
 
 
 def _norm_pot(s: State, text: str) -> str:
@@ -1275,6 +1337,7 @@ def _final_poker(s: State, a: Any) -> None:
     if not any(s.in_game):
         raise _illegal("final poker: nobody is left in the game", rule="M7.2")
     winners, info = _showdown(s, a, s.final_folded, dealer, True, None)
+    info.pop("shown", None)
     pot = s.final_queue[0]
     chips = s.pool if pot == "final" else s.pots[pot]
     share, odd = divmod(chips, len(winners))

@@ -907,3 +907,69 @@ def test_adjustments_are_listed_apart_from_round_scores() -> None:
 def test_record_with_bad_player_count_is_a_record_error() -> None:
     with pytest.raises(RecordError):
         RULESET.replay(GameRecord(game="rummoli", players=["Solo"]))
+
+
+def _shown_round(**rules: Any) -> RummoliGame:
+    """Three players, dealer Ann; Bob swaps away a shown hand; everyone shows 5 at poker."""
+    g = started(NAMES3, poker_betting="showdown", **rules)
+    g.push(Deal())
+    dead = ["2C", "3C", "4C", "5C", "6C", "7C", "2D", "3D", "4D", "5D", "6D", "7D", "8D"]
+    g.push(Widow(player=1, hand=dead))
+    g.push(
+        Poker(
+            hands=[
+                ["9H", "10H", "JH", "QH", "2S"],  # Ann
+                ["AS", "AH", "AD", "AC", "3S"],  # Bob: four aces
+                ["4S", "5S", "6S", "7S", "KH"],  # Cy
+            ]
+        )
+    )
+    return g
+
+
+def test_m2_3_dead_hand_cards_cannot_be_laid_or_shown() -> None:
+    g = _shown_round()
+    refused(g, Lay(player=1, card="2C"), "M2.3")
+    g2 = started(NAMES3, poker_betting="showdown")
+    g2.push(Deal())
+    g2.push(
+        Widow(
+            player=2,
+            hand=["2C", "3C", "4C", "5C", "6C", "7C", "2D", "3D", "4D", "5D", "6D", "7D", "8D"],
+        )
+    )
+    refused(
+        g2,
+        Poker(
+            hands=[
+                ["2C", "9H", "10H", "JH", "QH"],
+                ["AS", "AH", "AD", "AC", "3S"],
+                ["4S", "5S", "6S", "7S", "KH"],
+            ]
+        ),
+        "M2.3",
+    )
+
+
+def test_m4_1_shown_poker_cards_stay_in_that_hand() -> None:
+    g = _shown_round()
+    refused(g, Lay(player=0, card="3S"), "M4.1")  # Bob showed 3S
+    refused(g, Lay(player=1, card="AH"), "M5.1")  # Bob showed 3S: lower than AH
+
+
+def test_m5_2_shown_next_card_must_be_laid_not_skipped() -> None:
+    g = _shown_round()
+    g.lay(1, "3S")
+    refused(g, Lay(player=1, card="8H"), "M5.2")  # Cy showed 4S, so no break here
+    g.lay(2, "4S")
+
+
+def test_m5_5_player_who_showed_the_colour_cannot_be_skipped() -> None:
+    g = _shown_round()
+    g.lay(1, "3S")
+    g.lay(2, "4S")
+    g.lay(2, "5S")
+    g.lay(2, "6S")
+    g.lay(2, "7S")  # 8S unknown: break to red; Cy first, then Ann, then Bob
+    refused(g, Lay(player=0, card="8H"), "M5.5")  # Cy showed KH, so she starts the red
+    g.lay(2, "KH")  # her lowest red as far as anyone can tell
