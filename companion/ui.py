@@ -30,9 +30,12 @@ def labelled(control: ft.Control, label: str, ident: str | None = None, **kw: An
 def icon_button(
     icon: ft.IconData, label: str, on_click: Any, ident: str | None = None, **kw: Any
 ) -> ft.Semantics:
-    """An icon-only button that still has a name (tooltips are not names in Flutter)."""
+    """An icon-only button that still has a name (tooltips are not names in Flutter).
+
+    No tooltip: Flutter would read it out after the label, naming the button twice.
+    """
     return labelled(
-        ft.IconButton(icon=icon, tooltip=label, on_click=on_click, **kw),
+        ft.IconButton(icon=icon, on_click=on_click, **kw),
         label,
         ident,
         button=True,

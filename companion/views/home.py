@@ -84,7 +84,7 @@ def HomeView() -> ft.View:
         ui.dark = not currently_dark
 
     dark_now = bool(ui.dark)
-    controls: list[ft.Control] = []
+    controls: list[ft.BaseControl] = []
     if in_progress:
         controls.append(ft.Text("Games in progress", size=16, weight=ft.FontWeight.BOLD))
         controls.extend(_continue_tile(g) for g in in_progress)

@@ -1,10 +1,273 @@
-"""New game screen (being built; replaced by its owner)."""
+"""New game: players (saved or typed), house rules (with presets), first dealer.
+
+Route ``/new/<game>``.  Starting records the opening action at once, so the
+game is in history (and offered as "Continue") from its first second.
+"""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import flet as ft
+
+from companion import rulebook
+from companion.components.house_rules import HouseRulesForm
+from companion.games import DEFAULT_CHIPS, RUMMOLI_ANTE, first_actions, opening, player_range
+from companion.presets import load_presets, save_preset
+from companion.services import use_services
+from companion.session import GameSession
+from companion.storage import StorageError
+from companion.ui import go, icon_button, labelled
+from rulesets import RulesetError, load_ruleset
+
+
+def _problems(game: str, players: list[str], chips: dict[str, str]) -> list[str]:
+    lo, hi = player_range(game)
+    out: list[str] = []
+    if not lo <= len(players) <= hi:
+        need = str(lo) if lo == hi else f"{lo} to {hi}"
+        out.append(f"{game.title()} needs {need} players (you have {len(players)}).")
+    if game == "rummoli":
+        for p in players:
+            raw = chips.get(p, str(DEFAULT_CHIPS)).strip()
+            if not raw.isdigit():
+                out.append(f"{p}: starting chips “{raw}” is not a whole number.")
+            elif int(raw) < RUMMOLI_ANTE:
+                out.append(f"{p}: needs at least {RUMMOLI_ANTE} chips to ante (M1.3).")
+    return out
 
 
 @ft.component
 def NewGameView() -> ft.View:
-    return ft.View(route="/new", appbar=ft.AppBar(title=ft.Text("New game")), controls=[])
+    services = use_services()
+    game = ft.use_route_params().get("game", "")
+    info = next((g for g in rulebook.games() if g.id == game), None)
+    players, set_players = ft.use_state(list[str]())
+    dealer, set_dealer = ft.use_state("")
+    rules, set_rules = ft.use_state(dict[str, Any]())
+    chips, set_chips = ft.use_state(dict[str, str]())
+    message, set_message = ft.use_state("")
+    preset_name = ft.use_ref("")
+    typed_name = ft.use_ref("")
+    typed, set_typed = ft.use_state("")
+    presets_rev, set_presets_rev = ft.use_state(0)
+
+    if info is None:
+        return ft.View(
+            route=f"/new/{game}",
+            appbar=ft.AppBar(title=ft.Text("New game")),
+            controls=[ft.Text(f"There is no game called “{game}”.")],
+        )
+    ruleset = load_ruleset(game)
+    lo, hi = ruleset.min_players, ruleset.max_players
+    saved = [p.name for p in services.repo.list_players()]
+    presets = load_presets(game, services.config.data_dir)
+    _ = presets_rev
+
+    def add_player(name: str) -> None:
+        name = " ".join(name.split())
+        if not name:
+            return
+        if any(p.casefold() == name.casefold() for p in players):
+            set_message(f"{name} is already playing.")
+            return
+        if len(players) >= hi:
+            set_message(f"{info.title} is for at most {hi} players.")
+            return
+        set_message("")
+        set_players([*players, name])
+
+    def add_typed(_: Any = None) -> None:
+        add_player(typed_name.current or "")
+        typed_name.current = ""
+        set_typed("")
+
+    def on_name(e: ft.Event[ft.TextField]) -> None:
+        typed_name.current = e.control.value or ""
+        set_typed(typed_name.current)
+
+    def remove(name: str) -> None:
+        set_players([p for p in players if p != name])
+        if dealer == name:
+            set_dealer("")
+
+    def move_up(i: int) -> None:
+        if i > 0:
+            new = list(players)
+            new[i - 1], new[i] = new[i], new[i - 1]
+            set_players(new)
+
+    def draw_dealer(_: Any) -> None:
+        if players:
+            set_dealer(random.choice(players))
+
+    def apply_preset(name: str) -> None:
+        set_rules(dict(presets.get(name, {})))
+        set_message(f"House rules: {name}.")
+
+    def save_current_preset(_: Any) -> None:
+        try:
+            save_preset(game, preset_name.current or "", rules, services.config.data_dir)
+        except (ValueError, OSError) as exc:
+            set_message(f"Preset not saved: {exc}")
+            return
+        set_presets_rev(presets_rev + 1)
+        set_message(f"Saved the preset “{(preset_name.current or '').strip()}”.")
+
+    def start(_: Any) -> None:
+        problems = _problems(game, players, chips)
+        if not dealer:
+            problems.append("Pick the first dealer, or draw one at random.")
+        if problems:
+            set_message(" ".join(problems))
+            return
+        stacks = (
+            [int(chips.get(p, str(DEFAULT_CHIPS))) for p in players] if game == "rummoli" else None
+        )
+        try:
+            for p in players:
+                if p not in saved:
+                    services.repo.add_player(p)
+            session = GameSession.start(services.repo, game, players, rules)
+            refusal = session.add_many(first_actions(game, players, dealer, stacks))
+        except (StorageError, RulesetError) as exc:
+            set_message(f"Could not start the game: {exc}")
+            return
+        if refusal is not None:
+            set_message(f"Could not start the game: {refusal.message} ({refusal.rule})")
+            return
+        services.history_changed()
+        go(f"/play/{session.game_id}")
+
+    player_rows: list[ft.Control] = []
+    for i, p in enumerate(players):
+        row: list[ft.Control] = [
+            ft.Text(f"{i + 1}. {p}", size=16, expand=True),
+        ]
+        if game == "rummoli":
+            row.append(
+                labelled(
+                    ft.TextField(
+                        value=chips.get(p, str(DEFAULT_CHIPS)),
+                        width=90,
+                        dense=True,
+                        label="Chips",
+                        keyboard_type=ft.KeyboardType.NUMBER,
+                        on_change=lambda e, p=p: set_chips({**chips, p: e.control.value or ""}),
+                    ),
+                    f"Starting chips for {p}",
+                    f"chips-{p}",
+                )
+            )
+        row += [
+            icon_button(ft.Icons.ARROW_UPWARD, f"Move {p} up", lambda _, i=i: move_up(i)),
+            icon_button(ft.Icons.CLOSE, f"Remove {p}", lambda _, p=p: remove(p)),
+        ]
+        player_rows.append(ft.Row(row, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+
+    suggestions = [p for p in saved if p not in players]
+    opening_text = opening(game, players, dealer).text if dealer in players else ""
+    need = str(lo) if lo == hi else f"{lo}–{hi}"
+
+    controls: list[ft.BaseControl] = [
+        ft.Text(f"Players ({need}), in seating order clockwise", weight=ft.FontWeight.BOLD),
+        *player_rows,
+        ft.Row(
+            [
+                ft.TextField(
+                    value=typed,
+                    label="Player name",
+                    dense=True,
+                    expand=True,
+                    on_change=on_name,
+                    on_submit=add_typed,
+                ),
+                ft.FilledTonalButton("Add", icon=ft.Icons.PERSON_ADD, on_click=add_typed),
+            ]
+        ),
+    ]
+    if suggestions:
+        controls.append(
+            ft.Row(
+                [
+                    labelled(
+                        ft.Chip(
+                            label=ft.Text(p),
+                            leading=ft.Icon(ft.Icons.PERSON),
+                            on_click=lambda _, p=p: add_player(p),
+                        ),
+                        f"Add saved player {p}",
+                        f"saved-{p}",
+                        button=True,
+                    )
+                    for p in suggestions[:12]
+                ],
+                wrap=True,
+            )
+        )
+    controls += [
+        ft.Divider(),
+        ft.Text("First dealer", weight=ft.FontWeight.BOLD),
+        ft.RadioGroup(
+            value=dealer or None,
+            on_change=lambda e: set_dealer(e.control.value or ""),
+            content=ft.Row([ft.Radio(value=p, label=p) for p in players], wrap=True),
+        )
+        if players
+        else ft.Text("Add the players first."),
+        ft.OutlinedButton(
+            "Draw the dealer at random",
+            icon=ft.Icons.CASINO,
+            on_click=draw_dealer,
+            disabled=not players,
+        ),
+    ]
+    if opening_text:
+        controls.append(
+            labelled(
+                ft.Text(opening_text, size=16, weight=ft.FontWeight.W_500), opening_text, "opening"
+            )
+        )
+    controls += [
+        ft.Divider(),
+        ft.Text("House rules", weight=ft.FontWeight.BOLD),
+        ft.Row(
+            [
+                labelled(
+                    ft.Chip(label=ft.Text(name), on_click=lambda _, n=name: apply_preset(n)),
+                    f"Preset {name}",
+                    f"preset-{name}",
+                    button=True,
+                )
+                for name in presets
+            ],
+            wrap=True,
+        ),
+        HouseRulesForm(ruleset.house_rules, rules, set_rules, ident=f"{game}-rules"),
+        ft.Row(
+            [
+                ft.TextField(
+                    label="Preset name",
+                    dense=True,
+                    expand=True,
+                    on_change=lambda e: setattr(preset_name, "current", e.control.value or ""),
+                ),
+                ft.OutlinedButton("Save preset", icon=ft.Icons.SAVE, on_click=save_current_preset),
+            ]
+        ),
+    ]
+    if message:
+        controls.append(
+            labelled(ft.Text(message, color=ft.Colors.ERROR), message, "new-game-message")
+        )
+    controls.append(
+        ft.FilledButton(f"Start {info.title}", icon=ft.Icons.PLAY_ARROW, on_click=start, height=48)
+    )
+    return ft.View(
+        route=f"/new/{game}",
+        appbar=ft.AppBar(title=ft.Text(f"New {info.title} game")),
+        scroll=ft.ScrollMode.AUTO,
+        padding=12,
+        controls=controls,
+    )
