@@ -362,6 +362,7 @@ class RoundLog:
     laid: list[tuple[int, str]] = field(default_factory=list)
     mode: str | None = None
     finished: bool = False
+    carried: dict[str, int] = field(default_factory=dict)
 
     def clone(self) -> RoundLog:
         new = copy.copy(self)
@@ -608,6 +609,14 @@ class RummoliGame:
         if r.last is None:
             return [] if r.starter is None else [r.starter]
         return _clockwise_from(s, r.last[0])
+
+    def open_pots(self) -> list[str]:
+        """Pay-card pots not yet won this round (what a quick settlement may still enter)."""
+        s = self._state
+        if s.phase != "play" or not s.rounds:
+            return []
+        won = s.rounds[-1].won
+        return [p for p in pot_names(s.rules) if p not in ("poker", "rummoli") and p not in won]
 
     def break_colour(self) -> str | None:
         """The colour a breaking card must have (opposite of the last card's, M5.3)."""
@@ -1307,6 +1316,7 @@ def _end_round(s: State, out: int | None, held: list[int]) -> None:
         s.stacks[out] += total
         log.ledger.append(Entry(out, total, "cards owed", "A-M11", ", ".join(owed)))
     log.finished = True
+    log.carried = {pot: chips for pot, chips in s.pots.items() if chips}
     s.round = None
     s.phase = "idle"
 
@@ -1431,6 +1441,7 @@ def _summary(s: State, dealer: int) -> dict[str, Any]:
                 "held": {names[q]: h for q, h in enumerate(log.held)} if log.held else {},
                 "laid": [[names[q], c] for q, c in log.laid],
                 "mode": log.mode,
+                "carried": dict(log.carried),
                 "finished": log.finished,
             }
         )

@@ -973,3 +973,14 @@ def test_m5_5_player_who_showed_the_colour_cannot_be_skipped() -> None:
     g.lay(2, "7S")  # 8S unknown: break to red; Cy first, then Ann, then Bob
     refused(g, Lay(player=0, card="8H"), "M5.5")  # Cy showed KH, so she starts the red
     g.lay(2, "KH")  # her lowest red as far as anyone can tell
+
+
+def test_m6_2_round_summary_lists_the_pots_carried_over() -> None:
+    g = in_play()
+    assert g.open_pots() == ["10S", "JD", "QC", "KH", "AS", "AD+KD", "7-8-9"]
+    g.push(Claim(player=2, pot="AS"))
+    assert "AS" not in g.open_pots()
+    g.push(Out(player=1, held=[2, 0, 2]))
+    assert g.open_pots() == []
+    carried = g.summary()["hands"][0]["carried"]
+    assert carried == {p: 3 for p in ("10S", "JD", "QC", "KH", "AD+KD", "7-8-9")}
