@@ -96,5 +96,15 @@ def default_data_dir() -> Path:
 
 
 def open_repository(data_dir: Path | str | None = None) -> TinyDbRepository:
-    """Open (creating if needed) the history in ``data_dir`` (default: :func:`default_data_dir`)."""
-    return TinyDbRepository(Path(data_dir) if data_dir is not None else default_data_dir())
+    """Open (creating if needed) the history in ``data_dir`` (default: :func:`default_data_dir`).
+
+    Raises :class:`NewerVersionError` for a store written by a newer app, and
+    :class:`StorageError` when the folder cannot be used (the message names it).
+    """
+    folder = Path(data_dir) if data_dir is not None else default_data_dir()
+    try:
+        return TinyDbRepository(folder)
+    except OSError as exc:
+        raise StorageError(
+            f"cannot use {folder} for the game history: {exc.strerror or exc}"
+        ) from None

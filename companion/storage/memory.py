@@ -63,7 +63,9 @@ class MemoryRepository(BaseRepository):
         with self._lock:
             names = check_players(players)
             stored = StoredGame(
-                game=check_name(game, "game name"), players=names, rules=dict(rules or {})
+                game=check_name(game, "game name"),
+                players=names,
+                rules=check_action(dict(rules or {})),
             )
             for name in names:
                 self.add_player(name)

@@ -312,3 +312,10 @@ def test_one_repository_shared_by_threads(tmp_path: Path) -> None:
         t.join(60)
     assert sorted(counts) == list(range(1, 76))
     assert len(open_repository(tmp_path).get_game(gid).actions) == 75
+
+
+def test_unusable_folder_is_a_plain_storage_error(tmp_path: Path) -> None:
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x")
+    with pytest.raises(StorageError, match="cannot use .*file for the game history"):
+        open_repository(not_a_folder)
