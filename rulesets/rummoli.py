@@ -31,7 +31,22 @@ which holds the starting stacks and the first dealer.  A round is::
 In the live log the referee follows every card from public information and
 ends the round itself when a hand empties.  ``end`` closes the game; then one
 ``final_poker`` (or one per pot with ``final_poker=per_pot``) settles the board.
-Undo is pop-and-replay (:meth:`RummoliGame.pop`).
+Undo is pop-and-replay (:meth:`RummoliGame.pop`).  ``adjust`` (between rounds)
+is the only way chips enter or leave: stacks + pots never change otherwise.
+
+What the referee checks in the live log, from public information only: the
+first card comes from the poker winner (M5.1); a card continues the suit
+(anyone may lay it, M5.2) or breaks it, and a break must be the opposite colour
+(M5.3, after an ace M5.4) from the last layer or the next seat clockwise
+(M5.5).  A break tells the table things: the missing card is dead (nobody may
+lay it later), the seats skipped hold no card of that colour, and the breaking
+card was its player's lowest of that colour (A-M13).  Cards shown at poker stay
+in their owner's hand and the hand given up for the widow is dead, so a later
+lay that contradicts any of this is refused with the rule it breaks.
+
+Payments never exceed a stack (a player short of chips pays what they have,
+noted in the statement); ``pass_fine`` is not charged at an impasse, where
+M5.7's per-card payment applies instead.
 
 >>> g = RummoliGame(["Ann", "Bob", "Cy"])
 >>> g.push(Start(chips=[50, 50, 50]))
