@@ -4,8 +4,9 @@ Run: ``.venv/bin/python benchmarks/crash_storm.py [--trials 400] [--check-every 
 
 Each trial forks a child that saves table entries (and creates and finishes
 games) in a loop, acknowledging every save once it returned, and kills it with
-SIGKILL after a random 5-150 ms.  Every ``--check-every`` trials, and at the
-end, the store is reopened and checked (``tests/companion/crash_writer.py``):
+SIGKILL a random 0-30 ms after its first acknowledged save.  Every
+``--check-every`` trials, and at the end, the store is reopened and checked
+(``tests/companion/crash_writer.py``):
 every file opens, nothing is quarantined, no temp file is left, the index
 matches the game files, and every acknowledged entry is there, in order.
 With ``--writers 2`` two children write at once (both killed).
@@ -14,7 +15,6 @@ With ``--writers 2`` two children write at once (both killed).
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import random
 import sys
 import tempfile
@@ -33,29 +33,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--writers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
-    fork = multiprocessing.get_context("fork")
     rng = random.Random(args.seed)
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         data, acks = Path(tmp) / "data", Path(tmp) / "acks.txt"
         for trial in range(1, args.trials + 1):
-            children = [
-                fork.Process(
-                    target=crash_writer.write_forever,
-                    args=(str(data), str(acks), trial * 10 + w),
-                )
-                for w in range(args.writers)
-            ]
-            for c in children:
-                c.start()
-            time.sleep(rng.uniform(0.005, 0.15))
-            for c in children:
-                c.kill()
-            for c in children:
-                c.join()
-                if c.exitcode != -9:
-                    print(f"trial {trial}: writer exited with {c.exitcode} before the kill")
-                    return 1
+            seeds = [trial * 10 + w for w in range(args.writers)]
+            codes = crash_writer.kill_while_saving(str(data), str(acks), seeds, rng)
+            if codes != [-9] * args.writers:
+                print(f"trial {trial}: writers exited with {codes} before the kill")
+                return 1
             if trial % args.check_every == 0 or trial == args.trials:
                 try:
                     counts = crash_writer.check_store(str(data), str(acks))

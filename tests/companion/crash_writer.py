@@ -8,7 +8,7 @@ Acknowledgements are appended to ``ack_path`` (one ``os.write`` per line, after
 the save returned, so each line is whole):
 
 * ``c <game_id>`` -- a game was created;
-* ``a <game_id> <n>`` -- entry ``{"type": "entry", "n": n}`` was saved;
+* ``a <game_id> <seed> <n>`` -- entry ``{"type": "entry", "w": seed, "n": n}`` was saved;
 * ``s <game_id> <hands>`` -- a summary with that many hands was saved.
 
 Run as a script: ``python crash_writer.py DATA_DIR ACK_PATH [SEED]``.
@@ -53,9 +53,40 @@ def write_forever(data_dir: str, ack_path: str, seed: int, limit: int | None = N
             ack(f"s {gid} {hands}")
             continue
         n = games[gid]
-        repo.append_action(gid, {"type": "entry", "n": n, "pad": "x" * rng.randrange(200)})
+        entry = {"type": "entry", "w": seed, "n": n, "pad": "x" * rng.randrange(200)}
+        repo.append_action(gid, entry)
         games[gid] = n + 1
-        ack(f"a {gid} {n}")
+        ack(f"a {gid} {seed} {n}")
+
+
+def kill_while_saving(
+    data_dir: str, ack_path: str, seeds: list[int], rng: random.Random, max_wait: float = 0.03
+) -> list[int | None]:
+    """Fork one writer per seed, wait until they are saving, SIGKILL them at a random moment.
+
+    Returns the children's exit codes (-9 when killed as intended).
+    """
+    import multiprocessing
+    import time
+
+    fork = multiprocessing.get_context("fork")
+    size = os.path.getsize(ack_path) if os.path.exists(ack_path) else 0
+    children = [
+        fork.Process(target=write_forever, args=(data_dir, ack_path, seed)) for seed in seeds
+    ]
+    for child in children:
+        child.start()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:  # wait for the first acknowledgement
+        if os.path.exists(ack_path) and os.path.getsize(ack_path) > size:
+            break
+        time.sleep(0.001)
+    time.sleep(rng.uniform(0, max_wait))
+    for child in children:
+        child.kill()
+    for child in children:
+        child.join()
+    return [child.exitcode for child in children]
 
 
 def check_store(data_dir: str, ack_path: str) -> dict[str, int]:
@@ -63,14 +94,14 @@ def check_store(data_dir: str, ack_path: str) -> dict[str, int]:
 
     Raises AssertionError with a description of the first loss or damage found.
     """
-    acked: dict[str, int] = {}
+    acked: dict[str, set[tuple[int, int]]] = {}
     with open(ack_path, encoding="utf-8") as fh:
         for line in fh:
             parts = line.split()
             if parts[0] == "c":
-                acked.setdefault(parts[1], 0)
+                acked.setdefault(parts[1], set())
             elif parts[0] == "a":
-                acked[parts[1]] = max(acked.get(parts[1], 0), int(parts[2]) + 1)
+                acked.setdefault(parts[1], set()).add((int(parts[2]), int(parts[3])))
     repo = TinyDbRepository(Path(data_dir))
     files = {p.stem for p in (Path(data_dir) / "games").glob("*.json")}
     listed = {i.id: i for i in repo.list_games(limit=10**6)}
@@ -83,21 +114,24 @@ def check_store(data_dir: str, ack_path: str) -> dict[str, int]:
     entries = 0
     for gid in files:
         game = repo.get_game(gid)
-        ns = [a["n"] for a in game.actions]
-        assert ns == list(range(len(ns))), f"{gid}: entries out of order or lost: {ns}"
-        want = acked.get(gid, 0)
+        saved = [(a["w"], a["n"]) for a in game.actions]
+        assert len(set(saved)) == len(saved), f"{gid}: an entry was saved twice: {saved}"
+        for writer in {w for w, _ in saved}:
+            ns = [n for w, n in saved if w == writer]
+            # each writer's entries are consecutive: nothing lost in between
+            assert ns == list(range(ns[0], ns[0] + len(ns))), f"{gid}: {writer} lost: {ns}"
         # more than acknowledged is fine: a save can complete just before the kill
-        # (and a later writer may continue that game before being killed itself)
-        assert want <= len(ns), f"{gid}: acknowledged {want} entries, found only {len(ns)}"
+        lost = acked.get(gid, set()) - set(saved)
+        assert not lost, f"{gid}: acknowledged entries missing: {sorted(lost)}"
         item = listed[gid]
         expect = game.list_item()
         assert item.model_dump(exclude={"updated"}) == expect.model_dump(exclude={"updated"}), (
             f"{gid}: index line {item} does not match the game file {expect}"
         )
-        entries += len(ns)
+        entries += len(saved)
     missing = set(acked) - files
     assert not missing, f"acknowledged games missing: {missing}"
-    return {"games": len(files), "entries": entries, "acked": sum(acked.values())}
+    return {"games": len(files), "entries": entries, "acked": sum(map(len, acked.values()))}
 
 
 if __name__ == "__main__":
