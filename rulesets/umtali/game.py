@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
+from pydantic import ValidationError
+
 from rulesets.cards import Card, Rank, format_cards, parse_card, parse_cards
 from rulesets.errors import IllegalActionError, RecordError, RulesetError
 from rulesets.protocol import GameRecord, Verdict
@@ -139,6 +141,7 @@ class _State:
     drew: bool = False
     taken: frozenset[Card] = frozenset()
     pending: frozenset[Card] = frozenset()
+    pending_order: tuple[Card, ...] = ()
     went_out: int | None = None
     face_down: bool = False
     final_discarded: bool = False
@@ -186,7 +189,7 @@ class UmtaliGame:
             raise RecordError(f"{record.game!r}: not an Umtali record")
         try:
             rules = UmtaliRules.model_validate(record.rules)
-        except Exception as exc:  # pydantic.ValidationError
+        except ValidationError as exc:
             raise RecordError(f"{record.rules!r}: bad Umtali house rules: {exc}"[:300]) from None
         game = cls(record.players, rules)
         for i, data in enumerate(record.actions):
@@ -761,6 +764,7 @@ class UmtaliGame:
         s.drew = False
         s.taken = frozenset()
         s.pending = frozenset()
+        s.pending_order = ()
         s.went_out = None
         s.face_down = False
         s.final_discarded = False
@@ -803,6 +807,7 @@ class UmtaliGame:
         s.drew = False
         s.taken = frozenset()
         s.pending = frozenset()
+        s.pending_order = ()
 
     def _close_turn(self, s: _State) -> None:
         if s.pending and s.turn is not None:
@@ -884,6 +889,7 @@ class UmtaliGame:
         s.taken = frozenset(cards)
         if len(cards) == 2 and not self.rules.discard_dig:
             s.pending = frozenset(cards)
+            s.pending_order = tuple(cards)
         elif len(cards) >= 2:
             s.pending = frozenset({cards[-1]})
         return _Outcome("take_discards", 0, "U4.2", f"{who} took {_q(cards)}", cards)
@@ -910,6 +916,7 @@ class UmtaliGame:
         kind = classify_meld(cards)
         self._fresh(s, cards, head)
         self._in_hand(hand, cards, head)
+        self._melds_next(s, cards, head)
         meld = TableMeld(kind, tuple(cards), p)
         self._place(s, p, meld)
         return _Outcome(
@@ -920,12 +927,23 @@ class UmtaliGame:
             tuple(cards),
         )
 
+    def _melds_next(self, s: _State, cards: Sequence[Card], head: str) -> None:
+        """U4.2: of two cards taken from the discard pile, D1 is melded first, then D2."""
+        if s.pending_order and s.pending_order[0] not in cards:
+            first = s.pending_order[0]
+            raise IllegalActionError(
+                f"{head}: {first} was taken from the discard pile with "
+                f"{format_cards(s.pending_order[1:])} and must be melded first",
+                rule="U4.2",
+            )
+
     def _place(self, s: _State, side: int, meld: TableMeld) -> None:
         sides = list(s.sides)
         sides[side] = (*sides[side], meld)
         s.sides = (sides[0], sides[1])
         s.used = s.used | set(meld.cards)
         s.pending = s.pending - set(meld.cards)
+        s.pending_order = tuple(c for c in s.pending_order if c in s.pending)
 
     def _extend(self, s: _State, p: int, a: Extend, hand: frozenset[Card] | None) -> _Outcome:
         card = parse_card(a.card)
@@ -943,6 +961,7 @@ class UmtaliGame:
         check_anchor(card, anchor.kind, anchor.cards, self.rules, pair_open=pair_open)
         self._in_hand(hand, [card], head)
         notes = self._u7(hand, [card], head)
+        self._melds_next(s, [card], head)
         meld = TableMeld(MeldKind.SINGLE, (card,), p, (side, index))
         self._place(s, p, meld)
         pts = card_points(card)
@@ -1001,6 +1020,7 @@ class UmtaliGame:
             self._fresh(s, pair, head)
             self._in_hand(hand, pair, head)
             notes = self._u7(hand, pair, head)
+            self._melds_next(s, pair, head)
         discard = None if a.discard is None else parse_card(a.discard)
         if discard is None and a.face_down:
             raise IllegalActionError(f"{head}: face down needs a discard to be named", rule="U8.1")
@@ -1044,6 +1064,7 @@ class UmtaliGame:
         s.drew = False
         s.taken = frozenset()
         s.pending = frozenset()
+        s.pending_order = ()
         s.final_discarded = False
         draw = "must draw from the stock" if s.face_down else "draws normally"
         return _Outcome(
@@ -1123,6 +1144,7 @@ class UmtaliGame:
         s.turn = None
         s.turn_open = False
         s.pending = frozenset()
+        s.pending_order = ()
         s.taken = frozenset()
 
 

@@ -188,6 +188,16 @@ def test_u4_2_second_discard_must_be_melded() -> None:
     assert rule_of(lambda: g.meld("Ann", "5C 6C 7C")) == "U4.2"  # Bob's turn left it unmelded
 
 
+def test_u4_2_first_discard_is_melded_before_the_second() -> None:
+    g = new_game()
+    g.take_discards("Bob", "8S 4D")
+    v = g.check_meld("Bob", "4D 4C 4H")
+    assert not v.legal and v.rule == "U4.2" and "8S" in v.reason
+    g.meld("Bob", "8S 8D 8C")
+    g.meld("Bob", "4D 4C 4H")
+    g.discard("Bob", "2H")
+
+
 def test_u4_2_a_u9_at_most_two_cards_from_the_discard_pile() -> None:
     g = new_game()
     assert rule_of(lambda: g.take_discards("Bob", "8S 8D 8C")) == "U4.2"
