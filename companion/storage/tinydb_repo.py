@@ -209,16 +209,22 @@ class TinyDbRepository(BaseRepository):
                     reason = str(exc).splitlines()[0]
                     raise DamagedFileError(path, f"its content is not valid: {reason}") from None
             except DamagedFileError as exc:
-                if self._quarantine(path, exc.reason, _words(what)):
+                if self._quarantine(path, kind, exc.reason, _words(what)):
                     raise _Damaged(self._problems[-1]) from None
                 continue  # healed meanwhile by another writer: read again
             if changed:
-                with self._writing():
-                    self._write(path, tables)
+                with self._writing():  # upgrade what is on disk now, not what we read
+                    current = read_json_file(path)
+                    if (
+                        current is not None
+                        and file_version(current) < models.STORAGE_SCHEMA_VERSION
+                    ):
+                        tables = upgrade(current, kind, "this file")[0]
+                        self._write(path, tables)
             return tables
         raise StorageError(f"{_words(what)} keeps changing while being read; try again")
 
-    def _quarantine(self, path: Path, reason: str, what: str) -> bool:
+    def _quarantine(self, path: Path, kind: str, reason: str, what: str) -> bool:
         """Move a damaged file aside (kept, never deleted) and tell the user."""
         with self._writing():
             try:
@@ -226,7 +232,7 @@ class TinyDbRepository(BaseRepository):
                 if data is None:
                     return False
                 file_version(data)
-                if path.parent == self._games_dir:
+                if kind == "game":
                     _game_from_tables(data)
                 return False  # it is fine now (rewritten by another writer)
             except (DamagedFileError, ValueError, KeyError, TypeError, ValidationError):

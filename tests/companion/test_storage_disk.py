@@ -322,3 +322,17 @@ def test_unusable_folder_is_a_plain_storage_error(tmp_path: Path) -> None:
     not_a_folder.write_text("x")
     with pytest.raises(StorageError, match="cannot use .*file for the game history"):
         open_repository(not_a_folder)
+
+
+def test_damaged_game_in_trash_is_quarantined(tmp_path: Path) -> None:
+    repo = open_repository(tmp_path)
+    g = repo.create_game("rummy", ["Ann"])
+    repo.delete_game(g.id)
+    trashed = tmp_path / "trash" / f"{g.id}.json"
+    data = json.loads(trashed.read_text())
+    del data["game"]["1"]["players"]
+    trashed.write_text(json.dumps(data))
+    with pytest.raises(StorageError, match="could not be read"):
+        repo.restore_game(g.id)
+    assert not trashed.exists() and len(list((tmp_path / "quarantine").iterdir())) == 1
+    assert repo.list_trash() == [] and repo.list_games() == []
