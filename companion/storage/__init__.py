@@ -11,6 +11,7 @@ Public API (both implementations satisfy :class:`GameRepository`)::
     repo.pop_action(g.id)                     # undo: -> the removed action, or None
     repo.replace_actions(g.id, actions)       # edit a finished hand: replace, then replay
     repo.set_summary(g.id, summary, "finished")   # last replay summary (+ status) for the list
+    replay_and_store(repo, g.id)              # replay with the referee, then set_summary
     repo.list_games(limit=20, offset=0, game=None, player=None)  # -> [GameListItem], newest first
     repo.delete_game(g.id); repo.restore_game(g.id); repo.list_trash()   # delete with undo
     repo.list_players(); repo.add_player(name); repo.rename_player(old, new)
@@ -19,6 +20,7 @@ Public API (both implementations satisfy :class:`GameRepository`)::
     repo.export_csv() -> str                  # one row per player per hand
     repo.problems -> [str]                    # plain words about damaged / refused files
     repo.data_dir -> Path | None
+    repo.check_all(); repo.rebuild_index()    # TinyDB only: open every file / repair the index
 
 Errors are :class:`StorageError` (a ``ValueError``); :class:`GameNotFoundError` and
 :class:`NewerVersionError` are subclasses.  Messages are meant for players.
@@ -51,7 +53,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.storage.atomic import AtomicJSONStorage, BufferedStorage
-from companion.storage.base import GameRepository
+from companion.storage.base import GameRepository, replay_and_store
 from companion.storage.memory import MemoryRepository
 from companion.storage.models import (
     STORAGE_SCHEMA_VERSION,
@@ -83,6 +85,7 @@ __all__ = [
     "TinyDbRepository",
     "default_data_dir",
     "open_repository",
+    "replay_and_store",
 ]
 
 APP_NAME = "rummy-companion"

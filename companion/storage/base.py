@@ -32,6 +32,7 @@ __all__ = [
     "BaseRepository",
     "GameRepository",
     "load_ruleset",
+    "replay_and_store",
 ]
 
 BACKUP_FORMAT = "rummy-companion-backup"
@@ -286,6 +287,19 @@ class BaseRepository:
             if rows == 0:
                 writer.writerow([*base, "", "", ""])
         return out.getvalue()
+
+
+def replay_and_store(repo: GameRepository, game_id: str) -> dict[str, Any]:
+    """Replay a stored game with its referee and keep the summary (and status) for the list.
+
+    Raises the referee's RulesetError if the record cannot be replayed; nothing
+    is stored then.
+    """
+    game = repo.get_game(game_id)
+    summary: dict[str, Any] = load_ruleset(game.game).replay(game.to_record())
+    status: GameStatus = "finished" if summary.get("finished") else "in_progress"
+    repo.set_summary(game_id, summary, status)
+    return summary
 
 
 def _replay_summary(game: StoredGame) -> dict[str, Any] | None:

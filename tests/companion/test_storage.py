@@ -302,3 +302,23 @@ def test_default_data_dir_platformdirs(monkeypatch: pytest.MonkeyPatch, tmp_path
     from companion.storage import default_data_dir
 
     assert default_data_dir() == tmp_path / "xdg" / "rummy-companion"
+
+
+def test_replay_and_store_keeps_summary_and_status(
+    repo: GameRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.storage import replay_and_store
+
+    monkeypatch.setattr(storage_base, "load_ruleset", lambda name: FakeReferee())
+    g = repo.create_game("umtali", ["Ann", "Bob"])
+    repo.append_action(g.id, {"type": "hand", "scores": {"Ann": 7, "Bob": 9}})
+    summary = replay_and_store(repo, g.id)
+    assert summary["totals"] == {"Ann": 7, "Bob": 9}
+    [item] = repo.list_games()
+    assert item.status == "finished" and item.winners == ["Bob"] and item.hands == 1
+    repo.append_action(g.id, {"type": "bad"})
+    from rulesets.errors import RulesetError
+
+    with pytest.raises(RulesetError):
+        replay_and_store(repo, g.id)
+    assert repo.get_game(g.id).summary == summary
