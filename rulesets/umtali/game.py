@@ -28,6 +28,7 @@ False
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -427,7 +428,16 @@ class UmtaliGame:
         return Meld(player=self._name(player), cards=self._cards(cards))
 
     def verify_meld(self, player: PlayerIn, cards: CardsIn, *, hand: CardsIn | None = None) -> None:
-        """Raise unless ``cards`` are a legal set, sequence, marriage or jack now (U5)."""
+        """Raise unless ``cards`` are a legal set, sequence, marriage or jack now (U5).
+
+        >>> g = UmtaliGame(("Ann", "Bob")); _ = g.start_hand("Ann")
+        >>> g.verify_meld("Bob", "QH KH JH")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        rulesets.errors.IllegalActionError: "QH KH JH": sequences use only A..10 ... (U5.2)
+        >>> g.can_meld("Bob", "QH KH"), g.meld("Bob", "QH KH").to_json()["cards"]
+        (True, ['QH', 'KH'])
+        """
         self.verify(self.meld_action(player, cards), hand=hand)
 
     def can_meld(self, player: PlayerIn, cards: CardsIn, *, hand: CardsIn | None = None) -> bool:
@@ -582,7 +592,15 @@ class UmtaliGame:
         face_down: bool = False,
         hand: CardsIn | None = None,
     ) -> GoOut:
-        """``player`` goes out (U8.1); the opponent then plays one final turn (U8.3)."""
+        """``player`` goes out (U8.1); the opponent then plays one final turn (U8.3).
+
+        >>> g = UmtaliGame(("Ann", "Bob")); _ = g.start_hand("Ann")
+        >>> _ = g.go_out("Bob", pair="9S 9D", discard="2C", face_down=True)
+        >>> g.phase.value, g.turn
+        ('final', 'Ann')
+        >>> g.can_take_discards("Ann", "2C")   # face down: Ann must draw from the stock
+        False
+        """
         act = self.go_out_action(player, pair=pair, discard=discard, face_down=face_down)
         self.push(act, hand=hand)
         return act
@@ -603,7 +621,14 @@ class UmtaliGame:
     def leftovers(
         self, player: PlayerIn, cards: CardsIn = (), *, hand: CardsIn | None = None
     ) -> Leftovers:
-        """End the final turn: ``cards`` go to the going-out side as singles (U8.4)."""
+        """End the final turn: ``cards`` go to the going-out side as singles (U8.4).
+
+        >>> g = UmtaliGame(("Ann", "Bob")); _ = g.start_hand("Ann")
+        >>> _ = g.go_out("Bob")
+        >>> _ = g.leftovers("Ann", "KS QS 3D")
+        >>> g.hands[-1].scores   # 5 + 5 + 1 on Bob's side; KS QS are no marriage (U9.2)
+        (0, 11)
+        """
         act = self.leftovers_action(player, cards)
         self.push(act, hand=hand)
         return act
@@ -718,18 +743,30 @@ class UmtaliGame:
         p = self.players.index(self._name(a.player))
         if isinstance(a, Leftovers):
             return s, self._leftovers(s, p, a, hand)
+        expected = s.turn if s.turn_open else (None if s.turn is None else 1 - s.turn)
         self._enter_turn(s, p, a.type)
+        out: _Outcome
         if isinstance(a, Draw):
-            return s, self._draw(s, p)
-        if isinstance(a, TakeDiscards):
-            return s, self._take(s, p, a, hand)
-        if isinstance(a, Meld):
-            return s, self._meld(s, p, a, hand)
-        if isinstance(a, Extend):
-            return s, self._extend(s, p, a, hand)
-        if isinstance(a, Discard):
-            return s, self._discard(s, p, a, hand)
-        return s, self._go_out(s, p, a, hand)
+            out = self._draw(s, p)
+        elif isinstance(a, TakeDiscards):
+            out = self._take(s, p, a, hand)
+        elif isinstance(a, Meld):
+            out = self._meld(s, p, a, hand)
+        elif isinstance(a, Extend):
+            out = self._extend(s, p, a, hand)
+        elif isinstance(a, Discard):
+            out = self._discard(s, p, a, hand)
+        else:
+            out = self._go_out(s, p, a, hand)
+        if expected is not None and expected != p:
+            # The app hears only what the table reports: an unrecorded turn of the
+            # other player is assumed, but the verdict says so.
+            note = (
+                f"the app expected {self.players[expected]} to play; this assumes "
+                f"{self.players[expected]}'s turn went unrecorded"
+            )
+            out = dataclasses.replace(out, notes=(*out.notes, note))
+        return s, out
 
     def _start(self, s: _State, a: StartHand) -> _Outcome:
         if s.phase is Phase.OVER:

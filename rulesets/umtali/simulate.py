@@ -34,6 +34,22 @@ def _played(action: Meld | Extend | GoOut) -> set[Card]:
     return out
 
 
+def _two_discard_meld(
+    game: UmtaliGame, player: int, hand: set[Card], pile: list[Card]
+) -> Meld | None:
+    """A basic meld using both top discards and the hand, if there is one (U4.2)."""
+    if len(pile) < 2:
+        return None
+    d1, d2 = pile[-1], pile[-2]
+    if d1 in hand or d2 in hand:
+        return None
+    sug = game.suggest(player, hand | {d1, d2})
+    for play in sug.plays:
+        if isinstance(play.action, Meld) and {d1, d2} <= set(play.cards):
+            return play.action
+    return None
+
+
 def random_game(
     seed: int,
     *,
@@ -67,8 +83,16 @@ def random_game(
         while True:
             h = hands[cur]
             took: Card | None = None
+            both = _two_discard_meld(game, cur, h, pile) if stock else None
             if not (first_turn and rules.deal_eleven_ten):
-                if pile and rng.random() < 0.25 and len(stock) > 0:
+                if both is not None and rng.random() < 0.7:
+                    d1, d2 = pile.pop(), pile.pop()
+                    game.take_discards(cur, [d1, d2], hand=h)
+                    h |= {d1, d2}
+                    game.push(both, hand=h)  # D1 and D2 melded at once (U4.2)
+                    h -= _played(both)
+                    took = d1
+                elif pile and rng.random() < 0.25 and len(stock) > 0:
                     top = pile.pop()
                     game.take_discards(cur, [top], hand=h)
                     took = top

@@ -245,6 +245,13 @@ def test_u4_4_any_number_of_melds_in_a_turn() -> None:
     assert g.side_scores["Bob"] == 3 + 20 + 5
 
 
+def test_u3_3_out_of_turn_play_is_noted_as_an_unrecorded_turn() -> None:
+    g = new_game()
+    v = g.check_meld("Ann", "5H 6H 7H")
+    assert v.legal and any("expected Bob" in n for n in v.notes)
+    assert not g.check_meld("Bob", "5H 6H 7H").notes
+
+
 def test_u4_5_discard_ends_the_turn() -> None:
     g = new_game()
     assert g.turn == "Bob"

@@ -124,6 +124,17 @@ def test_parse_action_round_trips_every_action_kind() -> None:
         assert parse_action(data).to_json() == data
 
 
+def test_u4_2_random_games_take_two_discards_and_meld_both() -> None:
+    takes = 0
+    for seed in range(10):
+        actions = random_record(seed).actions
+        for i, a in enumerate(actions):
+            if a["type"] == "take_discards" and len(a["cards"]) == 2:
+                takes += 1
+                assert set(a["cards"]) <= set(actions[i + 1]["cards"])
+    assert takes > 0
+
+
 def test_random_record_is_a_complete_legal_game() -> None:
     for seed in range(5):
         rec = random_record(seed)
