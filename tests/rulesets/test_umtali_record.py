@@ -142,3 +142,24 @@ def test_random_record_is_a_complete_legal_game() -> None:
         assert summary["finished"] and len(summary["hands"]) == 4
         assert summary["winners"]
         assert RULESET.random_record(seed) == rec  # deterministic per seed
+
+
+def test_a_u2_u2_3_house_rules_recorded_game_in_progress() -> None:
+    record = load("umtali_game_2_in_progress.json")
+    assert record.rules == {"jack_extends_any_suit": True, "winner_deals": True}
+    summary = RULESET.replay(record)
+    # Hand 1 (Bob deals): Ann JS 5 + KH (off Bob's QH) 5 + Bob's leftover 10S 5 = 15;
+    #   Bob QH (off the JS, any suit by house rule) 5 + 3D 4D 5D 3 + 6D 1 = 9
+    assert summary["hands"][0]["scores"] == {"Ann": 15, "Bob": 9}
+    assert summary["finished"] is False and summary["winners"] == []
+    # Ann went out, and the winner deals hand 2
+    assert summary["dealer"] == "Ann"
+    current = summary["current"]
+    # Hand 2 so far: Bob 7C 7D 7H = 3, Ann 7S off that set = 1
+    assert current["number"] == 2 and current["scores"] == {"Ann": 1, "Bob": 3}
+    assert current["turn"] == "Ann"
+    # the same record without the house rule is illegal at QH off JS (A-U2)
+    plain = GameRecord(game="umtali", players=record.players, actions=record.actions)
+    with pytest.raises(IllegalActionError) as info:
+        RULESET.replay(plain)
+    assert info.value.rule == "A-U2"
