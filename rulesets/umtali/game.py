@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Final
 from pydantic import ValidationError
 
 from rulesets.cards import Card, Rank, format_cards, parse_card, parse_cards
-from rulesets.errors import IllegalActionError, RecordError, RulesetError
+from rulesets.errors import CardParseError, IllegalActionError, RecordError, RulesetError
 from rulesets.protocol import GameRecord, Verdict
 from rulesets.umtali.actions import (
     Action,
@@ -365,7 +365,16 @@ class UmtaliGame:
 
     @staticmethod
     def _cards(cards: CardsIn) -> tuple[str, ...]:
-        return tuple(str(c) for c in parse_cards(cards))
+        try:
+            return tuple(str(c) for c in parse_cards(cards))
+        except TypeError:
+            raise CardParseError(f'{cards!r}: not cards (write e.g. "5H 6H 7H")') from None
+
+    @staticmethod
+    def _card(card: str | Card) -> str:
+        if not isinstance(card, str | Card):
+            raise CardParseError(f"{card!r}: not a card (write rank then suit, e.g. 10H)")
+        return str(parse_card(card))
 
     def _anchor(self, anchor: tuple[PlayerIn, int] | Sequence[Any]) -> tuple[str, int]:
         try:
@@ -457,9 +466,7 @@ class UmtaliGame:
     def extend_action(
         self, player: PlayerIn, card: str | Card, anchor: tuple[PlayerIn, int]
     ) -> Extend:
-        return Extend(
-            player=self._name(player), card=str(parse_card(card)), anchor=self._anchor(anchor)
-        )
+        return Extend(player=self._name(player), card=self._card(card), anchor=self._anchor(anchor))
 
     def verify_extend(
         self,
@@ -506,7 +513,7 @@ class UmtaliGame:
         return act
 
     def discard_action(self, player: PlayerIn, card: str | Card) -> Discard:
-        return Discard(player=self._name(player), card=str(parse_card(card)))
+        return Discard(player=self._name(player), card=self._card(card))
 
     def verify_discard(
         self, player: PlayerIn, card: str | Card, *, hand: CardsIn | None = None
@@ -537,7 +544,7 @@ class UmtaliGame:
         return GoOut(
             player=self._name(player),
             pair=self._cards(pair),
-            discard=None if discard is None else str(parse_card(discard)),
+            discard=None if discard is None else self._card(discard),
             face_down=face_down,
         )
 
@@ -726,7 +733,7 @@ class UmtaliGame:
         return 1 - last.dealer
 
     def _apply(self, a: Action, hand_in: CardsIn | None) -> tuple[_State, _Outcome]:
-        hand = None if hand_in is None else frozenset(parse_cards(hand_in))
+        hand = None if hand_in is None else frozenset(parse_cards(self._cards(hand_in)))
         s = copy.copy(self._state)
         if isinstance(a, StartHand):
             return s, self._start(s, a)

@@ -28,7 +28,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from rulesets.cards import Card, Rank, Suit, format_cards, parse_cards
-from rulesets.errors import IllegalActionError
+from rulesets.errors import CardParseError, IllegalActionError
 from rulesets.umtali.actions import Extend, GoOut, Meld
 from rulesets.umtali.core import (
     SEQUENCE_TOP,
@@ -86,6 +86,13 @@ class _Run:
     nxt: int
 
 
+def _read(cards: str | Card | Iterable[str | Card]) -> tuple[Card, ...]:
+    try:
+        return parse_cards(cards)
+    except TypeError:
+        raise CardParseError(f'{cards!r}: not cards (write e.g. "5H 6H 7H")') from None
+
+
 def _bits(mask: int) -> Iterable[int]:
     i = 0
     while mask:
@@ -107,9 +114,7 @@ def suggest(
 
     phase = game.phase
     if phase not in (Phase.PLAY, Phase.FINAL):
-        raise IllegalActionError(
-            f'"{format_cards(parse_cards(hand))}": no hand in progress', rule="U2.1"
-        )
+        raise IllegalActionError(f'"{format_cards(_read(hand))}": no hand in progress', rule="U2.1")
     p = game.players.index(player)
     went_out = None if game.went_out is None else game.players.index(game.went_out)
     if phase is Phase.FINAL and went_out == p:
@@ -118,7 +123,7 @@ def suggest(
             (),
             (),
             0,
-            tuple(sorted(parse_cards(hand))),
+            tuple(sorted(_read(hand))),
             False,
             notes=(f"{player} went out; the final turn is the opponent's (U8.3)",),
         )
@@ -156,7 +161,8 @@ def suggest_table(
     (5, True)
     """
     rules = rules or UmtaliRules()
-    cards = parse_cards(hand)
+    cards = _read(hand)
+    musts = _read(must_meld)
     text = f'"{format_cards(cards)}"'
     used = {c for side in table for _, cs in side for c in cs}
     for c in cards:
@@ -169,7 +175,7 @@ def suggest_table(
     idx = {c: i for i, c in enumerate(H)}
     full = (1 << n) - 1
     must = 0
-    for c in parse_cards(must_meld):
+    for c in musts:
         if c not in idx:
             raise IllegalActionError(f'"{c}": must be melded but is not in {text}', rule="U4.2")
         must |= 1 << idx[c]

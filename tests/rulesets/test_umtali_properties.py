@@ -162,3 +162,27 @@ def test_fuzz_card_text_raises_only_the_error_family(texts: list[str], who: obje
     ):
         with contextlib.suppress(RulesetError):
             attempt()
+
+
+junk = st.one_of(
+    st.none(), st.integers(), st.floats(), st.booleans(), card_text, st.lists(card_text, max_size=4)
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(junk, junk, junk)
+def test_fuzz_junk_arguments_raise_only_the_error_family(a: Any, b: Any, c: Any) -> None:
+    game = UmtaliGame(("North", "South"))
+    game.start_hand("North")
+    for attempt in (
+        lambda: game.meld("South", a, hand=b),
+        lambda: game.extend("South", a, (b, c)),
+        lambda: game.go_out("South", pair=a, discard=b, hand=c),
+        lambda: game.leftovers("North", a, hand=b),
+        lambda: game.take_discards("South", a, hand=b),
+        lambda: game.discard("South", a, hand=b),
+        lambda: game.suggest("South", a, must_meld=b),
+        lambda: game.push(a),
+    ):
+        with contextlib.suppress(RulesetError):
+            attempt()
