@@ -633,8 +633,11 @@ def test_a_u3_jack_needs_no_anchor() -> None:
     assert g.can_meld("Bob", "JS")  # first play of the hand
 
 
-def test_a_u9_discard_dig_is_off_by_default() -> None:
-    assert UmtaliRules().discard_dig is False
+def test_a_u9_by_default_no_digging_below_the_second_discard() -> None:
+    g = new_game()
+    v = g.judge(g.take_discards_action("Bob", "2H 9D 5C"))
+    assert not v.legal and v.rule == "U4.2"
+    assert new_game(UmtaliRules(discard_dig=True)).can_take_discards("Bob", "2H 9D 5C")
 
 
 def test_a_u10_default_deal_is_ten_each_with_an_upcard() -> None:
@@ -661,8 +664,15 @@ def test_a_u13_final_discard_is_optional() -> None:
     assert g.hands[-1].scores == (0, 2)
 
 
-def test_a_u16_draw_has_both_winners() -> None:
-    test_u2_4_a_u16_equal_totals_are_a_draw()
+def test_a_u16_equal_nonzero_totals_are_a_draw() -> None:
+    g = UmtaliGame(("Ann", "Bob"))
+    for number in range(4):
+        g.start_hand()
+        if number < 2:  # hand 1: Bob plays first and scores 3; hand 2: Ann does
+            g.meld(g.turn or "", "4S 5S 6S")
+        g.end_hand_empty_stock()
+    assert g.totals == {"Ann": 3, "Bob": 3}
+    assert g.winners == ["Ann", "Bob"] and g.summary()["draw"] is True
 
 
 # ---------------------------------------------------------------- API shape
