@@ -349,6 +349,16 @@ class UmtaliGame:
         p = self.players.index(self._name(player))
         return s.taken if s.turn == p and s.turn_open else frozenset()
 
+    def must_meld_now(self, player: PlayerIn) -> tuple[Card, ...]:
+        """Cards ``player`` took from the discard pile and must still meld this turn,
+        in the order they must go down (U4.2: D1, then D2; or the dug card)."""
+        s = self._state
+        p = self.players.index(self._name(player))
+        if not (s.turn == p and s.turn_open and s.pending):
+            return ()
+        rest = tuple(c for c in sorted(s.pending) if c not in s.pending_order)
+        return s.pending_order + rest
+
     def anchors(self) -> list[tuple[tuple[str, int], TableMeld]]:
         """Every meld on the table as ((side player, index), meld)."""
         s = self._state

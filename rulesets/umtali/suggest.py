@@ -136,7 +136,7 @@ def suggest(
         rules=game.rules,
         players=game.players,
         pair_side=went_out if phase is Phase.FINAL else None,
-        must_meld=must_meld,
+        must_meld=(*_read(must_meld), *game.must_meld_now(player)),
         no_discard=game.taken_this_turn(player) if game.rules.no_rediscard else (),
     )
 
@@ -310,7 +310,9 @@ def suggest_table(
             i += 1
         if i >= n:
             run = _Run(full & ~usedm, dict(base_acc), [], 0, base_len)
-            for _, kind, cs in chosen:
+            # melds holding cards that must go down first lead (U4.2: D1, then D2)
+            ordered = sorted(chosen, key=lambda cand: [c not in cand[2] for c in musts])
+            for _, kind, cs in ordered:
                 run.plan.append((kind.value, cs, None))
                 run.pts += meld_points(kind, cs)
                 add_anchor(run, kind, cs)

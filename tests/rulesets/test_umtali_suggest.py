@@ -183,3 +183,15 @@ def test_suggest_points_add_up() -> None:
     # off JC (10C, QC, then KC, 9C, 8C) would be 5+5+5+1+1 = 17 only.
     assert s.best_points == 27 and s.can_go_out
     assert sum(card_points(c) for c in C("10C QC KC 9C 8C")) == 17
+
+
+def test_u4_2_suggest_melds_the_taken_discards_first_in_order() -> None:
+    g = table()
+    g.discard("Bob", "2S")
+    g.take_discards("Ann", "4D 8S")
+    hand = set(C("8S 4D 8D 8C 4C 4H 2C"))
+    assert g.must_meld_now("Ann") == tuple(C("4D 8S"))
+    s = g.suggest("Ann", hand)
+    assert isinstance(s.best[0], Meld) and "4D" in s.best[0].cards
+    assert isinstance(s.best[1], Meld) and "8S" in s.best[1].cards
+    apply_plan(g, "Ann", s.best, hand)  # the referee accepts the order (U4.2)
