@@ -1,0 +1,369 @@
+"""The Rummy table screen without a browser: its helpers, and the component driven
+through a real Flet session with a recording connection (no client).
+
+Scores asserted here are hand-computed with R6.1 (K Q J 10 = 10, 2-9 face, A = 1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import flet as ft
+import pytest
+from flet.controls.context import _context_page
+from flet.messaging.connection import Connection
+from flet.messaging.protocol import MessageAction
+from flet.messaging.session import Session
+from flet.pubsub.pubsub_hub import PubSubHub
+
+from companion.components.rummy_entry import (
+    corrected,
+    hand_end_action,
+    hand_end_index,
+    lay_off_verdict,
+    meld_verdict,
+    next_deal,
+    table_cards,
+)
+from companion.components.rummy_scores import hand_lines, result_card, status_line
+from companion.session import GameSession
+from companion.storage import MemoryRepository
+from companion.views.rummy_table import RummyTable
+from rulesets.cards import parse_cards
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+
+
+def new_session(rules: dict[str, Any] | None = None, dealer: str = "Ann") -> GameSession:
+    s = GameSession.start(MemoryRepository(), "rummy", PLAYERS, rules or {})
+    assert s.add({"type": "start_hand", "dealer": dealer}) is None
+    return s
+
+
+def end(went_out: str | None, rummy: bool = False, **kw: Any) -> dict[str, Any]:
+    remaining = {p: list(parse_cards(c)) for p, c in kw.get("remaining", {}).items()}
+    typed = kw.get("typed", {})
+    losers = [p for p in PLAYERS if p != went_out]
+    return hand_end_action(went_out, rummy, losers, remaining, typed)
+
+
+# ---------------------------------------------------------------- helpers -------------
+
+
+def test_r6_2_hand_end_action_cards_and_typed_totals() -> None:
+    s = new_session()
+    action = end("Bob", remaining={"Ann": "KS 7D AC"}, typed={"Cy": 12})
+    assert action == {
+        "type": "hand_end",
+        "went_out": "Bob",
+        "going_rummy": False,
+        "remaining": {"Ann": ["KS", "7D", "AC"]},
+        "typed": {"Cy": 12},
+    }
+    assert s.add(action) is None
+    hand = s.summary["hands"][0]
+    assert hand["scores"] == {"Ann": 18, "Bob": 0, "Cy": 12}  # K10 + 7 + A1 = 18
+    assert hand["typed"] == ["Cy"]
+    assert hand_lines(hand, PLAYERS) == [
+        "Ann: K♠ 7♦ A♣ = 18",
+        "Bob: went out, 0",
+        "Cy: typed 12",
+    ]
+
+
+def test_r7_going_rummy_double_shown_as_times_two() -> None:
+    s = new_session({"going_rummy_double": True})
+    assert s.add(end("Cy", True, remaining={"Ann": "2C 3D", "Bob": "9S 4H"})) is None
+    hand = s.summary["hands"][0]
+    assert hand["scores"] == {"Ann": 10, "Bob": 26, "Cy": 0}  # (2+3)x2, (9+4)x2
+    assert hand_lines(hand, PLAYERS)[:2] == ["Ann: 2♣ 3♦ = 5 ×2 = 10", "Bob: 9♠ 4♥ = 13 ×2 = 26"]
+
+
+def test_r1_2_next_deal_passes_clockwise_and_stops_at_game_end() -> None:
+    s = new_session({"target": 20})
+    assert next_deal(s.summary) is None  # a hand is in progress
+    assert s.add(end("Bob", remaining={"Ann": "5C", "Cy": "6C"})) is None
+    assert next_deal(s.summary) == {"type": "start_hand", "dealer": "Bob"}
+    assert status_line(s.summary, PLAYERS).startswith("Hand 1 is scored. Next, hand 2: Bob deals")
+    assert s.add({"type": "start_hand", "dealer": "Bob"}) is None
+    assert s.add(end("Ann", remaining={"Bob": "KS QS", "Cy": "AC"})) is None  # Bob 20: over
+    assert s.summary["finished"] and next_deal(s.summary) is None
+
+
+def test_hand_end_index_finds_each_hand() -> None:
+    actions = [
+        {"type": "start_hand"},
+        {"type": "meld"},
+        {"type": "hand_end"},
+        {"type": "start_hand"},
+        {"type": "hand_end"},
+    ]
+    assert hand_end_index(actions, 1) == 2
+    assert hand_end_index(actions, 2) == 4
+    assert hand_end_index(actions, 3) is None
+
+
+def test_r1_2_correcting_a_winner_moves_later_deals_with_winner_deals() -> None:
+    s = new_session({"winner_deals": True})
+    assert s.add_many([end("Bob", remaining={"Ann": "5C", "Cy": "6C"}), next_deal_after(s)]) is None
+    assert s.summary["dealer"] == "Bob"
+    fixed = end("Cy", remaining={"Ann": "5C", "Bob": "6C"})
+    new = corrected(s.stored, s.actions, hand_end_index(s.actions, 1) or 0, fixed)
+    assert new[-1] == {"type": "start_hand", "dealer": "Cy", "turns": False, "upcard": None} or (
+        new[-1]["dealer"] == "Cy"
+    )
+    assert s.replace(new) is None
+    assert s.summary["hands"][0]["went_out"] == "Cy" and s.summary["dealer"] == "Cy"
+
+
+def next_deal_after(s: GameSession) -> dict[str, Any]:
+    """Bob went out in hand 1 with winner_deals: Bob deals hand 2."""
+    return {"type": "start_hand", "dealer": "Bob"}
+
+
+def test_r2_2_meld_verdict_cites_rule_and_r3_3_lay_off_verdict() -> None:
+    s = new_session()
+    bad = meld_verdict(s.stored, s.actions, "Cy", parse_cards("QH KH AH"))
+    assert not bad.legal and bad.rule == "R2.2" and "QH KH AH" in bad.reason
+    good = meld_verdict(s.stored, s.actions, "Bob", parse_cards("7H 8H 9H"))
+    assert good.legal and good.rule == "R2.2"
+    assert s.add({"type": "meld", "player": "Bob", "cards": ["7H", "8H", "9H"]}) is None
+    meld = s.summary["table"][0]
+    assert table_cards(s.summary["table"]) == set(parse_cards("7H 8H 9H"))
+    yes = lay_off_verdict(s.stored, s.actions, "Cy", parse_cards("10H"), meld)
+    assert yes.legal and yes.rule == "R3.3"
+    no = lay_off_verdict(s.stored, s.actions, "Cy", parse_cards("JS"), meld)
+    assert not no.legal and no.rule == "R3.3"
+
+
+def texts(control: Any) -> list[str]:
+    """Every Text value and semantic label in a control tree (no page needed)."""
+    out: list[str] = []
+    if isinstance(control, ft.Text) and control.value:
+        out.append(str(control.value))
+    if isinstance(control, ft.Semantics) and control.label:
+        out.append(str(control.label))
+    for name in ("content", "controls"):
+        child = getattr(control, name, None)
+        for c in child if isinstance(child, list) else [child]:
+            if isinstance(c, ft.BaseControl):
+                out += texts(c)
+    return out
+
+
+def test_r6_3_result_card_single_winner() -> None:
+    s = new_session({"target": 10})
+    assert s.add(end("Bob", remaining={"Ann": "KS", "Cy": "4D"})) is None  # Ann 10: over
+    assert s.summary["winners"] == ["Bob"]
+    shown = texts(result_card(s.summary, PLAYERS))
+    assert "Result: Bob wins with 0" in shown
+    assert ["Final: Bob 0, winner", "Final: Cy 4", "Final: Ann 10"] == [
+        t for t in shown if t.startswith("Final:")
+    ]
+
+
+def test_a_r11_result_card_shows_shared_win() -> None:
+    s = new_session({"target": 10})
+    # Ann shows no cards (0), Cy K+Q = 20 passes the target: Ann and Bob tie on 0
+    assert s.add(end("Bob", remaining={"Ann": "", "Cy": "KS QS"})) is None
+    assert s.summary["winners"] == ["Ann", "Bob"]
+    shown = texts(result_card(s.summary, PLAYERS))
+    assert "Result: Shared win: Ann and Bob (0 each)" in shown
+    assert "Rule A-R11" in shown
+
+
+# ---------------------------------------------------------------- component ----------
+
+
+class RecordingConnection(Connection):
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: list[Any] = []
+
+    def send_message(self, message: Any) -> None:
+        self.messages.append(message)
+
+
+def run_async(coro: Coroutine[Any, Any, None]) -> None:
+    """asyncio.run in a worker thread (Playwright may hold the main thread's loop)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as ex:
+        ex.submit(asyncio.run, coro).result()
+
+
+async def flush(n: int = 20) -> None:
+    for _ in range(n):
+        await asyncio.sleep(0)
+
+
+class Screen:
+    """The RummyTable rendered in a headless Flet session."""
+
+    def __init__(self, flet_session: Session, conn: RecordingConnection) -> None:
+        self.s = flet_session
+        self.conn = conn
+
+    def controls(self) -> list[Any]:
+        for _ in range(5):
+            try:
+                return list(self.s.index.values())
+            except RuntimeError:  # the index changed while iterating
+                continue
+        return list(self.s.index.values())
+
+    def by_id(self, ident: str) -> Any:
+        found = [
+            c
+            for c in self.controls()
+            if isinstance(c, ft.Semantics) and getattr(c, "identifier", None) == ident
+        ]
+        assert len(found) == 1, (ident, found)
+        return found[0].content
+
+    def has_id(self, ident: str) -> bool:
+        return any(
+            isinstance(c, ft.Semantics) and getattr(c, "identifier", None) == ident
+            for c in self.controls()
+        )
+
+    def label(self, ident: str) -> str:
+        found = [
+            c
+            for c in self.controls()
+            if isinstance(c, ft.Semantics) and getattr(c, "identifier", None) == ident
+        ]
+        assert len(found) == 1, (ident, found)
+        return str(found[0].label)
+
+    async def click(self, ident: str) -> None:
+        await self.s.dispatch_event(self.by_id(ident)._i, "click", None)
+        await flush()
+
+    async def change(self, control: Any, value: Any) -> None:
+        self.s.apply_patch(control._i, {"value": value})
+        await self.s.dispatch_event(control._i, "change", None)
+        await flush()
+
+    def crashes(self) -> list[Any]:
+        return [m for m in self.conn.messages if m.action == MessageAction.SESSION_CRASHED]
+
+
+def drive(game: GameSession, scenario: Callable[[Screen], Coroutine[Any, Any, None]]) -> None:
+    async def main() -> None:
+        conn = RecordingConnection()
+        conn.pubsubhub = PubSubHub()
+        fs = Session(conn)
+        token = _context_page.set(fs.page)
+        try:
+            fs.page.render(RummyTable, game)
+            fs.get_page_patch()
+            await flush()
+            screen = Screen(fs, conn)
+            await scenario(screen)
+            assert screen.crashes() == []
+        finally:
+            fs.close()
+            await flush()
+            _context_page.reset(token)
+
+    run_async(main())
+
+
+def test_r6_2_component_hand_over_scores_and_deals_next() -> None:
+    game = new_session({"going_rummy_double": True})
+
+    async def scenario(sc: Screen) -> None:
+        assert "Hand 1: Ann deals" in sc.label("hand-status")
+        await sc.click("hand-over")
+        await sc.change(sc.by_id("went-out"), "Cy")
+        await sc.change(sc.by_id("going-rummy"), True)
+        # Ann: picker taps; Bob: a typed total
+        for card in ("2C", "3D"):
+            await sc.click(f"rem-ann-card-{card}")
+        assert sc.label("live-ann") == "Ann: penalty 5"
+        # the card Ann holds is not offered for Bob
+        await sc.click("rem-bob-card-2C")
+        assert sc.label("live-bob") == "Bob: penalty 0"
+        await sc.change(sc.by_id("typed-switch-bob"), True)
+        await sc.change(sc.by_id("typed-bob"), "13")
+        assert "This hand: Ann 10 · Bob 26 typed · Cy 0" in sc.label("hand-preview")
+        await sc.click("confirm-hand")
+        assert game.summary["totals"] == {"Ann": 10, "Bob": 26, "Cy": 0}
+        assert game.summary["hands"][0]["typed"] == ["Bob"]
+        assert game.actions[-1] == {"type": "start_hand", "dealer": "Bob"}
+        assert "Hand 2: Bob deals" in sc.label("hand-status")
+        assert sc.label("total-bob") == "Bob: total 26 penalty, dealer"
+        assert sc.label("hand-1-bob") == "Hand 1, Bob: typed 13 ×2 = 26"
+
+    drive(game, scenario)
+
+
+def test_r2_2_component_table_log_refuses_and_lays_off() -> None:
+    game = new_session()
+
+    async def scenario(sc: Screen) -> None:
+        await sc.change(sc.by_id("table-log-switch"), True)
+        await sc.change(sc.by_id("log-player"), "Cy")
+        for card in ("QH", "KH", "AH"):
+            await sc.click(f"log-card-{card}")
+        assert "refused" in sc.label("verdict-meld") and "(rule R2.2)" in sc.label("verdict-meld")
+        await sc.click("record-meld")
+        assert game.error is not None and game.error.rule == "R2.2"
+        assert game.summary["table"] == []
+        game.clear_error()
+        await sc.click("log-clear")
+        await sc.change(sc.by_id("log-player"), "Bob")
+        for card in ("7H", "8H", "9H"):
+            await sc.click(f"log-card-{card}")
+        await sc.click("record-meld")
+        assert [m["cards"] for m in game.summary["table"]] == [["7H", "8H", "9H"]]
+        await sc.change(sc.by_id("log-player"), "Cy")
+        await sc.click("log-card-10H")
+        assert "legal" in sc.label("verdict-lay-off-1")
+        assert "(rule R3.3)" in sc.label("verdict-lay-off-1")
+        await sc.click("record-lay-off-1")
+        assert game.summary["table"][0]["cards"] == ["7H", "8H", "9H", "10H"]
+        # the cards on the table are not offered in the hand-end picker
+        await sc.click("hand-over")
+        await sc.change(sc.by_id("went-out"), "Bob")
+        await sc.click("rem-ann-card-10H")
+        assert sc.label("live-ann") == "Ann: penalty 0"
+
+    drive(game, scenario)
+
+
+def test_component_edit_finished_hand_recomputes_totals() -> None:
+    game = new_session()
+    assert (
+        game.add_many([end("Bob", remaining={"Ann": "KS 7D", "Cy": "5C"}), next_deal_after(game)])
+        is None
+    )
+    assert game.add_many([end("Ann", remaining={"Bob": "2C", "Cy": "3C"})]) is None
+    assert game.summary["totals"] == {"Ann": 17, "Bob": 2, "Cy": 8}
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("edit-hand-1")
+        await sc.click("rem-ann-card-AC")  # Ann also held the ace: 10 + 7 + 1 = 18
+        assert "This hand: Ann 18 · Bob 0 · Cy 5" in sc.label("hand-preview")
+        await sc.click("confirm-hand")
+        assert game.summary["totals"] == {"Ann": 18, "Bob": 2, "Cy": 8}
+        assert not sc.has_id("confirm-hand")
+
+    drive(game, scenario)
+
+
+@pytest.mark.parametrize("jokers", [False, True])
+def test_r7_jokers_in_the_picker_only_with_the_variant(jokers: bool) -> None:
+    game = new_session({"jokers": True} if jokers else {})
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("hand-over")
+        await sc.change(sc.by_id("went-out"), "Bob")
+        assert sc.has_id("rem-ann-card-JK") is jokers
+        if jokers:
+            await sc.click("rem-ann-card-JK")
+            assert sc.label("live-ann") == "Ann: penalty 15"
+
+    drive(game, scenario)
