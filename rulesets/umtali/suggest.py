@@ -129,6 +129,7 @@ def suggest(
         )
     sides = game.sides
     table = (sides[game.players[0]], sides[game.players[1]])
+    held = set(_read(hand))
     return suggest_table(
         [[(m.kind, m.cards) for m in table[0]], [(m.kind, m.cards) for m in table[1]]],
         p,
@@ -136,7 +137,8 @@ def suggest(
         rules=game.rules,
         players=game.players,
         pair_side=went_out if phase is Phase.FINAL else None,
-        must_meld=(*_read(must_meld), *game.must_meld_now(player)),
+        # taken discards still to meld (U4.2), if the hand entered holds them
+        must_meld=(*_read(must_meld), *(c for c in game.must_meld_now(player) if c in held)),
         no_discard=game.taken_this_turn(player) if game.rules.no_rediscard else (),
     )
 
