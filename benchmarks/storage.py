@@ -82,6 +82,7 @@ def make_games(n: int, seed: int = 1) -> list[StoredGame]:
 def fill_ours(folder: Path, games: list[StoredGame]) -> None:
     TinyDbRepository(folder, durable=False)._bulk_insert(games, [])
     os.sync()
+    time.sleep(1)  # let the disk finish writing back before anything is timed
 
 
 SCHEMA = """
@@ -136,6 +137,9 @@ def fill_sqlite(path: Path, games: list[StoredGame], wal: bool) -> None:
 def interleaved_medians(contenders: dict[str, Callable[[], Any]], repeat: int) -> dict[str, float]:
     """Median ms of each contender, run in turn so all see the same machine load."""
     times: dict[str, list[float]] = {name: [] for name in contenders}
+    for fn in contenders.values():  # warm up: caches, and the disk settles after filling
+        for _ in range(3):
+            fn()
     for _ in range(repeat):
         for name, fn in contenders.items():
             t = time.perf_counter()

@@ -17,10 +17,12 @@ or deleting a game rewrites that file plus one month of the index.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
 import re
+import secrets
 import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -65,6 +67,7 @@ from companion.storage.models import (
 __all__ = ["TinyDbRepository"]
 
 _ID_RE = re.compile(models.GAME_ID_PATTERN)
+_MARKER = ".writer-"
 _SHARD_RE = re.compile(r"^\d{4}-\d{2}$")
 
 
@@ -96,6 +99,16 @@ def _game_from_tables(tables: Tables) -> StoredGame:
     raw_actions = tables.get("actions", {})
     actions = [raw_actions[k]["action"] for k in sorted(raw_actions, key=int)]
     return StoredGame.model_validate({**header, "actions": actions})
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _words(what: str | Callable[[], str]) -> str:
@@ -131,9 +144,11 @@ class TinyDbRepository(BaseRepository):
         )
         self._tlock = threading.RLock()
         self._depth = 0
+        self._marker: Path | None = None
+        self._marker_pid = 0
         self._problems: list[str] = []
         with self._writing():
-            clean_stale_temps([self._dir, self._games_dir, self._index_dir, self._trash_dir])
+            self._clean_after_dead_writers()
             self._check_format()
 
     # ---- basics -------------------------------------------------------------------------
@@ -147,7 +162,44 @@ class TinyDbRepository(BaseRepository):
         return list(self._problems)
 
     def close(self) -> None:
-        pass
+        """Say this process is done writing (lets the next open skip the temp-file scan)."""
+        if self._marker is not None and self._marker_pid == os.getpid():
+            with contextlib.suppress(OSError):
+                os.unlink(self._marker)
+            atexit.unregister(self._close_at_exit)
+        self._marker = None
+
+    def _close_at_exit(self) -> None:
+        self.close()
+
+    # ---- writer markers: who may have left temp files behind ---------------------------
+    def _mark_writer(self) -> None:
+        """Before this process first writes, leave ``.writer-<pid>-<n>`` (removed on close).
+
+        A writer killed mid-write leaves a temp file and its marker; the next
+        open sees a marker of a dead process and scans every folder for temp
+        files.  Without such a marker the big folders need no scan, so opening
+        stays fast however many games there are.
+        """
+        if self._marker is not None and self._marker_pid == os.getpid():
+            return
+        self._marker_pid = os.getpid()
+        self._marker = self._dir / f"{_MARKER}{os.getpid()}-{secrets.token_hex(4)}"
+        self._marker.touch()
+        atexit.register(self._close_at_exit)
+
+    def _clean_after_dead_writers(self) -> None:
+        dead = []
+        for name in os.listdir(self._dir):
+            if name.startswith(_MARKER):
+                pid = name[len(_MARKER) :].partition("-")[0]
+                if not pid.isdigit() or not _alive(int(pid)):
+                    dead.append(self._dir / name)
+        small = [self._dir, self._index_dir]
+        clean_stale_temps(small + [self._games_dir, self._trash_dir] if dead else small)
+        for marker in dead:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(marker)
 
     def _note(self, message: str) -> None:
         if message not in self._problems:
@@ -165,6 +217,7 @@ class TinyDbRepository(BaseRepository):
                 ) from None
             self._depth += 1
             try:
+                self._mark_writer()
                 if self._depth == 1 and self._journal_path.exists():
                     self._recover_journal()
                 yield

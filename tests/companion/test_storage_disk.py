@@ -62,16 +62,28 @@ def test_failed_write_keeps_the_old_file_and_no_temp(
     assert list(tmp_path.iterdir()) == [path]
 
 
-def test_stale_temp_files_are_cleaned_on_open(tmp_path: Path) -> None:
+def dead_pid() -> int:
+    child = FORK.Process(target=int)
+    child.start()
+    child.join()
+    assert child.pid is not None
+    return child.pid
+
+
+def test_stale_temp_files_of_a_dead_writer_are_cleaned_on_open(tmp_path: Path) -> None:
     repo = open_repository(tmp_path)
     g = repo.create_game("rummy", ["Ann"])
+    repo.close()
+    assert not list(tmp_path.glob(".writer-*"))  # a clean close leaves no marker
     stale = tmp_path / "games" / f".{g.id}.json.999.abcd.tmp"
     stale.write_text('{"half": ')
     other = tmp_path / "notes.tmp"  # not ours: kept
     other.write_text("x")
-    open_repository(tmp_path)
-    assert not stale.exists() and other.exists()
-    assert open_repository(tmp_path).get_game(g.id) == g
+    marker = tmp_path / f".writer-{dead_pid()}-abcd"  # what a killed writer leaves
+    marker.touch()
+    reopened = open_repository(tmp_path)
+    assert not stale.exists() and not marker.exists() and other.exists()
+    assert reopened.get_game(g.id) == g
 
 
 def test_save_an_entry_touches_only_that_games_file(tmp_path: Path) -> None:
