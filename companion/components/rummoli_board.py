@@ -1,0 +1,226 @@
+"""The Rummoli board and the players' stacks, drawn from the referee's summary.
+
+The nine pots sit as on a real board (M1.2): the centre Rummoli pot in the
+middle and the eight pay pots round it, clockwise from the Poker pot at the
+top left.  Every pot and every stack is a labelled control (screen readers and
+the browser tests read "Poker pot: 7 chips").  Nothing here computes chips:
+the counts are the referee's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import flet as ft
+
+from companion.games import RUMMOLI_ANTE
+from companion.ui import RED_SUIT, TABLE_GREEN
+from rulesets.rummoli import POT_LABELS
+
+#: board cells, row by row; ``None`` is the run pot (7-8-9 or 8-9-10).
+BOARD_LAYOUT: tuple[tuple[str | None, ...], ...] = (
+    ("poker", "10S", "JD"),
+    (None, "rummoli", "QC"),
+    ("AD+KD", "AS", "KH"),
+)
+RED_POTS = {"JD", "KH", "AD+KD"}
+FELT = TABLE_GREEN
+TILE_BG = "#2E7D32"
+CENTRE_BG = "#F9A825"
+
+
+def pot_label(pot: str) -> str:
+    """How a pot is named on screen: ``10♠``, ``A♦+K♦``, ``Rummoli``."""
+    return POT_LABELS.get(pot, pot)
+
+
+def pot_words(pot: str, chips: int) -> str:
+    """The spoken name of a pot and its chips (``10♠ pot: 4 chips``)."""
+    return f"{pot_label(pot)} pot: {chips} chip{'' if chips == 1 else 's'}"
+
+
+def board_cells(pots: dict[str, int]) -> list[list[str]]:
+    """The pot names in board order, the run pot of this board filled in."""
+    run = next((p for p in pots if p in ("7-8-9", "8-9-10")), "7-8-9")
+    return [[run if cell is None else cell for cell in row] for row in BOARD_LAYOUT]
+
+
+def _tile(
+    pot: str, chips: int, *, selected: bool, on_tap: Callable[[str], None] | None
+) -> ft.Control:
+    centre = pot == "rummoli"
+    name_color = "#212121" if centre else ("#FFCDD2" if pot in RED_POTS else "#FFFFFF")
+    count_color = "#212121" if centre else "#FFFFFF"
+    body = ft.Container(
+        height=74,
+        expand=True,
+        padding=ft.Padding.symmetric(horizontal=4, vertical=6),
+        border_radius=37 if centre else 10,
+        bgcolor=CENTRE_BG if centre else TILE_BG,
+        border=ft.Border.all(4 if selected else 1, "#FFEB3B" if selected else "#A5D6A7"),
+        alignment=ft.Alignment.CENTER,
+        on_click=(lambda _: on_tap(pot)) if on_tap is not None else None,
+        ink=on_tap is not None,
+        content=ft.Column(
+            [
+                ft.Text(
+                    pot_label(pot),
+                    size=15,
+                    weight=ft.FontWeight.BOLD,
+                    color=name_color,
+                    max_lines=1,
+                    no_wrap=True,
+                ),
+                ft.Text(
+                    str(chips),
+                    size=22,
+                    weight=ft.FontWeight.BOLD,
+                    color=count_color,
+                ),
+            ],
+            spacing=0,
+            tight=True,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            alignment=ft.MainAxisAlignment.CENTER,
+        ),
+    )
+    return ft.Semantics(
+        content=body,
+        label=pot_words(pot, chips),
+        identifier=f"pot-{pot}",
+        button=on_tap is not None,
+        selected=selected,
+        container=True,
+        exclude_semantics=True,
+        expand=True,
+    )
+
+
+def board(
+    pots: dict[str, int],
+    *,
+    on_tap: Callable[[str], None] | None = None,
+    selected: str | None = None,
+    taps: Sequence[str] = (),
+) -> ft.Control:
+    """The nine pots as a 3x3 board; ``taps`` are the pots that may be tapped now."""
+    rows = []
+    for row in board_cells(pots):
+        rows.append(
+            ft.Row(
+                [
+                    _tile(
+                        pot,
+                        pots.get(pot, 0),
+                        selected=pot == selected,
+                        on_tap=on_tap if pot in taps else None,
+                    )
+                    for pot in row
+                ],
+                spacing=6,
+            )
+        )
+    extra: list[ft.Control] = []
+    if "final" in pots:
+        words = f"Final pot: {pots['final']} chips"
+        extra.append(
+            ft.Semantics(
+                content=ft.Text(words, color="#FFFFFF", size=16, weight=ft.FontWeight.BOLD),
+                label=words,
+                identifier="pot-final",
+                container=True,
+                exclude_semantics=True,
+            )
+        )
+    return ft.Container(
+        content=ft.Column([*rows, *extra], spacing=6, tight=True),
+        bgcolor=FELT,
+        border_radius=14,
+        padding=8,
+    )
+
+
+def stacks(
+    players: Sequence[str],
+    chips: dict[str, int],
+    *,
+    dealer: str | None,
+    in_game: Sequence[str],
+    held: dict[str, int] | None = None,
+    note: dict[str, str] | None = None,
+) -> ft.Control:
+    """Each player's stack, the dealer marked, players out of the game greyed."""
+    tiles: list[ft.Control] = []
+    for name in players:
+        out = name not in in_game
+        is_dealer = name == dealer and not out
+        words = [f"{name}: {chips.get(name, 0)} chips"]
+        badges: list[ft.Control] = []
+        if is_dealer:
+            words.append("dealer")
+            badges.append(
+                ft.Container(
+                    ft.Text("D", size=12, weight=ft.FontWeight.BOLD, color="#212121"),
+                    bgcolor=CENTRE_BG,
+                    border_radius=10,
+                    width=20,
+                    height=20,
+                    alignment=ft.Alignment.CENTER,
+                )
+            )
+        if out:
+            words.append("out of the game")
+            badges.append(ft.Text("out", size=12, color=ft.Colors.ERROR))
+        extra = ""
+        if held is not None and not out:
+            n = held.get(name, 0)
+            extra = f"{n} card{'' if n == 1 else 's'}"
+            words.append(f"holds {extra}")
+        if note and note.get(name):
+            extra = (extra + " · " if extra else "") + note[name]
+            words.append(note[name])
+        tiles.append(
+            ft.Semantics(
+                identifier=f"stack-{name}",
+                label=", ".join(words),
+                container=True,
+                exclude_semantics=True,
+                content=ft.Container(
+                    padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+                    border_radius=10,
+                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+                    border=ft.Border.all(
+                        2 if is_dealer else 1, CENTRE_BG if is_dealer else ft.Colors.OUTLINE_VARIANT
+                    ),
+                    opacity=0.55 if out else 1.0,
+                    content=ft.Column(
+                        [
+                            ft.Row(
+                                [
+                                    ft.Text(
+                                        name,
+                                        size=15,
+                                        weight=ft.FontWeight.W_600,
+                                        max_lines=1,
+                                        overflow=ft.TextOverflow.ELLIPSIS,
+                                    ),
+                                    *badges,
+                                ],
+                                spacing=6,
+                                tight=True,
+                            ),
+                            ft.Text(
+                                f"{chips.get(name, 0)} chips",
+                                size=18,
+                                weight=ft.FontWeight.BOLD,
+                                color=RED_SUIT if chips.get(name, 0) < RUMMOLI_ANTE else None,
+                            ),
+                            *([ft.Text(extra, size=12)] if extra else []),
+                        ],
+                        spacing=0,
+                        tight=True,
+                    ),
+                ),
+            )
+        )
+    return ft.Row(tiles, wrap=True, spacing=6, run_spacing=6)

@@ -1,0 +1,320 @@
+"""The Rummoli table screen without a browser: a real Flet session, taps as events.
+
+The table is rendered in a headless ``flet`` session (no client); a tap is the
+``click`` event the web client would send to the control behind a semantic
+identifier.  The rounds are recorded only through these taps, and every chip
+count is read back from the rendered semantic labels.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import flet as ft
+from flet.controls.context import _context_page
+from flet.messaging.connection import Connection
+from flet.messaging.protocol import MessageAction
+from flet.messaging.session import Session
+from flet.pubsub.pubsub_hub import PubSubHub
+
+from companion.session import GameSession
+from companion.storage import MemoryRepository
+from companion.views.rummoli_table import (
+    Line,
+    RummoliTable,
+    bets_and_folds,
+    next_final_pot,
+    parse_statement,
+)
+from rulesets.rummoli import RummoliRules
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dan"]
+
+
+class RecordingConnection(Connection):
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: list[Any] = []
+
+    def send_message(self, message: Any) -> None:
+        self.messages.append(message)
+
+
+def run_async(coro: Coroutine[Any, Any, Any]) -> Any:
+    """asyncio.run in a worker thread (Playwright's sync API may own this thread's loop)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as ex:
+        return ex.submit(asyncio.run, coro).result()
+
+
+class Table:
+    """The rendered table in a headless Flet session."""
+
+    def __init__(self, fs: Session, conn: RecordingConnection) -> None:
+        self.fs = fs
+        self.conn = conn
+
+    def _controls(self) -> list[Any]:
+        for _ in range(5):
+            try:
+                return list(self.fs.index.values())
+            except RuntimeError:  # the index changed while we looked
+                continue
+        return list(self.fs.index.values())
+
+    def semantics(self, ident: str) -> Any:
+        found = [
+            c
+            for c in self._controls()
+            if isinstance(c, ft.Semantics) and getattr(c, "identifier", None) == ident
+        ]
+        assert len(found) == 1, f"{ident}: {len(found)} controls"
+        return found[0]
+
+    def has(self, ident: str) -> bool:
+        return any(
+            isinstance(c, ft.Semantics) and getattr(c, "identifier", None) == ident
+            for c in self._controls()
+        )
+
+    def label(self, ident: str) -> str:
+        return str(self.semantics(ident).label)
+
+    async def flush(self, n: int = 20) -> None:
+        for _ in range(n):
+            await asyncio.sleep(0)
+
+    async def tap(self, ident: str) -> None:
+        target = self.semantics(ident).content
+        assert not getattr(target, "disabled", False), f"{ident} is disabled"
+        await self.fs.dispatch_event(target._i, "click", None)
+        await self.flush()
+
+    async def type_cards(self, label: str, text: str) -> None:
+        fields = [c for c in self._controls() if isinstance(c, ft.TextField) and c.label == label]
+        assert len(fields) == 1, f"{label}: {len(fields)} fields"
+        tf = fields[0]
+        self.fs.apply_patch(tf._i, {"value": text})
+        await self.fs.dispatch_event(tf._i, "change", None)
+        await self.fs.dispatch_event(tf._i, "submit", None)
+        await self.flush()
+
+    async def step(self, ident: str, times: int) -> None:
+        for _ in range(times):
+            await self.tap(f"{ident}-plus")
+
+    def crashed(self) -> bool:
+        return any(m.action == MessageAction.SESSION_CRASHED for m in self.conn.messages)
+
+
+def play(
+    scenario: Callable[[Table, GameSession], Coroutine[Any, Any, None]],
+    chips: list[int],
+    rules: dict[str, Any] | None = None,
+    dealer: int = 0,
+) -> GameSession:
+    repo = MemoryRepository()
+    game = GameSession.start(repo, "rummoli", PLAYERS, rules or {})
+    assert game.add({"type": "start", "chips": chips, "dealer": dealer}) is None
+
+    async def main() -> None:
+        conn = RecordingConnection()
+        conn.pubsubhub = PubSubHub()
+        fs = Session(conn)
+        token = _context_page.set(fs.page)
+        try:
+
+            @ft.component
+            def Root() -> ft.Control:
+                return RummoliTable(game)
+
+            fs.page.render(Root)
+            fs.get_page_patch()
+            table = Table(fs, conn)
+            await table.flush()
+            await scenario(table, game)
+            assert not table.crashed()
+        finally:
+            fs.close()
+            await asyncio.sleep(0)
+            _context_page.reset(token)
+
+    run_async(main())
+    return game
+
+
+def stack(t: Table, name: str) -> int:
+    return int(t.label(f"stack-{name}").split(": ")[1].split(" ")[0])
+
+
+def pot(t: Table, name: str) -> int:
+    return int(t.label(f"pot-{name}").split(": ")[1].split(" ")[0])
+
+
+def statement_lines(t: Table, who: str) -> list[str]:
+    out = []
+    while t.has(f"line-{who}-{len(out)}"):
+        out.append(t.label(f"line-{who}-{len(out)}"))
+    return out
+
+
+def board(t: Table) -> dict[str, int]:
+    names = ("poker", "10S", "JD", "QC", "KH", "AS", "AD+KD", "7-8-9", "rummoli")
+    return {p: pot(t, p) for p in names}
+
+
+# --------------------------------------------------------------------------- pure helpers
+
+
+def test_parse_statement_keeps_every_line_and_rule() -> None:
+    net, lines = parse_statement(
+        "Cy",
+        "Cy +8: ante -9 [M1.3], impasse, 8 cards held -8 [M5.7], "
+        "Poker pot +3 (split 2 ways, 1 left in the pot) [M4.4], cards owed +6 (Ann 2, Bob 1) "
+        "[A-M11]",
+    )
+    assert net == 8
+    assert lines == [
+        Line("ante", -9, "", "M1.3"),
+        Line("impasse, 8 cards held", -8, "", "M5.7"),
+        Line("Poker pot", 3, "split 2 ways, 1 left in the pot", "M4.4"),
+        Line("cards owed", 6, "Ann 2, Bob 1", "A-M11"),
+    ]
+
+
+def test_bets_and_folds_count_only_the_current_poker() -> None:
+    actions = [
+        {"type": "start", "chips": [50] * 3},
+        {"type": "deal"},
+        {"type": "bet", "player": 0, "chips": 3},
+        {"type": "poker", "winners": [0]},
+        {"type": "deal"},
+        {"type": "bet", "player": 1, "chips": 2},
+        {"type": "bet", "player": 1, "chips": 1},
+        {"type": "fold", "player": 2},
+    ]
+    assert bets_and_folds(actions, 3, final=False) == ([0, 3, 0], {2})
+    assert bets_and_folds(actions, 3, final=True) == ([0, 0, 0], set())
+
+
+def test_m7_2_next_final_pot_is_the_whole_board_or_the_smallest_pot() -> None:
+    assert next_final_pot({"poker": 3, "final": 40}, RummoliRules()) == ("final", 40)
+    pots = {"poker": 0, "10S": 4, "JD": 2, "QC": 2, "rummoli": 9}
+    assert next_final_pot(pots, RummoliRules(final_poker="per_pot")) == ("JD", 2)
+
+
+# --------------------------------------------------------------------------- taps
+
+
+def test_m2_3_auction_asks_about_pay_cards_before_recording() -> None:
+    async def scenario(t: Table, game: GameSession) -> None:
+        await t.tap("deal")
+        assert game.summary["phase"] == "widow"
+        assert "Bob 11, Cy 11, Dan 10, Ann 10, widow 10" in t.label("deal-sizes")
+        await t.tap("bidder-cy")
+        await t.step("bid", 2)
+        await t.tap("widow-auction")
+        assert game.summary["phase"] == "widow"  # not yet: pay cards are asked first
+        assert "pay card" in t.label("pay-card-question")
+        await t.tap("widow-refuse")
+        assert "may not take the widow" in t.label("widow-refused")
+        await t.tap("bidder-cy")
+        assert t.label("bid") == "Bid (chips): 2"  # the bid is kept
+        await t.tap("widow-auction")
+        await t.tap("widow-confirm")
+        assert game.summary["phase"] == "poker"
+        assert stack(t, "Ann") == 43 and stack(t, "Cy") == 39
+
+    play(scenario, [50, 50, 50, 60])
+
+
+def test_m2_4_hand_check_explains_the_pay_card() -> None:
+    async def scenario(t: Table, game: GameSession) -> None:
+        await t.tap("deal")
+        await t.tap("widow-dealer")
+        await t.type_cards("Type ann's hand", "2c 5h jd")
+        assert "JD" in t.label("pay-card-verdict")
+        assert "may not take the widow" in t.label("pay-card-verdict")
+
+    play(scenario, [50, 50, 50, 60])
+
+
+def test_m4_4_tied_poker_leaves_the_odd_chip_and_a_m8_two_layers_do_not_pay() -> None:
+    async def scenario(t: Table, game: GameSession) -> None:
+        await t.tap("deal")
+        await t.tap("widow-none")
+        await t.tap("bet-bob")
+        await t.tap("fold-dan")
+        assert "folded" in t.label("stack-Dan")
+        await t.tap("bet-cy")
+        await t.tap("bet-ann")
+        assert pot(t, "poker") == 7
+        await t.tap("winner-bob")
+        await t.tap("winner-cy")
+        await t.tap("record-poker")
+        assert pot(t, "poker") == 1
+        assert stack(t, "Bob") == 43 and stack(t, "Cy") == 43
+        assert "1 chip left in the Poker pot" in t.label("poker-result-verdict")
+        await t.tap("claim-ad-kd")
+        await t.tap("combo-no")
+        assert "stay on the board" in t.label("combo-no-payout")
+        assert pot(t, "AD+KD") == 4
+        await t.tap("claim-7-8-9")
+        await t.tap("combo-yes")
+        await t.tap("claim-by-bob")
+        assert stack(t, "Bob") == 47 and pot(t, "7-8-9") == 0
+        await t.tap("out-cy")
+        await t.step("held-ann", 2)
+        await t.step("held-bob", 1)
+        await t.step("held-dan", 3)
+        await t.tap("record-out")
+        assert game.summary["phase"] == "idle"
+        assert stack(t, "Cy") == 43 + 4 + 6
+        cy = statement_lines(t, "cy")
+        assert cy == [
+            "Cy: ante -9, rule M1.3",
+            "Cy: poker bet -1, rule M4.2",
+            "Cy: Poker pot +3 (split 2 ways, 1 left in the pot), rule M4.4",
+            "Cy: Rummoli pot +4, rule M6.1",
+            "Cy: cards owed +6 (Dan 3, Ann 2, Bob 1), rule A-M11",
+        ]
+        # every line links to the rule it cites
+        assert [t.label(f"line-cy-{i}-rule") for i in range(len(cy))] == [
+            "Rule M1.3",
+            "Rule M4.2",
+            "Rule M4.4",
+            "Rule M6.1",
+            "Rule A-M11",
+        ]
+        assert game.summary["chips_total"] == 210
+
+    play(scenario, [50, 50, 50, 60])
+
+
+def test_m5_live_log_checks_each_card_and_impasse_pays_the_centre() -> None:
+    async def scenario(t: Table, game: GameSession) -> None:
+        await t.tap("deal")
+        await t.tap("widow-none")
+        await t.tap("winner-bob")
+        await t.tap("record-poker")
+        await t.tap("rummoli-mode-live")
+        await t.tap("lay-by-ann")
+        await t.type_cards("Type card laid", "3c")
+        assert "the poker winner Bob starts" in t.label("lay-verdict")
+        await t.tap("lay-by-bob")
+        await t.type_cards("Type card laid", "kd")
+        assert t.label("lay-verdict") == "Bob may lay K♦."
+        await t.tap("record-lay")
+        await t.tap("lay-by-cy")
+        await t.type_cards("Type card laid", "ad")
+        await t.tap("record-lay")
+        assert pot(t, "AD+KD") == 4  # two players laid K♦ and A♦ (A-M8)
+        await t.tap("impasse-live")
+        assert game.summary["phase"] == "idle"
+        # Bob 10 cards - 1, Cy 10 - 1 (dealt 11, 11, 10, 10 from Ann's left: Bob, Cy, Dan, Ann)
+        assert pot(t, "rummoli") == 4 + 10 + 10 + 10 + 10
+        assert game.summary["chips_total"] == 210
+
+    play(scenario, [50, 50, 50, 60])
