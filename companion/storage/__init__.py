@@ -20,6 +20,7 @@ Public API (both implementations satisfy :class:`GameRepository`)::
     repo.export_csv() -> str                  # one row per player per hand
     repo.problems -> [str]                    # plain words about damaged / refused files
     repo.data_dir -> Path | None
+    repo.close()                              # done writing (also run at exit)
     repo.check_all(); repo.rebuild_index()    # TinyDB only: open every file / repair the index
 
 Errors are :class:`StorageError` (a ``ValueError``); :class:`GameNotFoundError` and
@@ -35,6 +36,9 @@ Layout on disk (:class:`TinyDbRepository`)::
     <data_dir>/quarantine/           damaged files, moved aside with a timestamp, never deleted
     <data_dir>/journal.json          transient: ids whose index line may be stale after a crash
     <data_dir>/.lock                 writer lock (filelock)
+    <data_dir>/.writer-<pid>-<n>     "this process writes here"; removed by close()/at exit.
+                                     A dead writer's marker makes the next open scan every
+                                     folder for its stale temp files (``.<name>.<pid>.<n>.tmp``)
 
 Why: TinyDB's JSONStorage rewrites and re-parses a whole file per operation, so
 one file for all history gets slower with every game.  Here saving an entry

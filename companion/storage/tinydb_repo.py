@@ -10,6 +10,7 @@ Layout of the data folder (see the package docstring for the why)::
     quarantine/            damaged files moved aside, never deleted
     journal.json           ids whose index entry may be stale after a crash (transient)
     .lock                  the writer lock (filelock)
+    .writer-<pid>-<n>      marker of a process that writes (removed on close)
 
 Saving a table entry rewrites only ``games/<id>.json``.  Finishing, creating
 or deleting a game rewrites that file plus one month of the index.
