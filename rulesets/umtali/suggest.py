@@ -236,11 +236,18 @@ def suggest_table(
                     all_acc.setdefault(c, []).append((side, k))
     base_len = len(table[p])
 
+    held_acc: dict[tuple[MeldKind, tuple[Card, ...]], list[Card]] = {}
+
     def add_anchor(run: _Run, kind: MeldKind, cs: tuple[Card, ...]) -> None:
         ref = (p, run.nxt)
         run.nxt += 1
-        for c in accepted_cards(kind, cs, rules):
-            if c in idx and c not in run.acc:
+        key = (kind, cs)
+        accepted = held_acc.get(key)
+        if accepted is None:  # only the cards of this hand matter
+            accepted = [c for c in accepted_cards(kind, cs, rules) if c in idx]
+            held_acc[key] = accepted
+        for c in accepted:
+            if c not in run.acc:
                 run.acc[c] = ref
 
     def close(run: _Run) -> None:
@@ -304,10 +311,42 @@ def suggest_table(
                 consider(r2, (a, b), H[left[0]] if left else None, True)
 
     by_low: list[list[tuple[int, MeldKind, tuple[Card, ...]]]] = [[] for _ in range(n)]
-    for cand in cands:
+    for cand in sorted(cands, key=lambda cand: -len(cand[2])):
         by_low[(cand[0] & -cand[0]).bit_length() - 1].append(cand)
+    # A bound for early stopping: no line scores more than the cards that could ever
+    # go down (a jack, part of a basic meld, accepted by a table anchor, or the same
+    # rank / a suit neighbour of another card held) plus 10 per K+Q of a suit held.
+    in_meld = 0
+    for m, _, _ in cands:
+        in_meld |= m
+    hopeless = [
+        c
+        for i, c in enumerate(H)
+        if not (
+            c.r is Rank.JACK
+            or in_meld >> i & 1
+            or c in base_acc
+            or rules.loose_pair
+            or rules.marriage_extendable
+            or rules.jack_extends_any_suit
+            or any(
+                x != c and (x.r is c.r or (x.s is c.s and abs(x.r.low - c.r.low) == 1)) for x in H
+            )
+        )
+    ]
+    ceiling = sum(card_points(c) for c in H if c not in hopeless) + 10 * sum(
+        1 for _, kind, _ in cands if kind is MeldKind.MARRIAGE
+    )
+    out_hopeless = len(hopeless) > 1
+
+    def done() -> bool:
+        if best_out is not None:
+            return best_out[0] >= ceiling
+        return out_hopeless and best is not None and best[0] >= ceiling
 
     def rec(i: int, usedm: int, chosen: list[tuple[int, MeldKind, tuple[Card, ...]]]) -> None:
+        if done():
+            return
         while i < n and usedm >> i & 1:
             i += 1
         if i >= n:
@@ -321,12 +360,12 @@ def suggest_table(
             close(run)
             finish(run)
             return
-        rec(i + 1, usedm, chosen)
-        for cand in by_low[i]:
+        for cand in by_low[i]:  # longest melds first: full lines are found early
             if cand[0] & usedm == 0:
                 chosen.append(cand)
                 rec(i + 1, usedm | cand[0], chosen)
                 chosen.pop()
+        rec(i + 1, usedm, chosen)
 
     rec(0, 0, [])
 
