@@ -22,6 +22,7 @@ Public API (both implementations satisfy :class:`GameRepository`)::
     repo.data_dir -> Path | None
     repo.close()                              # done writing (also run at exit)
     repo.check_all(); repo.rebuild_index()    # TinyDB only: open every file / repair the index
+    repo.quarantine_notes()                   # TinyDB only: every damaged file ever set aside
 
 Errors are :class:`StorageError` (a ``ValueError``); :class:`GameNotFoundError` and
 :class:`NewerVersionError` are subclasses.  Messages are meant for players.

@@ -298,10 +298,15 @@ class TinyDbRepository(BaseRepository):
             if self._durable:
                 fsync_dir(path.parent)
                 fsync_dir(self._quarantine_dir)
-            self._note(
+            message = (
                 f"{what[:1].upper()}{what[1:]} could not be read ({reason}). The damaged file "
                 f"was kept as {dest}; the rest of the history opens normally."
             )
+            self._note(message)
+            with contextlib.suppress(OSError):  # for other windows and later sessions
+                atomic_write_bytes(
+                    dest.with_name(dest.name + ".txt"), message.encode(), durable=False
+                )
             if path.parent == self._games_dir:
                 self._index_remove(path.stem)
             elif path.parent == self._index_dir:
@@ -750,6 +755,11 @@ class TinyDbRepository(BaseRepository):
                 docs += [i.model_dump(mode="json") for i in items]
                 self._write_shard(path, docs)
             self._clear_journal()
+
+    def quarantine_notes(self) -> list[str]:
+        """What was ever moved to ``quarantine/`` and why (oldest first), for a repair screen."""
+        notes = sorted(self._quarantine_dir.glob("*.txt"))
+        return [n.read_text(encoding="utf-8", errors="replace") for n in notes]
 
     def check_all(self) -> list[str]:
         """Open every file (slow: for a repair screen); returns :attr:`problems`."""

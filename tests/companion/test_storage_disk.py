@@ -112,8 +112,9 @@ def test_damaged_game_is_quarantined_and_named(tmp_path: Path, damage: bytes) ->
     [problem] = fresh.problems
     assert f"The umtali game of {bad.created[:10]} with Ann, Bob could not be read" in problem
     assert "quarantine" in problem
-    kept = list((tmp_path / "quarantine").iterdir())
+    kept = list((tmp_path / "quarantine").glob("*.json"))
     assert len(kept) == 1 and kept[0].read_bytes() == damage and bad.id in kept[0].name
+    assert open_repository(tmp_path).quarantine_notes() == [problem]  # told in later sessions
     assert [i.id for i in fresh.list_games()] == [ok.id]
     assert fresh.get_game(ok.id) == ok
     with pytest.raises(GameNotFoundError):
@@ -129,7 +130,7 @@ def test_game_with_invalid_content_is_quarantined(tmp_path: Path) -> None:
     with pytest.raises(StorageError, match="could not be read"):
         repo.append_action(g.id, {"type": "x"})
     assert repo.list_games() == []
-    assert len(list((tmp_path / "quarantine").iterdir())) == 1
+    assert len(list((tmp_path / "quarantine").glob("*.json"))) == 1
 
 
 def test_damaged_index_is_quarantined_and_rebuilt(tmp_path: Path) -> None:
@@ -140,7 +141,7 @@ def test_damaged_index_is_quarantined_and_rebuilt(tmp_path: Path) -> None:
     fresh = open_repository(tmp_path)
     assert [i.id for i in fresh.list_games()] == ids[::-1]
     assert len(fresh.problems) == 1 and "history index" in fresh.problems[0]
-    assert len(list((tmp_path / "quarantine").iterdir())) == 1
+    assert len(list((tmp_path / "quarantine").glob("*.json"))) == 1
 
 
 def test_damaged_player_list_is_quarantined(tmp_path: Path) -> None:
@@ -346,5 +347,5 @@ def test_damaged_game_in_trash_is_quarantined(tmp_path: Path) -> None:
     trashed.write_text(json.dumps(data))
     with pytest.raises(StorageError, match="could not be read"):
         repo.restore_game(g.id)
-    assert not trashed.exists() and len(list((tmp_path / "quarantine").iterdir())) == 1
+    assert not trashed.exists() and len(list((tmp_path / "quarantine").glob("*.json"))) == 1
     assert repo.list_trash() == [] and repo.list_games() == []
