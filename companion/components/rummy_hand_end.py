@@ -31,7 +31,7 @@ from companion.components.rummy_entry import (
     penalty,
     table_cards,
 )
-from companion.components.rummy_scores import box, rule_link
+from companion.components.rummy_scores import box, rule_link, said, tag
 from companion.session import GameSession
 from companion.ui import labelled, slug
 from rulesets import RulesetError
@@ -149,13 +149,12 @@ def HandEndForm(session: GameSession, number: int, on_close: Callable[[], None])
         controls.append(
             ft.Row(
                 [
-                    labelled(
+                    tag(
                         ft.Switch(
                             label="Going rummy",
                             value=rummy,
                             on_change=lambda e: set_rummy(bool(e.control.value)),
                         ),
-                        "Going rummy",
                         "going-rummy",
                     ),
                     rule_link("R4.2"),
@@ -179,7 +178,7 @@ def HandEndForm(session: GameSession, number: int, on_close: Callable[[], None])
         if p in typed_on:
             raw = (typed_text.current or {}).get(p, "")
             value_text = f"typed {raw}" if raw.strip().isdigit() else "typed: enter a total"
-            entry: ft.Control = labelled(
+            entry: ft.Control = tag(
                 ft.TextField(
                     label=f"{p}'s typed total",
                     value=raw,
@@ -188,7 +187,6 @@ def HandEndForm(session: GameSession, number: int, on_close: Callable[[], None])
                     dense=True,
                     width=200,
                 ),
-                f"{p}'s typed total",
                 f"typed-{slug(p)}",
             )
         else:
@@ -211,20 +209,19 @@ def HandEndForm(session: GameSession, number: int, on_close: Callable[[], None])
                         ft.Row(
                             [
                                 ft.Text(p, size=16, weight=ft.FontWeight.BOLD, expand=True),
-                                labelled(
+                                said(
                                     ft.Text(value_text, size=16, weight=ft.FontWeight.W_500),
                                     f"{p}: {value_text}",
                                     f"live-{slug(p)}",
                                 ),
                             ]
                         ),
-                        labelled(
+                        tag(
                             ft.Switch(
-                                label="Type a total instead of cards",
+                                label=f"Type {p}'s total instead of cards",
                                 value=p in typed_on,
                                 on_change=lambda e, p=p: toggle_typed(p, bool(e.control.value)),
                             ),
-                            f"Type {p}'s total instead",
                             f"typed-switch-{slug(p)}",
                         ),
                         entry,
@@ -239,26 +236,26 @@ def HandEndForm(session: GameSession, number: int, on_close: Callable[[], None])
         controls.append(ft.Text("To confirm: " + "; ".join(problems) + ".", italic=True))
     elif not answer.legal:
         controls.append(
-            labelled(
+            said(
                 ft.Row(
                     [
                         ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR),
                         ft.Text(answer.reason, color=ft.Colors.ERROR, expand=True),
-                        *([rule_link(answer.rule)] if answer.rule else []),
                     ],
-                    wrap=True,
                 ),
                 f"Not accepted: {answer.reason}"
                 + (f" (rule {answer.rule})" if answer.rule else ""),
                 "hand-end-problem",
             )
         )
+        if answer.rule:
+            controls.append(rule_link(answer.rule, "hand-end-problem-rule"))
     elif preview is not None:
         controls.append(_preview(preview, number, players))
     controls.append(
         ft.Row(
             [
-                labelled(
+                tag(
                     ft.FilledButton(
                         f"Save hand {number}" if editing else f"Confirm hand {number}",
                         icon=ft.Icons.CHECK,
@@ -266,15 +263,11 @@ def HandEndForm(session: GameSession, number: int, on_close: Callable[[], None])
                         disabled=preview is None,
                         height=48,
                     ),
-                    f"Save hand {number}" if editing else f"Confirm hand {number}",
                     "confirm-hand",
-                    button=True,
                 ),
-                labelled(
+                tag(
                     ft.OutlinedButton("Cancel", on_click=lambda _: on_close(), height=48),
-                    "Cancel hand entry",
                     "cancel-hand",
-                    button=True,
                 ),
             ],
             wrap=True,
@@ -302,6 +295,4 @@ def _preview(summary: dict[str, Any], number: int, players: list[str]) -> ft.Con
             + (f"{won[0]} wins." if len(won) == 1 else f"shared win, {' and '.join(won)}.")
         )
     text = "\n".join(lines)
-    return labelled(
-        ft.Text(text, size=15, weight=ft.FontWeight.W_500, selectable=True), text, "hand-preview"
-    )
+    return said(ft.Text(text, size=15, weight=ft.FontWeight.W_500), text, "hand-preview")

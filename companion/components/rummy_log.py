@@ -24,7 +24,7 @@ from companion.components.rummy_entry import (
     meld_verdict,
     table_cards,
 )
-from companion.components.rummy_scores import box, rule_link
+from companion.components.rummy_scores import box, rule_link, said, tag
 from companion.session import GameSession
 from companion.ui import labelled
 from rulesets.cards import Card
@@ -41,7 +41,7 @@ def verdict_row(title: str, answer: Answer, button: ft.Control, ident: str) -> f
     text = f"{title}: {word}. {answer.reason}"
     return ft.Column(
         [
-            labelled(
+            said(
                 ft.Row(
                     [
                         icon,
@@ -49,7 +49,6 @@ def verdict_row(title: str, answer: Answer, button: ft.Control, ident: str) -> f
                             text,
                             expand=True,
                             color=None if answer.legal else ft.Colors.ERROR,
-                            selectable=True,
                         ),
                     ],
                     vertical_alignment=ft.CrossAxisAlignment.START,
@@ -102,7 +101,7 @@ def TableLog(session: GameSession) -> ft.Control:
         ]
         if m.get("jokers"):
             parts.append(ft.Text(", ".join(m["jokers"]), size=12, italic=True))
-        items.append(labelled(ft.Column(parts, spacing=2), label, f"meld-{int(m['index']) + 1}"))
+        items.append(said(ft.Column(parts, spacing=2), label, f"meld-{int(m['index']) + 1}"))
 
     items += [
         ft.Divider(),
@@ -140,15 +139,13 @@ def TableLog(session: GameSession) -> ft.Control:
             verdict_row(
                 "As a new meld",
                 answer,
-                labelled(
+                tag(
                     ft.FilledTonalButton(
                         "Meld",
                         icon=ft.Icons.ADD,
                         on_click=lambda _: record(meld_action(player, cards)),
                     ),
-                    "Record meld",
                     "record-meld",
-                    button=True,
                 ),
                 "verdict-meld",
             )
@@ -160,7 +157,7 @@ def TableLog(session: GameSession) -> ft.Control:
                 verdict_row(
                     f"Lay off onto meld {n} ({m['owner']}'s {m['kind']})",
                     answer,
-                    labelled(
+                    tag(
                         ft.FilledTonalButton(
                             f"Lay off onto {n}",
                             icon=ft.Icons.CALL_MERGE,
@@ -168,9 +165,7 @@ def TableLog(session: GameSession) -> ft.Control:
                                 lay_off_action(player, cards, i)
                             ),
                         ),
-                        f"Record lay-off onto meld {n}",
                         f"record-lay-off-{n}",
-                        button=True,
                     ),
                     f"verdict-lay-off-{n}",
                 )

@@ -13,19 +13,27 @@ import flet as ft
 
 from companion.components.rummy_entry import cards_of
 from companion.games import opening
-from companion.ui import go, labelled, slug
+from companion.ui import go, slug
 from companion.views.rules import rule_route
 from rulesets.cards import format_cards
 
 
 def rule_link(rule: str, ident: str | None = None) -> ft.Control:
     """A small button that opens the rule a verdict cites."""
-    return labelled(
-        ft.TextButton(f"Rule {rule}", on_click=lambda _, r=rule: go(rule_route(r))),
-        f"Rule {rule}",
-        ident,
-        button=True,
+    button = ft.TextButton(f"Rule {rule}", on_click=lambda _, r=rule: go(rule_route(r)))
+    return tag(button, ident) if ident else button
+
+
+def said(control: ft.Control, label: str, ident: str) -> ft.Semantics:
+    """Something to read, not to press: one clear sentence for screen readers (and tests)."""
+    return ft.Semantics(
+        content=control, label=label, identifier=ident, container=True, exclude_semantics=True
     )
+
+
+def tag(control: ft.Control, ident: str) -> ft.Semantics:
+    """A stable test id on a control that already has its own name (a labelled button)."""
+    return ft.Semantics(content=control, identifier=ident)
 
 
 def box(content: ft.Control, *, tone: str = ft.Colors.SURFACE_CONTAINER_HIGHEST) -> ft.Container:
@@ -95,7 +103,7 @@ def scoreboard(summary: dict[str, Any], players: list[str]) -> ft.Control:
         if by_target:
             parts.append(ft.ProgressBar(value=min(total / target, 1.0), bar_height=6))
         label = f"{p}: total {total} {word}" + (", dealer" if p == dealer else "")
-        rows.append(labelled(ft.Column(parts, spacing=2), label, f"total-{slug(p)}"))
+        rows.append(said(ft.Column(parts, spacing=2), label, f"total-{slug(p)}"))
     return box(
         ft.Column(
             [
@@ -161,7 +169,7 @@ def hand_sheet(
         body: list[ft.Control] = [
             ft.Text(hand_title(hand), weight=ft.FontWeight.W_500),
             *[
-                labelled(ft.Text(line, selectable=True), f"Hand {n}, {line}", f"hand-{n}-{slug(p)}")
+                said(ft.Text(line), f"Hand {n}, {line}", f"hand-{n}-{slug(p)}")
                 for line, p in zip(lines, players, strict=True)
             ],
             ft.Text(totals_text, size=13, italic=True),
@@ -170,13 +178,11 @@ def hand_sheet(
             body.append(ft.Text("typed = a total typed in, cards not shown", size=12))
         if on_edit is not None:
             body.append(
-                labelled(
+                tag(
                     ft.TextButton(
                         f"Edit hand {n}", icon=ft.Icons.EDIT, on_click=lambda _, n=n: on_edit(n)
                     ),
-                    f"Edit hand {n}",
                     f"edit-hand-{n}",
-                    button=True,
                 )
             )
         items.append(box(ft.Column(body, spacing=2)))
@@ -199,7 +205,7 @@ def result_card(summary: dict[str, Any], players: list[str]) -> ft.Control:
     for place, p in enumerate(order, start=1):
         crown = p in winners
         rows.append(
-            labelled(
+            said(
                 ft.Row(
                     [
                         ft.Icon(ft.Icons.EMOJI_EVENTS if crown else ft.Icons.PERSON, size=20),
@@ -221,7 +227,7 @@ def result_card(summary: dict[str, Any], players: list[str]) -> ft.Control:
         ft.Column(
             [
                 ft.Text("Game over", size=22, weight=ft.FontWeight.BOLD),
-                labelled(
+                said(
                     ft.Text(headline, size=18, weight=ft.FontWeight.W_600),
                     f"Result: {headline}",
                     "result",

@@ -23,9 +23,15 @@ import flet as ft
 from companion.components.rummy_entry import next_deal
 from companion.components.rummy_hand_end import HandEndForm
 from companion.components.rummy_log import TableLog
-from companion.components.rummy_scores import hand_sheet, result_card, scoreboard, status_line
+from companion.components.rummy_scores import (
+    hand_sheet,
+    result_card,
+    said,
+    scoreboard,
+    status_line,
+    tag,
+)
 from companion.session import GameSession
-from companion.ui import labelled
 
 NEW = 0  # the "editing" state for the hand in play (finished hands use their number)
 
@@ -64,7 +70,7 @@ def RummyTable(session: GameSession) -> ft.Control:
     else:
         status = status_line(summary, players)
         controls.append(
-            labelled(ft.Text(status, size=17, weight=ft.FontWeight.W_600), status, "hand-status")
+            said(ft.Text(status, size=17, weight=ft.FontWeight.W_600), status, "hand-status")
         )
     if editing is not None and editing != NEW:
         controls.append(HandEndForm(session, int(editing), close, key=f"edit-{editing}"))  # type: ignore[call-arg]
@@ -72,17 +78,18 @@ def RummyTable(session: GameSession) -> ft.Control:
 
     if in_hand and editing is None:
         controls.append(
-            labelled(
-                ft.FilledButton(
-                    "Hand over",
-                    icon=ft.Icons.FLAG,
-                    on_click=lambda _: set_editing(NEW),
-                    height=52,
-                    expand=True,
-                ),
-                "Hand over",
-                "hand-over",
-                button=True,
+            ft.Row(
+                [
+                    tag(
+                        ft.FilledButton(
+                            "Hand over",
+                            icon=ft.Icons.FLAG,
+                            on_click=lambda _: set_editing(NEW),
+                            height=52,
+                        ),
+                        "hand-over",
+                    )
+                ]
             )
         )
     elif in_hand and editing == NEW:
@@ -90,29 +97,29 @@ def RummyTable(session: GameSession) -> ft.Control:
     elif not finished:
         number = hands_done + 1
         controls.append(
-            labelled(
-                ft.FilledButton(
-                    f"Start hand {number}",
-                    icon=ft.Icons.PLAY_ARROW,
-                    on_click=deal,
-                    height=52,
-                    expand=True,
-                ),
-                f"Start hand {number}",
-                "start-hand",
-                button=True,
+            ft.Row(
+                [
+                    tag(
+                        ft.FilledButton(
+                            f"Start hand {number}",
+                            icon=ft.Icons.PLAY_ARROW,
+                            on_click=deal,
+                            height=52,
+                        ),
+                        "start-hand",
+                    )
+                ]
             )
         )
 
     if in_hand:
         controls.append(
-            labelled(
+            tag(
                 ft.Switch(
                     label="Table log (melds and lay-offs, with verdicts)",
                     value=show_log,
                     on_change=lambda e: set_show_log(bool(e.control.value)),
                 ),
-                "Table log",
                 "table-log-switch",
             )
         )
