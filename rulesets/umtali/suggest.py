@@ -153,8 +153,11 @@ def suggest_table(
     pair_side: int | None = None,
     must_meld: str | Card | Iterable[str | Card] = (),
     no_discard: Iterable[Card] = (),
+    exhaustive: bool = False,
 ) -> Suggestion:
     """The search itself, over a bare table: ``table[side]`` lists (kind, cards) melds.
+
+    ``exhaustive`` turns off the early stop (the tests compare both).
 
     >>> from rulesets.cards import parse_cards
     >>> t = [[], [(MeldKind.SEQUENCE, parse_cards("5H 6H 7H"))]]
@@ -340,6 +343,8 @@ def suggest_table(
     out_hopeless = len(hopeless) > 1
 
     def done() -> bool:
+        if exhaustive:
+            return False
         if best_out is not None:
             return best_out[0] >= ceiling
         return out_hopeless and best is not None and best[0] >= ceiling

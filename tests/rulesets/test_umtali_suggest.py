@@ -195,3 +195,26 @@ def test_u4_2_suggest_melds_the_taken_discards_first_in_order() -> None:
     assert isinstance(s.best[0], Meld) and "4D" in s.best[0].cards
     assert isinstance(s.best[1], Meld) and "8S" in s.best[1].cards
     apply_plan(g, "Ann", s.best, hand)  # the referee accepts the order (U4.2)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_suggest_early_stop_agrees_with_the_exhaustive_search(data: st.DataObject) -> None:
+    from rulesets.cards import DECK
+    from rulesets.umtali import suggest_table
+
+    melds = data.draw(st.lists(st.sampled_from(OPPONENT), unique=True, max_size=3))
+    g = table(*melds)
+    t = [[(m.kind, m.cards) for m in g.sides[p]] for p in g.players]
+    # long runs in few suits stress the search
+    pool = [
+        c for c in DECK if c.suit is not None and c.suit.value in "SH" and c not in g.table_cards
+    ]
+    hand = data.draw(st.lists(st.sampled_from(pool), min_size=8, max_size=11, unique=True))
+    fast = suggest_table(t, 0, hand)
+    slow = suggest_table(t, 0, hand, exhaustive=True)
+    assert (fast.best_points, fast.can_go_out, fast.go_out_points) == (
+        slow.best_points,
+        slow.can_go_out,
+        slow.go_out_points,
+    )
