@@ -289,10 +289,13 @@ class UmtaliGame:
 
     @property
     def dealer(self) -> str | None:
-        """Dealer of the hand in play, or of the next hand between hands (None: the cut)."""
+        """Dealer of the hand in play, of the next hand between hands (None: the cut),
+        or of the last hand once the game is over."""
         s = self._state
         if s.phase in (Phase.PLAY, Phase.FINAL):
             return None if s.dealer is None else self.players[s.dealer]
+        if s.phase is Phase.OVER:
+            return self.players[s.hands[-1].dealer]
         nxt = self._next_dealer(s)
         return None if nxt is None else self.players[nxt]
 
@@ -1172,10 +1175,20 @@ class UmtaliGame:
             raise IllegalActionError(
                 "end_hand_empty_stock: someone went out; finish with the final turn", rule="U4.6"
             )
+        notes: tuple[str, ...] = ()
+        if s.stock_left:
+            notes = (
+                f"only {STOCK_AFTER_DEAL - s.stock_left} stock draws were recorded this hand; "
+                "the app cannot confirm the stock is empty",
+            )
         self._close_turn(s)
         self._end_hand(s, "empty_stock", both_out=False)
         return _Outcome(
-            "end_hand_empty_stock", 0, "U4.6", "the stock is empty: each side scores itself"
+            "end_hand_empty_stock",
+            0,
+            "U4.6",
+            "the stock is empty: each side scores itself",
+            notes=notes,
         )
 
     def _end_hand(self, s: _State, ended: str, *, both_out: bool) -> None:

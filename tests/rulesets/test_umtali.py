@@ -740,3 +740,18 @@ def test_unknown_player_and_bad_card_text_raise_the_error_family() -> None:
         g.meld("Zed", "5H 6H 7H")
     with pytest.raises(RulesetError):
         g.meld("Bob", "5H 6H 7X")
+
+
+def test_u4_6_unconfirmed_empty_stock_is_noted() -> None:
+    g = new_game()
+    g.draw("Bob")
+    v = g.judge({"type": "end_hand_empty_stock"})
+    assert v.legal and any("only 1 stock draws" in n for n in v.notes)
+
+
+def test_u2_1_dealer_after_the_game_is_the_last_dealer() -> None:
+    g = UmtaliGame(("Ann", "Bob"))
+    for _ in range(4):
+        g.start_hand()
+        g.end_hand_empty_stock()
+    assert g.dealer == "Bob"  # Ann, Bob, Ann, Bob
