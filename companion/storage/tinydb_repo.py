@@ -381,10 +381,13 @@ class TinyDbRepository(BaseRepository):
         else:
             for gid in ids:
                 game = self._load_optional(gid)
-                if game is None:
-                    self._index_remove(gid)
-                else:
-                    self._index_upsert(game.list_item())
+                try:
+                    if game is None:
+                        self._index_remove(gid)
+                    else:
+                        self._index_upsert(game.list_item())
+                except NewerVersionError:
+                    pass  # its month belongs to a newer app (noted in problems); left alone
         self._clear_journal()
 
     # ---- game files ----------------------------------------------------------------------
@@ -426,6 +429,7 @@ class TinyDbRepository(BaseRepository):
             rules=check_action(dict(rules or {})),
         )
         with self._writing():
+            self._shard_writable(stored.created)
             self._add_players(list(names))
             self._journal([stored.id])
             self._write(self._game_path(stored.id), _game_tables(stored))
@@ -485,6 +489,7 @@ class TinyDbRepository(BaseRepository):
         with self._writing():
             path, tables = self._load_tables(game_id)
             fields["updated"] = now_iso()
+            self._shard_writable(_game_from_tables(tables).created)
             db, storage = self._db(path, tables)
             db.table("game").update(fields, doc_ids=[1])
             self._journal([game_id])
@@ -498,6 +503,7 @@ class TinyDbRepository(BaseRepository):
         with self._writing():
             path, tables = self._load_tables(game_id)
             game = _game_from_tables(tables)
+            self._shard_writable(game.created)
             self._journal([game_id])
             os.replace(path, self._trash_dir / path.name)
             if self._durable:
@@ -513,6 +519,7 @@ class TinyDbRepository(BaseRepository):
             except GameNotFoundError:
                 raise GameNotFoundError(f"no game with id {game_id!r} in the trash") from None
             game = _game_from_tables(tables)
+            self._shard_writable(game.created)
             self._journal([game_id])
             os.replace(path, self._games_dir / path.name)
             if self._durable:
@@ -532,20 +539,28 @@ class TinyDbRepository(BaseRepository):
     def _shard_path(self, name: str) -> Path:
         return self._index_dir / f"{name}.json"
 
-    def _read_shard(self, path: Path) -> list[dict[str, Any]]:
+    def _read_shard(self, path: Path, *, writing: bool = False) -> list[dict[str, Any]]:
+        """Index lines of one month; a newer-format shard reads as empty, but is never
+        overwritten (``writing=True`` raises :class:`NewerVersionError` instead)."""
         try:
             tables = self._read(path, "index", f"the history index for {path.stem}")
         except _Damaged:
             tables = read_json_file(path)  # rebuilt by the quarantine step
         except NewerVersionError:
+            if writing:
+                raise
             return []
         docs = (tables or {}).get("games", {})
         return [d for d in docs.values() if isinstance(d, dict)]
 
+    def _shard_writable(self, created: str) -> None:
+        """Raise NewerVersionError before touching anything if that month is a newer app's."""
+        self._read_shard(self._shard_path(_shard_name(created)), writing=True)
+
     def _index_upsert(self, item: GameListItem) -> None:
         with self._writing():
             path = self._shard_path(_shard_name(item.created))
-            docs = [d for d in self._read_shard(path) if d.get("id") != item.id]
+            docs = [d for d in self._read_shard(path, writing=True) if d.get("id") != item.id]
             docs.append(item.model_dump(mode="json"))
             self._write_shard(path, docs)
 
@@ -557,7 +572,12 @@ class TinyDbRepository(BaseRepository):
                 else sorted(self._index_dir.glob("*.json"))
             )
             for path in shards:
-                docs = self._read_shard(path)
+                try:
+                    docs = self._read_shard(path, writing=True)
+                except NewerVersionError:
+                    if created:
+                        raise
+                    continue  # a newer app's month: not ours to change
                 kept = [d for d in docs if d.get("id") != game_id]
                 if len(kept) != len(docs):
                     self._write_shard(path, kept)
@@ -590,11 +610,18 @@ class TinyDbRepository(BaseRepository):
                 by_shard.setdefault(_shard_name(g.created), []).append(
                     g.list_item().model_dump(mode="json")
                 )
+            newer = set()
             for path in self._index_dir.glob("*.json"):
+                try:
+                    self._read_shard(path, writing=True)
+                except NewerVersionError:
+                    newer.add(path.stem)  # written by a newer app: left untouched
+                    continue
                 if path.stem not in by_shard:
                     os.unlink(path)
             for name, docs in by_shard.items():
-                self._write_shard(self._shard_path(name), docs)
+                if name not in newer:
+                    self._write_shard(self._shard_path(name), docs)
 
     def list_games(
         self, limit: int = 20, offset: int = 0, game: str | None = None, player: str | None = None
@@ -751,7 +778,7 @@ class TinyDbRepository(BaseRepository):
             for name, items in by_shard.items():
                 path = self._shard_path(name)
                 ids = {i.id for i in items}
-                docs = [d for d in self._read_shard(path) if d.get("id") not in ids]
+                docs = [d for d in self._read_shard(path, writing=True) if d.get("id") not in ids]
                 docs += [i.model_dump(mode="json") for i in items]
                 self._write_shard(path, docs)
             self._clear_journal()

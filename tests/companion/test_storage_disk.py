@@ -349,3 +349,24 @@ def test_damaged_game_in_trash_is_quarantined(tmp_path: Path) -> None:
         repo.restore_game(g.id)
     assert not trashed.exists() and len(list((tmp_path / "quarantine").glob("*.json"))) == 1
     assert repo.list_trash() == [] and repo.list_games() == []
+
+
+def test_newer_index_month_is_never_overwritten(tmp_path: Path) -> None:
+    repo = open_repository(tmp_path)
+    g = repo.create_game("rummy", ["Ann"])
+    [shard] = (tmp_path / "index").glob("*.json")
+    data = json.loads(shard.read_text())
+    data["meta"]["1"]["schema_version"] = 42
+    raw = json.dumps(data).encode()
+    shard.write_bytes(raw)
+    assert repo.list_games() == []  # cannot read it, says so
+    assert any("newer version" in p for p in repo.problems)
+    with pytest.raises(NewerVersionError):
+        repo.create_game("rummy", ["Bob"])  # same month: refused rather than overwritten
+    with pytest.raises(NewerVersionError):
+        repo.set_summary(g.id, {"hands": []}, "finished")
+    assert [p.stem for p in (tmp_path / "games").iterdir()] == [g.id]
+    assert not (tmp_path / "journal.json").exists()
+    repo.rebuild_index()
+    assert shard.read_bytes() == raw
+    assert repo.get_game(g.id) == g
