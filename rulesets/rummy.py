@@ -209,7 +209,10 @@ def deal_size(players: int) -> int:
 
 def _rank_at(value: int) -> Rank:
     """Rank at a run position: 1 = A, 13 = K, 14 = A again, 15 = 2 (round the corner)."""
-    return Rank.from_low((value - 1) % 13 + 1)
+    return _RANK_AT[value] if 0 < value < len(_RANK_AT) else Rank.from_low((value - 1) % 13 + 1)
+
+
+_RANK_AT: Final = (Rank.KING, *(Rank.from_low((v - 1) % 13 + 1) for v in range(1, 28)))
 
 
 def _text(cards: Iterable[Card]) -> str:
@@ -491,22 +494,20 @@ def _candidates(
                 if 0 <= need <= jokers:
                     mask = sum(1 << i for i in chosen)
                     out.append((mask, need, mask & -mask))
-    max_end = 13 if not rules.ace_high_or_low else 14
     for ranks in by_suit.values():
         for start in range(1, 14):
-            for length in range(3, 14):
-                end = start + length - 1
-                if not rules.round_the_corner and end > max_end:
-                    break
+            present: list[int] = []
+            for end in range(start, start + 13):
                 if not _run_bounds_ok(start, end, rules):
                     break
-                present = [
-                    ranks[_rank_at(v)] for v in range(start, end + 1) if _rank_at(v) in ranks
-                ]
+                rank = _RANK_AT[end]
+                if rank in ranks:
+                    present.append(ranks[rank])
+                length = end - start + 1
                 missing = length - len(present)
                 if missing > jokers:
-                    continue
-                if not present:
+                    break  # gaps only grow as the window does
+                if length < 3 or not present:
                     continue
                 # jokers may also stand in for cards we hold (to free them elsewhere)
                 full = sum(1 << i for i in present)
@@ -738,6 +739,16 @@ class _Hand:
     out: str | None = None  # who emptied their hand
     rummy: bool = False
 
+    def clone(self) -> _Hand:
+        """An independent copy (melds are frozen, so copying the containers suffices)."""
+        twin = copy.copy(self)
+        twin.melds = list(self.melds)
+        twin.placed = dict(self.placed)
+        twin.melded = set(self.melded)
+        twin.seen = set(self.seen)
+        twin.counts = dict(self.counts)
+        return twin
+
 
 @dataclass
 class _Result:
@@ -868,7 +879,7 @@ class RummyGame:
         """Apply any action (verified first; state unchanged if it is refused)."""
         act = parse_action(action)
         saved = (
-            copy.deepcopy(self._hand),
+            self._hand.clone() if self._hand else None,
             list(self._results),
             dict(self._totals),
             self._next_dealer,
@@ -895,7 +906,7 @@ class RummyGame:
         """Raise if ``action`` is illegal now; never changes the state."""
         act = parse_action(action)
         probe = copy.copy(self)
-        probe._hand = copy.deepcopy(self._hand)
+        probe._hand = self._hand.clone() if self._hand else None
         probe._results = list(self._results)
         probe._totals = dict(self._totals)
         probe._apply(act)
@@ -904,12 +915,18 @@ class RummyGame:
         """Undo the last action (pop and replay)."""
         if not self.actions:
             raise RecordError("nothing to undo")
-        actions = self.actions[:-1]
         last = self.actions[-1]
+        self.undo_to(len(self.actions) - 1)
+        return last
+
+    def undo_to(self, count: int) -> None:
+        """Keep only the first ``count`` actions (replayed once)."""
+        if not 0 <= count <= len(self.actions):
+            raise RecordError(f"undo_to({count}): the game has {len(self.actions)} actions")
+        actions = self.actions[:count]
         self._reset()
         for a in actions:
             self.push(a)
-        return last
 
     # ---- triads ------------------------------------------------------------------
 
@@ -1159,6 +1176,16 @@ class RummyGame:
         hand.placed_before_turn = hand.placed[player] > 0
         return act
 
+    def _stock_dead(self, hand: _Hand) -> bool:
+        r = self.rules
+        if hand.stock > 0:
+            return False
+        if r.block_rummy:
+            return True
+        if r.max_reshuffles is not None and hand.reshuffles >= r.max_reshuffles:
+            return True
+        return hand.pile < 2
+
     def _going_out_check(self, hand: _Hand, player: str, n: int, what: str) -> None:
         if not hand.turns:
             return
@@ -1318,6 +1345,12 @@ class RummyGame:
             if act.going_rummy:
                 raise IllegalActionError(
                     f"{what}: nobody went out, so nobody went rummy", rule="R4.2"
+                )
+            if hand.turns and not self._stock_dead(hand):
+                raise IllegalActionError(
+                    f"{what}: nobody went out, but the stock can still be drawn from"
+                    f" ({hand.stock} left, pile {hand.pile})",
+                    rule="R5.2",
                 )
             losers = list(self.players)
         else:
@@ -1680,6 +1713,9 @@ def random_record(seed: int) -> GameRecord:
     hands = 0
     while not game.finished and hands < 60:
         hands += 1
+        if rng.random() < 0.5 and _play_logged_hand(game, rng, dealer):
+            dealer = None
+            continue
         game.start_hand(dealer)
         dealer = None
         pack = list(DECK_WITH_JOKERS if rules.jokers else DECK_PLAIN)
@@ -1723,6 +1759,88 @@ def random_record(seed: int) -> GameRecord:
             None if block else winner, going_rummy=going_rummy, remaining=remaining, typed=typed
         )
     return game.to_record()
+
+
+def _play_logged_hand(game: RummyGame, rng: random.Random, dealer: str | None) -> bool:
+    """Play one hand turn by turn (``turns=True``): draw, meld, lay off, discard.
+
+    Returns False (and leaves the game as it was) if nobody could finish the hand.
+    """
+    rules = game.rules
+    mark = len(game.actions)
+    pack = list(DECK_WITH_JOKERS if rules.jokers else DECK_PLAIN)
+    rng.shuffle(pack)
+    size = deal_size(len(game.players))
+    held = {p: pack[i * size : (i + 1) * size] for i, p in enumerate(game.players)}
+    rest = pack[len(game.players) * size :]
+    pile = [rest.pop()]
+    stock = rest
+    game.start_hand(dealer, turns=True, upcard=str(pile[-1]))
+    winner: str | None = None
+    for _ in range(150):
+        p = game.turn
+        if p is None:  # pragma: no cover - turns are logged
+            break
+        mine = held[p]
+        taken: Card | None = None
+        if pile and len(mine) >= 2 and rng.random() < 0.3:
+            taken = pile.pop()
+            game.draw(p, "discard", str(taken))
+            mine.append(taken)
+        else:
+            if not stock:
+                if not game.can_draw(p):
+                    break  # block rummy / reshuffles used up / nothing left
+                stock = pile[:]
+                if not rules.no_shuffle:
+                    rng.shuffle(stock)
+                pile = [stock.pop()]
+            game.draw(p, "stock")
+            mine.append(stock.pop())
+
+        def keeps(cards: Sequence[Card], left: list[Card] = mine, t: Card | None = taken) -> bool:
+            after = [c for c in left if c not in cards] if cards else left
+            if not after:
+                return not rules.must_discard_to_go_out
+            return any(c != t for c in after)
+
+        for m in suggest(mine, rules).melds[: None if rules.multi_meld else 1]:
+            if keeps(m.cards) and game.can_meld(p, [str(c) for c in m.cards]):
+                game.meld(p, [str(c) for c in m.cards])
+                for c in m.cards:
+                    mine.remove(c)
+        for c in list(mine):
+            for tm in game.table:
+                if (rules.meld_before_layoff and p not in {m.owner for m in game.table}) or not (
+                    keeps([c]) and game.can_lay_off(p, [str(c)], tm.index)
+                ):
+                    continue
+                game.lay_off(p, [str(c)], tm.index)
+                mine.remove(c)
+                break
+        if not mine:
+            winner = p
+            break
+        dead = [c for c in suggest(mine, rules).deadwood if c != taken] or [
+            c for c in mine if c != taken
+        ]
+        out = max(dead, key=lambda c: card_value(c, rules))
+        game.discard(p, str(out))
+        mine.remove(out)
+        pile.append(out)
+        if not mine:
+            winner = p
+            break
+    if winner is None and not game.can_end_hand(None, typed=dict.fromkeys(game.players, 0)):
+        game.undo_to(mark)
+        return False
+    others = [p for p in game.players if p != winner]
+    remaining: dict[str, str | Sequence[str]] = {
+        p: [str(c) for c in held[p]] for p in others if rng.random() < 0.85
+    }
+    typed = {p: hand_value(held[p], rules) for p in others if p not in remaining}
+    game.end_hand(winner, remaining=remaining, typed=typed)
+    return True
 
 
 DECK_PLAIN: Final = tuple(Card(r, s) for s in Suit for r in Rank)
