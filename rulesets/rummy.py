@@ -911,6 +911,44 @@ class RummyGame:
         probe._totals = dict(self._totals)
         probe._apply(act)
 
+    def judge(self, action: Action | dict[str, Any]) -> Verdict:
+        """A :class:`Verdict` on an action against the current table (never raises for
+        an illegal play; bad notation still raises :class:`CardParseError`).
+
+        >>> g = RummyGame(["Ann", "Bob"], {"jokers": True})
+        >>> _ = g.start_hand("Ann")
+        >>> v = g.judge({"type": "meld", "player": "Bob", "cards": ["5S", "6S", "JK"]})
+        >>> v.legal, v.kind, v.notes
+        (True, 'run', ('JK=7S',))
+        >>> g.judge({"type": "lay_off", "player": "Ann", "cards": ["9S"], "meld": 0}).rule
+        'R3.3'
+        """
+        act = parse_action(action)
+        probe = copy.copy(self)
+        probe._hand = self._hand.clone() if self._hand else None
+        probe._results = list(self._results)
+        probe._totals = dict(self._totals)
+        texts = tuple(getattr(act, "cards", None) or ())
+        try:
+            out = probe._apply(act)
+        except IllegalActionError as exc:
+            return Verdict(legal=False, rule=exc.rule or "R3", reason=exc.reason, cards=texts)
+        if isinstance(out, TableMeld):
+            notes = out.shape.stands_for()
+            rule = {"meld": "R2.1" if out.kind == "set" else "R2.2"}.get(act.type, "R3.3")
+            verb = {"meld": "melds", "lay_off": "lays off onto", "swap_joker": "swaps into"}
+            shown = " ".join(texts) or str(getattr(act, "card", ""))
+            return Verdict(
+                legal=True,
+                kind=out.kind,
+                points=hand_value(self._cards(list(texts)), self.rules) if texts else None,
+                rule="R7" if act.type == "swap_joker" else rule,
+                reason=f'"{shown}" {verb[act.type]} a {out.kind}: "{format_cards(out.cards)}"',
+                cards=tuple(str(c) for c in out.cards),
+                notes=notes,
+            )
+        return Verdict(legal=True, rule="R3", reason=f"{act.type}: allowed")
+
     def pop(self) -> Action:
         """Undo the last action (pop and replay)."""
         if not self.actions:

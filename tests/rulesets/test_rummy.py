@@ -712,3 +712,69 @@ def test_undo_pops_and_replays() -> None:
 
 def test_hand_value_sums_card_values() -> None:
     assert hand_value(parse_cards("AS AH"), ACE) == 30
+
+
+def test_r5_2_logged_hand_cannot_end_without_winner_while_stock_lasts() -> None:
+    g = game(2, turns=True, block_rummy=True)
+    with pytest.raises(IllegalActionError) as exc:
+        g.end_hand(None, typed={"A": 5, "B": 6})
+    assert exc.value.rule == "R5.2" and g.in_hand
+
+
+def test_r4_1_logged_hand_cannot_end_before_anyone_is_out() -> None:
+    g = game(2, turns=True)
+    with pytest.raises(IllegalActionError) as exc:
+        g.end_hand("B", typed={"A": 5})
+    assert exc.value.rule == "R4.1"
+
+
+def test_r7_jokers_lay_off_a_joker_extends_the_top() -> None:
+    m = analyse_meld(parse_cards("5H 6H 7H"), WILD)
+    assert extend_meld(m, (JOKER,), WILD).stands_for() == ("JK=8H",)
+    top = analyse_meld(parse_cards("JH QH KH"), WILD)
+    assert extend_meld(top, (JOKER,), WILD).stands_for() == ("JK=10H",)
+
+
+def test_r7_jokers_listed_order_places_the_joker() -> None:
+    assert analyse_meld(parse_cards("JK 5H 6H"), WILD).stands_for() == ("JK=4H",)
+    assert analyse_meld(parse_cards("5H 6H JK"), WILD).stands_for() == ("JK=7H",)
+    assert analyse_meld(parse_cards("7H JK JK"), WILD).kind == "set"
+    assert analyse_meld(parse_cards("7H JK JK"), WILD, kind="run").kind == "run"
+
+
+def test_r7_round_the_corner_in_suggest() -> None:
+    assert suggest("KH AH 2H", CORNER).points == 0
+    assert suggest("KH AH 2H", ACE).points == 10 + 15 + 2
+
+
+def test_judge_gives_a_verdict_against_the_table() -> None:
+    g = game(3, jokers=True)
+    v = g.judge({"type": "meld", "player": "B", "cards": ["7H", "JK", "9H"]})
+    assert v.legal and v.kind == "run" and v.notes == ("JK=8H",) and v.rule == "R2.2"
+    assert g.table == ()  # judging changes nothing
+    g.meld("B", "7H JK 9H")
+    v = g.judge({"type": "lay_off", "player": "C", "cards": ["QH"], "meld": 0})
+    assert not v.legal and v.rule == "R3.3" and "QH" in v.reason
+    v = g.judge({"type": "lay_off", "player": "C", "cards": ["10H"], "meld": 0})
+    assert v.legal and v.cards == ("7H", "JK", "9H", "10H")
+
+
+def test_undo_to_replays_a_prefix() -> None:
+    g = game(3)
+    g.meld("B", "7H 8H 9H")
+    g.end_hand("B", remaining={"A": "KS", "C": "2C"})
+    g.undo_to(1)
+    assert g.in_hand and g.table == () and g.totals == {"A": 0, "B": 0, "C": 0}
+    with pytest.raises(RecordError):
+        g.undo_to(9)
+
+
+def test_verify_and_can_agree_and_leave_state_unchanged() -> None:
+    g = game(3)
+    g.meld("B", "7H 8H 9H")
+    assert g.can_lay_off("C", "10H", 0)
+    g.verify_lay_off("C", "10H", 0)
+    assert not g.can_meld("C", "7S 8S 10S")
+    with pytest.raises(IllegalActionError):
+        g.verify_meld("C", "7S 8S 10S")
+    assert len(g.table) == 1 and len(g.table[0].cards) == 3 and len(g.actions) == 2
