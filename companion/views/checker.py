@@ -1,10 +1,693 @@
-"""Check a meld screen (being built; replaced by its owner)."""
+"""Check a meld: pick the game and its house rules, tap cards, read the verdict at once.
+
+Route ``/check`` (``/check?game=rummy`` preselects a game; ``/check?gid=<game id>``
+takes the game and its house rules from a stored game, so a table screen can
+link here).  The verdict is the referee's (``RULESET.check``), recomputed as
+cards are tapped, with its reason and a link to the rule it cites.  "Whole
+hand" shows the best melding of a hand (each game's ``suggest``); for Rummoli
+the hand's widow eligibility, pay cards and poker hand.
+
+Nothing here decides a rule: :func:`evaluate` only calls the rulesets.
+"""
 
 from __future__ import annotations
 
+import functools
+import types
+import typing
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import parse_qs, urlparse
+
 import flet as ft
+
+from companion.components.cards import card_row
+from companion.components.picker import CardPicker
+from companion.preferences import default_rules, validate_rules
+from companion.services import use_services
+from companion.storage import StorageError
+from companion.ui import go, labelled
+from companion.views.rules import rule_route
+from rulesets import GAMES, RulesetError, load_ruleset
+from rulesets.cards import Card, format_cards
+from rulesets.protocol import HouseRulesBase, Verdict
+
+Mode = Literal["meld", "extend", "hand"]
+Target = Literal["cards", "anchor", "hand"]
+
+LEGAL_BG = "#E8F5E9"
+LEGAL_FG = "#1B5E20"
+ILLEGAL_BG = "#FFEBEE"
+ILLEGAL_FG = "#B71C1C"
+NEUTRAL_FG = "#37474F"
+
+# --------------------------------------------------------------------------- logic
+
+
+@dataclass
+class Outcome:
+    """What the screen shows for the current cards: the referee's words, never its own."""
+
+    verdict: Verdict | None = None
+    error: str | None = None  # a RulesetError message (bad cards, bad house rules)
+    error_rule: str | None = None
+    headline: str = ""
+    lines: list[str] = field(default_factory=list)  # suggestion / poker / pay cards
+    rule: str | None = None
+
+
+def _words(kind: str | None) -> str:
+    return (kind or "").replace("_", " ")
+
+
+def _umtali_suggestion(cards: Sequence[Card], rules: HouseRulesBase) -> list[str]:
+    from rulesets.umtali import GoOut, Meld, UmtaliRules, suggest_table
+
+    assert isinstance(rules, UmtaliRules)
+    s = suggest_table([[], []], 0, list(cards), rules=rules, players=("You", "Opponent"))
+    kinds = {p.cards: (p.kind, p.points) for p in s.plays}
+    lines = []
+    for act in s.best:
+        if isinstance(act, Meld):
+            from rulesets.cards import parse_cards
+
+            cs = parse_cards(list(act.cards))
+            kind, pts = kinds.get(cs, ("meld", 0))
+            lines.append(f"Meld {format_cards(cs)}: {_words(kind)}, {pts} points")
+        elif isinstance(act, GoOut):
+            parts = []
+            if act.pair:
+                parts.append(f"lay the pair {' '.join(act.pair)}")
+            if act.discard:
+                parts.append(f"discard {act.discard}")
+            lines.append("Go out: " + (", ".join(parts) if parts else "nothing left"))
+    if not lines:
+        lines.append("Nothing to meld yet.")
+    total = f"Best this turn: {s.best_points} points on your side"
+    lines.append(total + (" and you go out" if s.best and isinstance(s.best[-1], GoOut) else ""))
+    if s.kept:
+        lines.append(f"Kept in hand: {format_cards(s.kept)}")
+    lines.extend(s.notes)
+    return lines
+
+
+def _rummy_suggestion(cards: Sequence[Card], rules: HouseRulesBase) -> list[str]:
+    from rulesets.rummy import suggest
+
+    s = suggest(list(cards), rules)
+    lines = [f"Meld {format_cards(m.cards)}: {m.kind}" for m in s.melds]
+    if not lines:
+        lines.append("No set or run in these cards.")
+    dead = format_cards(s.deadwood) if s.deadwood else "none"
+    lines.append(f"Deadwood: {dead} — {s.points} penalty points if caught now")
+    return lines
+
+
+def evaluate(
+    game: str,
+    rules: dict[str, Any],
+    mode: Mode,
+    cards: Sequence[Card],
+    *,
+    anchor: Sequence[Card] = (),
+    hand: Sequence[Card] | None = None,
+    going_out: bool = False,
+) -> Outcome:
+    """Ask ``game``'s referee about ``cards``; never raises for bad input."""
+    try:
+        ruleset = load_ruleset(game)
+        model = validate_rules(game, rules)
+        if not cards:
+            return Outcome(headline="Tap cards to check them.")
+        if game == "rummoli":
+            return _rummoli(cards, model)
+        if mode == "hand":
+            lines = (
+                _umtali_suggestion(cards, model)
+                if game == "umtali"
+                else _rummy_suggestion(cards, model)
+            )
+            return Outcome(headline="Best melding of this hand", lines=lines)
+        if mode == "extend" and not anchor:
+            return Outcome(headline="Now pick the meld on the table to extend (Anchor).")
+        verdict = ruleset.check(
+            list(cards),
+            onto=list(anchor) if mode == "extend" else None,
+            going_out=going_out,
+            hand=list(hand) if hand is not None else None,
+            rules=model,
+        )
+    except RulesetError as exc:
+        return Outcome(error=exc.reason, error_rule=exc.rule, rule=exc.rule)
+    return Outcome(verdict=verdict, rule=verdict.rule)
+
+
+def _rummoli(cards: Sequence[Card], model: HouseRulesBase) -> Outcome:
+    from rulesets.poker import evaluate as poker_evaluate
+
+    verdict = load_ruleset("rummoli").check(list(cards), rules=model)
+    lines = []
+    if verdict.cards:
+        lines.append("Pay cards: " + ", ".join(verdict.cards))
+    else:
+        lines.append("Pay cards: none")
+    if len(cards) >= 5:
+        poker = poker_evaluate(list(cards))
+        lines.append(f"Poker hand: {poker.name} ({' '.join(poker.best)}) (M4.1)")
+    else:
+        lines.append("Poker hand: pick 5 or more cards to name it.")
+    return Outcome(verdict=verdict, rule=verdict.rule, lines=lines)
+
+
+def verdict_headline(v: Verdict, game: str = "") -> str:
+    if v.kind == "widow":
+        return "May take the widow" if v.legal else "May not take the widow"
+    if not v.legal:
+        return "Not legal"
+    if game == "rummy":  # points are the cards' penalty value, now out of the hand
+        pts = "" if v.points is None else f", {v.points} penalty points out of your hand"
+        return f"Legal: {_words(v.kind)}{pts}"
+    pts = "" if v.points is None else f", {v.points} point{'s' if v.points != 1 else ''}"
+    return f"Legal: {_words(v.kind)}{pts}"
+
+
+# --------------------------------------------------------------------------- house rules editor
+
+
+def _switched(set_value: Callable[[str, Any], None], name: str, e: ft.Event[ft.Switch]) -> None:
+    set_value(name, bool(e.control.value))
+
+
+def _title(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def _literal_options(annotation: Any) -> tuple[str, ...] | None:
+    if typing.get_origin(annotation) is Literal:
+        return tuple(str(a) for a in typing.get_args(annotation))
+    return None
+
+
+def _is_optional_int(annotation: Any) -> bool:
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return args == [int]
+    return False
+
+
+def _number_field(
+    ident: str,
+    label: str,
+    value: Any,
+    optional: bool,
+    on_value: Callable[[Any], None],
+) -> ft.Control:
+    def changed(e: ft.Event[ft.TextField]) -> None:
+        text = (e.control.value or "").strip()
+        if not text and optional:
+            on_value(None)
+            return
+        try:
+            on_value(int(text))
+        except ValueError:
+            on_value(text)  # the model refuses it, with a message
+
+    return labelled(
+        ft.TextField(
+            label=label,
+            value="" if value is None else str(value),
+            hint_text="off" if optional else None,
+            keyboard_type=ft.KeyboardType.NUMBER,
+            on_change=changed,
+            dense=True,
+            width=160,
+        ),
+        label,
+        ident,
+    )
+
+
+@ft.component
+def HouseRulesEditor(
+    game: str,
+    rules: dict[str, Any],
+    on_change: Callable[[dict[str, Any]], None],
+    *,
+    ident: str = "rules",
+) -> ft.Control:
+    """A switch (or choice / number) per field of the game's house-rules model,
+    each with its one-line explanation (the model's ``EXPLAIN``)."""
+    model = load_ruleset(game).house_rules
+    defaults = model().model_dump()
+    latest = ft.use_ref(dict(rules))
+    latest.current = dict(rules)
+
+    def set_value(name: str, value: Any) -> None:
+        new = {**(latest.current or {}), name: value}
+        if new.get(name) == defaults.get(name):
+            new.pop(name)
+        latest.current = new
+        on_change(new)
+
+    rows: list[ft.Control] = []
+    for name, info in model.model_fields.items():
+        explain = model.EXPLAIN.get(name, "")
+        value = rules.get(name, defaults.get(name))
+        title = _title(name)
+        fid = f"{ident}-{name}"
+        options = _literal_options(info.annotation)
+        if info.annotation is bool:
+            control: ft.Control = labelled(
+                ft.Switch(
+                    value=bool(value),
+                    on_change=functools.partial(_switched, set_value, name),
+                ),
+                title,
+                fid,
+            )
+        elif options is not None:
+            control = ft.Row(
+                [
+                    labelled(
+                        (ft.FilledTonalButton if value == opt else ft.TextButton)(
+                            _title(opt),
+                            on_click=lambda _, n=name, o=opt: set_value(n, o),
+                        ),
+                        f"{title}: {_title(opt)}",
+                        f"{fid}-{opt}",
+                        button=True,
+                        selected=value == opt,
+                    )
+                    for opt in options
+                ],
+                wrap=True,
+                spacing=4,
+            )
+        else:
+            control = _number_field(
+                fid,
+                title,
+                value,
+                _is_optional_int(info.annotation),
+                functools.partial(set_value, name),
+            )
+        rows.append(
+            ft.Container(
+                padding=ft.Padding.symmetric(vertical=4),
+                content=ft.Column(
+                    [
+                        ft.Row(
+                            [
+                                ft.Text(title, weight=ft.FontWeight.W_500, expand=True),
+                                control if info.annotation is bool else ft.Container(),
+                            ],
+                            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                        ),
+                        ft.Text(explain, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+                        *([] if info.annotation is bool else [control]),
+                    ],
+                    spacing=2,
+                ),
+            )
+        )
+    return ft.Column(rows, spacing=2)
+
+
+# --------------------------------------------------------------------------- the screen
+
+
+def _query() -> dict[str, str]:
+    route = getattr(ft.context.page, "route", "") or ""
+    return {k: v[0] for k, v in parse_qs(urlparse(route).query).items() if v}
+
+
+def _choice(
+    text: str, selected: bool, on_click: Callable[[], None], ident: str, icon: Any = None
+) -> ft.Control:
+    cls = ft.FilledButton if selected else ft.OutlinedButton
+    return labelled(
+        cls(text, icon=icon, on_click=lambda _: on_click()),
+        text,
+        ident,
+        button=True,
+        selected=selected,
+    )
+
+
+def rule_link(rule: str, ident: str) -> ft.Control:
+    """The 'Rule U6.2' button every verdict carries."""
+    return labelled(
+        ft.TextButton(
+            f"Rule {rule}", icon=ft.Icons.MENU_BOOK, on_click=lambda _: go(rule_route(rule))
+        ),
+        f"Rule {rule}",
+        ident,
+        button=True,
+    )
+
+
+def _verdict_panel(outcome: Outcome, game: str) -> ft.Control:
+    v = outcome.verdict
+    body: list[ft.Control] = []
+    if outcome.error is not None:
+        bg, fg, icon = ILLEGAL_BG, ILLEGAL_FG, ft.Icons.ERROR_OUTLINE
+        headline = "Cannot check these cards"
+        body.append(ft.Text(outcome.error, color=fg))
+    elif v is not None:
+        bg, fg = (LEGAL_BG, LEGAL_FG) if v.legal else (ILLEGAL_BG, ILLEGAL_FG)
+        icon = ft.Icons.CHECK_CIRCLE if v.legal else ft.Icons.CANCEL
+        headline = verdict_headline(v, game)
+        body.append(ft.Text(v.reason, color=fg))
+        body.extend(ft.Text(f"• {n}", size=13, color=fg) for n in v.notes)
+    else:
+        bg, fg, icon = "#ECEFF1", NEUTRAL_FG, ft.Icons.TOUCH_APP
+        headline = outcome.headline
+    if v is not None or outcome.error is not None:
+        body.extend(ft.Text(line, color=fg) for line in outcome.lines)
+    if outcome.rule:
+        body.append(rule_link(outcome.rule, "checker-rule-link"))
+    return ft.Semantics(
+        identifier="checker-verdict",
+        container=True,
+        live_region=True,
+        content=ft.Container(
+            bgcolor=bg,
+            border_radius=10,
+            padding=12,
+            content=ft.Column(
+                [
+                    ft.Row(
+                        [
+                            ft.Icon(icon, color=fg),
+                            ft.Text(
+                                headline,
+                                size=18,
+                                weight=ft.FontWeight.BOLD,
+                                color=fg,
+                                expand=True,
+                            ),
+                        ]
+                    ),
+                    *body,
+                ],
+                spacing=6,
+            ),
+        ),
+    )
+
+
+def _suggestion_panel(outcome: Outcome) -> ft.Control:
+    fg = NEUTRAL_FG
+    return ft.Semantics(
+        identifier="checker-suggestion",
+        container=True,
+        live_region=True,
+        content=ft.Container(
+            bgcolor="#E3F2FD",
+            border_radius=10,
+            padding=12,
+            content=ft.Column(
+                [
+                    ft.Row(
+                        [
+                            ft.Icon(ft.Icons.LIGHTBULB_OUTLINE, color="#0D47A1"),
+                            ft.Text(
+                                outcome.headline,
+                                size=18,
+                                weight=ft.FontWeight.BOLD,
+                                color="#0D47A1",
+                                expand=True,
+                            ),
+                        ]
+                    ),
+                    *[ft.Text(line, color=fg) for line in outcome.lines],
+                ],
+                spacing=6,
+            ),
+        ),
+    )
 
 
 @ft.component
 def CheckerView() -> ft.View:
-    return ft.View(route="/check", appbar=ft.AppBar(title=ft.Text("Check a meld")), controls=[])
+    services = use_services()
+
+    def initial() -> tuple[str, dict[str, dict[str, Any]]]:
+        q = _query()
+        game = q.get("game", "umtali")
+        per_game = {g: default_rules(services.repo.data_dir, g) for g in GAMES}
+        gid = q.get("gid")
+        if gid:
+            try:
+                stored = services.repo.get_game(gid)
+            except StorageError:
+                pass
+            else:
+                game = stored.game
+                per_game[stored.game] = dict(stored.rules)
+        return (game if game in GAMES else "umtali"), per_game
+
+    start = ft.use_memo(initial, [])
+    game, set_game = ft.use_state(start[0])
+    rules_by_game, set_rules_by_game = ft.use_state(start[1])
+    mode, set_mode = ft.use_state("meld")
+    target, set_target = ft.use_state("cards")
+    empty: dict[str, list[Card]] = {"cards": [], "anchor": [], "hand": []}
+    groups, set_groups = ft.use_state(empty)
+    going_out, set_going_out = ft.use_state(False)
+    use_hand, set_use_hand = ft.use_state(False)
+    rules_open, set_rules_open = ft.use_state(False)
+
+    rules = rules_by_game.get(game, {})
+    is_rummoli = game == "rummoli"
+    eff_mode: Mode = "hand" if is_rummoli else typing.cast(Mode, mode)
+    cards: list[Card] = groups["cards"]
+    anchor: list[Card] = groups["anchor"]
+    hand: list[Card] = groups["hand"]
+    targets: list[Target] = ["cards"]
+    if eff_mode == "extend":
+        targets.append("anchor")
+    if eff_mode != "hand" and use_hand:
+        targets.append("hand")
+    active: Target = target if target in targets else "cards"
+
+    outcome = evaluate(
+        game,
+        rules,
+        eff_mode,
+        cards,
+        anchor=anchor,
+        hand=hand if (use_hand and eff_mode != "hand") else None,
+        going_out=going_out and eff_mode != "hand",
+    )
+
+    def choose_game(g: str) -> None:
+        set_game(g)
+        if g != "rummy":  # only Rummy has jokers
+            set_groups(lambda old: {k: [c for c in v if not c.is_joker] for k, v in old.items()})
+
+    def set_group(name: Target, new: list[Card]) -> None:
+        set_groups(lambda old: {**old, name: list(new)})
+
+    def set_rules(new: dict[str, Any]) -> None:
+        set_rules_by_game(lambda old: {**old, game: dict(new)})
+
+    def choose_mode(m: str) -> None:
+        set_mode(m)
+        if m == "extend":
+            set_target("anchor" if not anchor else "cards")
+
+    jokers = game == "rummy" and bool(rules.get("jokers"))
+    title = load_ruleset(game).title
+    ft.use_dialog(
+        ft.AlertDialog(
+            title=ft.Text(f"{title} house rules"),
+            scrollable=True,
+            content=ft.Container(
+                width=520,
+                content=HouseRulesEditor(game, rules, set_rules, ident="checker-rule"),
+            ),
+            actions=[
+                labelled(
+                    ft.FilledButton("Done", on_click=lambda _: set_rules_open(False)),
+                    "Done",
+                    "checker-rules-done",
+                    button=True,
+                )
+            ],
+            on_dismiss=lambda _: set_rules_open(False),
+        )
+        if rules_open
+        else None
+    )
+    changed = ", ".join(f"{_title(k)}: {v}" for k, v in rules.items())
+    controls: list[ft.Control] = [
+        ft.Row(
+            [
+                _choice(
+                    load_ruleset(g).title,
+                    g == game,
+                    functools.partial(choose_game, g),
+                    f"checker-game-{g}",
+                )
+                for g in GAMES
+            ],
+            wrap=True,
+            spacing=8,
+            run_spacing=8,
+        ),
+        ft.Row(
+            [
+                labelled(
+                    ft.OutlinedButton(
+                        "House rules",
+                        icon=ft.Icons.TUNE,
+                        on_click=lambda _: set_rules_open(True),
+                    ),
+                    "House rules",
+                    "checker-house-rules",
+                    button=True,
+                ),
+                ft.Text(changed or "as in the rulebook", size=13, expand=True),
+            ],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+    ]
+    if not is_rummoli:
+        controls.append(
+            ft.Row(
+                [
+                    _choice(
+                        "Meld", mode == "meld", lambda: choose_mode("meld"), "checker-mode-meld"
+                    ),
+                    _choice(
+                        "Extend a meld",
+                        mode == "extend",
+                        lambda: choose_mode("extend"),
+                        "checker-mode-extend",
+                    ),
+                    _choice(
+                        "Whole hand",
+                        mode == "hand",
+                        lambda: choose_mode("hand"),
+                        "checker-mode-hand",
+                    ),
+                ],
+                wrap=True,
+                spacing=8,
+                run_spacing=8,
+            )
+        )
+        if eff_mode != "hand":
+            hand_label = (
+                "My hand (checks U7)" if game == "umtali" else "Rest of my hand (empty = out)"
+            )
+            controls.append(
+                ft.Row(
+                    [
+                        labelled(
+                            ft.Switch(
+                                label="Going out",
+                                value=going_out,
+                                on_change=lambda e: set_going_out(bool(e.control.value)),
+                            ),
+                            "Going out",
+                            "checker-going-out",
+                        ),
+                        labelled(
+                            ft.Switch(
+                                label=hand_label,
+                                value=use_hand,
+                                on_change=lambda e: set_use_hand(bool(e.control.value)),
+                            ),
+                            hand_label,
+                            "checker-use-hand",
+                        ),
+                    ],
+                    wrap=True,
+                    spacing=16,
+                )
+            )
+    else:
+        controls.append(
+            ft.Text(
+                "Tap your whole hand: may it take the widow (M2.4), which pay cards it holds, "
+                "and its poker hand.",
+                size=14,
+            )
+        )
+
+    if eff_mode == "hand" and not is_rummoli and (cards or outcome.error):
+        controls.append(
+            _suggestion_panel(outcome) if outcome.error is None else _verdict_panel(outcome, game)
+        )
+    else:
+        controls.append(_verdict_panel(outcome, game))
+
+    names = {
+        "cards": "Your hand"
+        if eff_mode == "hand"
+        else ("Card to add" if eff_mode == "extend" else "Meld"),
+        "anchor": "Anchor (meld on the table)",
+        "hand": "My hand" if game == "umtali" else "Rest of my hand",
+    }
+    if len(targets) > 1:
+        controls.append(ft.Text("Tap cards into:", size=14))
+        controls.append(
+            ft.Row(
+                [
+                    _choice(
+                        f"{names[t]} ({len(groups[t])})",
+                        t == active,
+                        functools.partial(set_target, t),
+                        f"checker-target-{t}",
+                    )
+                    for t in targets
+                ],
+                wrap=True,
+                spacing=8,
+                run_spacing=8,
+            )
+        )
+        for t in targets:
+            if t != active and groups[t]:
+                controls.append(
+                    ft.Column(
+                        [ft.Text(f"{names[t]}:", size=13), card_row(groups[t], width=30)],
+                        spacing=2,
+                    )
+                )
+    others: set[Card] = set()
+    if active == "cards":
+        others = set(anchor) if eff_mode == "extend" else set()
+        if game == "rummy" and use_hand:
+            others |= set(hand)
+    elif active == "anchor":
+        others = set(cards) | (set(hand) if use_hand else set())
+    elif active == "hand":
+        others = set(anchor) | (set(cards) if game == "rummy" else set())
+    others = {c for c in others if not c.is_joker}
+    controls.append(
+        CardPicker(
+            groups[active],
+            functools.partial(set_group, active),
+            ident=f"checker-{active}",
+            label=names[active],
+            jokers=jokers,
+            unavailable=others,
+        )
+    )
+    return ft.View(
+        route="/check",
+        appbar=ft.AppBar(title=ft.Text("Check a meld")),
+        scroll=ft.ScrollMode.AUTO,
+        padding=12,
+        controls=[
+            ft.Container(
+                content=ft.Column(controls, spacing=12),
+                width=None,
+            )
+        ],
+    )

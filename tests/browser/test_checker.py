@@ -1,0 +1,164 @@
+"""The meld checker in a real browser: a legal and an illegal play of each game, live
+verdicts with their rule links, house-rule switches, and the whole-hand suggestion."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from rulesets.cards import parse_card
+from rulesets.poker import evaluate
+from rulesets.umtali import suggest_table
+from tests.browser.conftest import AppServer, open_app, stable_screenshot, unexpected_external
+
+
+def _open_checker(page: Any, url: str) -> None:
+    open_app(page, url)
+    page.get_by_role("button", name="Check a meld").click()
+    expect(page.get_by_test_id("checker-game-umtali")).to_be_visible(timeout=20_000)
+
+
+def scroll_to(page: Any, locator: Any) -> None:
+    """Bring ``locator`` on screen with the mouse wheel: Flutter scrolls its own canvas,
+    and a DOM scrollIntoView of a semantics node does not always move it."""
+    height = page.viewport_size["height"]
+    for _ in range(20):
+        box = locator.bounding_box()
+        if box is not None and box["y"] >= 60 and box["y"] + box["height"] <= height - 10:
+            return
+        y = 0 if box is None else box["y"] - height / 2
+        page.mouse.move(page.viewport_size["width"] / 2, height / 2)
+        page.mouse.wheel(0, y if box is not None else 400)
+        page.wait_for_timeout(250)
+
+
+def _tap(page: Any, cards: str, ident: str = "checker-cards") -> None:
+    """Tap each card and wait for the picker to show it before the next tap (P6)."""
+    for text in cards.split():
+        button = page.get_by_test_id(f"{ident}-card-{text}")
+        scroll_to(page, button)
+        button.click()
+        removable = page.get_by_role("button", name=f"Remove {parse_card(text).words}")
+        expect(removable.first).to_be_attached(timeout=10_000)
+
+
+def _clear(page: Any, ident: str = "checker-cards") -> None:
+    page.get_by_test_id(f"{ident}-clear").click()
+    expect(page.get_by_text(re.compile(r": none chosen$")).first).to_be_visible(timeout=10_000)
+
+
+def _says(locator: Any, pattern: re.Pattern[str], timeout: float = 10_000) -> None:
+    """Wait until a panel says ``pattern``: Flutter puts merged texts in aria-label,
+    or leaves them as text content when the panel holds no button."""
+    deadline = time.monotonic() + timeout / 1000
+    seen = ""
+    while time.monotonic() < deadline:
+        try:
+            seen = (locator.get_attribute("aria-label", timeout=1000) or "") + "\n"
+            seen += locator.inner_text(timeout=1000)
+        except PlaywrightError:
+            seen = ""
+        if pattern.search(seen):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"{pattern.pattern!r} not in {seen!r}")
+
+
+def _verdict(page: Any) -> Any:
+    return page.get_by_test_id("checker-verdict")
+
+
+def test_umtali_legal_and_illegal_meld_and_rule_link(app_server: AppServer, page: Any) -> None:
+    _open_checker(page, app_server.url)
+    _says(_verdict(page), re.compile("Tap cards"), timeout=10_000)
+    _tap(page, "5H 6H 7H")
+    _says(_verdict(page), re.compile(r"^Legal: sequence, 3 points"), timeout=10_000)
+    stable_screenshot(page, f"checker-umtali-legal-{page.size_name}")
+    _clear(page)
+    _tap(page, "JH JD JS")
+    _says(_verdict(page), re.compile(r"^Not legal[\s\S]*jacks never form a set"), timeout=10_000)
+    stable_screenshot(page, f"checker-umtali-illegal-{page.size_name}")
+    page.get_by_test_id("checker-rule-link").click()
+    expect(page.get_by_text("Rule U5.1")).to_be_visible(timeout=15_000)
+    assert unexpected_external(page) == []
+
+
+def test_umtali_extension_and_whole_hand(app_server: AppServer, phone_page: Any) -> None:
+    page = phone_page
+    _open_checker(page, app_server.url)
+    page.get_by_test_id("checker-mode-extend").click()
+    expect(page.get_by_test_id("checker-target-anchor")).to_be_visible(timeout=10_000)
+    _tap(page, "5H 6H 7H", "checker-anchor")
+    page.get_by_test_id("checker-target-cards").click()
+    _tap(page, "8H")
+    _says(_verdict(page), re.compile(r"^Legal: extension, 1 point"), timeout=10_000)
+    _clear(page)
+    _tap(page, "9C")
+    _says(_verdict(page), re.compile(r"^Not legal"), timeout=10_000)
+    expect(page.get_by_test_id("checker-rule-link")).to_have_accessible_name(
+        re.compile(r"^Rule U6")
+    )
+    stable_screenshot(page, "checker-umtali-extend-phone")
+
+    page.get_by_test_id("checker-mode-hand").click()
+    expect(page.get_by_test_id("checker-suggestion")).to_be_visible(timeout=10_000)
+    _clear(page)
+    hand = "5H 6H 7H KS QS 9C 9D 2C"
+    best = suggest_table([[], []], 0, hand).best_points  # the referee's figure
+    _tap(page, hand)
+    _says(
+        page.get_by_test_id("checker-suggestion"),
+        re.compile(rf"Meld QS KS: marriage, 20 points[\s\S]*Best this turn: {best} points"),
+        timeout=10_000,
+    )
+    stable_screenshot(page, "checker-umtali-hand-phone")
+
+
+def test_rummy_legal_illegal_and_house_rule(app_server: AppServer, page: Any) -> None:
+    _open_checker(page, app_server.url)
+    page.get_by_test_id("checker-game-rummy").click()
+    _tap(page, "QH KH AH")
+    _says(_verdict(page), re.compile(r"^Not legal[\s\S]*Q-K-A is not a run"), timeout=10_000)
+    # the house rule switch makes it legal, live
+    page.get_by_test_id("checker-house-rules").click()
+    switch = page.get_by_test_id("checker-rule-ace_high_or_low")
+    expect(switch).to_be_visible(timeout=10_000)
+    switch.click()
+    expect(switch.get_by_role("switch")).to_be_checked(timeout=10_000)
+    stable_screenshot(page, f"checker-rummy-house-rules-{page.size_name}")
+    page.get_by_test_id("checker-rules-done").click()
+    expect(switch).not_to_be_attached(timeout=10_000)
+    expect(page.get_by_text("Ace high or low: True")).to_be_visible()
+    _says(_verdict(page), re.compile(r"^Legal: run"), timeout=10_000)
+    stable_screenshot(page, f"checker-rummy-house-rule-{page.size_name}")
+    page.get_by_test_id("checker-house-rules").click()
+    switch.click()
+    page.get_by_test_id("checker-rules-done").click()
+    _says(_verdict(page), re.compile(r"^Not legal"), timeout=10_000)
+    _clear(page)
+    _tap(page, "7S 7D 7C")
+    _says(_verdict(page), re.compile(r"^Legal: set"), timeout=10_000)
+    page.get_by_test_id("checker-rule-link").click()
+    expect(page.get_by_text("Rule R2.1")).to_be_visible(timeout=15_000)
+    assert unexpected_external(page) == []
+
+
+def test_rummoli_widow_and_poker(app_server: AppServer, page: Any) -> None:
+    _open_checker(page, app_server.url)
+    page.get_by_test_id("checker-game-rummoli").click()
+    _tap(page, "2C 3C 4C 5H 6D")
+    poker = evaluate("2C 3C 4C 5H 6D").name  # the referee's name for it
+    _says(
+        _verdict(page),
+        re.compile(rf"^May take the widow[\s\S]*Poker hand: {re.escape(poker)}"),
+    )
+    _tap(page, "JD")
+    _says(_verdict(page), re.compile(r"^May not take the widow[\s\S]*JD"), timeout=10_000)
+    stable_screenshot(page, f"checker-rummoli-{page.size_name}")
+    page.get_by_test_id("checker-rule-link").click()
+    expect(page.get_by_text("Rule M2.4")).to_be_visible(timeout=15_000)
+    assert unexpected_external(page) == []
