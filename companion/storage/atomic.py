@@ -44,7 +44,9 @@ class DamagedFileError(Exception):
 
 
 def fsync_dir(folder: Path) -> None:
-    """Make a rename/unlink inside ``folder`` durable."""
+    """Make a rename/unlink inside ``folder`` durable (Windows cannot open folders: no-op)."""
+    if os.name == "nt":
+        return
     fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(fd)

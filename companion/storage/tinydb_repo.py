@@ -103,6 +103,10 @@ def _game_from_tables(tables: Tables) -> StoredGame:
 
 
 def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    if os.name == "nt":  # os.kill(pid, 0) would terminate it there; scanning is always safe
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
