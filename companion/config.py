@@ -5,16 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import platformdirs
+from companion.storage import default_data_dir
 
-APP_NAME = "rummy-companion"
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 SEEDS_DIR = Path(__file__).resolve().parent.parent / "seeds"
 
-
-def default_data_dir() -> Path:
-    """The platform's user data folder for the app (e.g. ~/.local/share/rummy-companion)."""
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+__all__ = ["ASSETS_DIR", "SEEDS_DIR", "AppConfig", "default_data_dir"]
 
 
 @dataclass(frozen=True)
