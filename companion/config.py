@@ -7,8 +7,17 @@ from pathlib import Path
 
 from companion.storage import default_data_dir
 
-ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
-SEEDS_DIR = Path(__file__).resolve().parent.parent / "seeds"
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _shipped(name: str) -> Path:
+    """``assets``/``seeds``: inside the installed wheel, or beside the package in a checkout."""
+    inside = _PACKAGE / f"_{name}"
+    return inside if inside.is_dir() else _PACKAGE.parent / name
+
+
+ASSETS_DIR = _shipped("assets")
+SEEDS_DIR = _shipped("seeds")
 
 __all__ = ["ASSETS_DIR", "SEEDS_DIR", "AppConfig", "default_data_dir"]
 
