@@ -31,8 +31,8 @@ from companion.components.rummy_entry import (
     penalty,
     table_cards,
 )
-from companion.components.rummy_scores import box, rule_link, said, tag
-from companion.session import GameSession
+from companion.components.rummy_scores import box, refusal_note, rule_link, said, tag
+from companion.session import GameSession, Refusal
 from companion.ui import labelled, slug
 from rulesets import RulesetError
 from rulesets.cards import Card
@@ -70,6 +70,8 @@ def HandEndForm(session: GameSession, number: int, on_close: Callable[[], None])
     typed_on, set_typed_on = ft.use_state(frozenset(start["typed"]))
     typed_text = ft.use_ref(dict(start["typed"]))
     _, set_typed_rev = ft.use_state(0)
+    nothing: Refusal | None = None
+    refused, set_refused = ft.use_state(nothing)
 
     before, _ = ask(stored, prefix)
     on_table = table_cards((before or {}).get("table", []))
@@ -125,6 +127,9 @@ def HandEndForm(session: GameSession, number: int, on_close: Callable[[], None])
             refusal = session.add_many([action, *([deal] if deal else [])])
         if refusal is None:
             on_close()
+        else:
+            session.clear_error()  # shown here, next to the entry, not at the top of the page
+            set_refused(refusal)
 
     # ---- the form -------------------------------------------------------------------
     title = f"Correct hand {number}" if editing else f"Hand {number} is over"
@@ -252,6 +257,7 @@ def HandEndForm(session: GameSession, number: int, on_close: Callable[[], None])
             controls.append(rule_link(answer.rule, "hand-end-problem-rule"))
     elif preview is not None:
         controls.append(_preview(preview, number, players))
+    controls += refusal_note(refused, "hand-end-refusal")
     controls.append(
         ft.Row(
             [

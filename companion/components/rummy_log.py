@@ -24,8 +24,8 @@ from companion.components.rummy_entry import (
     meld_verdict,
     table_cards,
 )
-from companion.components.rummy_scores import box, rule_link, said, tag
-from companion.session import GameSession
+from companion.components.rummy_scores import box, refusal_note, rule_link, said, tag
+from companion.session import GameSession, Refusal
 from companion.ui import labelled
 from rulesets.cards import Card
 
@@ -81,14 +81,21 @@ def TableLog(session: GameSession) -> ft.Control:
     player, set_player = ft.use_state("")
     cards, set_cards = ft.use_state(list[Card]())
     message, set_message = ft.use_state("")
+    nothing: Refusal | None = None
+    refused, set_refused = ft.use_state(nothing)
 
     def record(action: dict[str, Any]) -> None:
         if not player:
             set_message("Choose who is putting the cards down.")
             return
         set_message("")
-        if session.add(action) is None:
+        refusal = session.add(action)
+        if refusal is None:
+            set_refused(None)
             set_cards([])
+        else:
+            session.clear_error()  # shown here, next to the entry, not at the top of the page
+            set_refused(refusal)
 
     items: list[ft.Control] = [ft.Text("On the table", weight=ft.FontWeight.BOLD)]
     if not table:
@@ -173,4 +180,5 @@ def TableLog(session: GameSession) -> ft.Control:
         items.append(ft.Column(verdicts, spacing=6))
     if message:
         items.append(ft.Text(message, color=ft.Colors.ERROR))
+    items += refusal_note(refused, "log-refusal")
     return box(ft.Column(items, spacing=8))

@@ -13,6 +13,7 @@ import flet as ft
 
 from companion.components.rummy_entry import cards_of
 from companion.games import opening
+from companion.session import Refusal
 from companion.ui import go, slug
 from companion.views.rules import rule_route
 from rulesets.cards import format_cards
@@ -34,6 +35,29 @@ def said(control: ft.Control, label: str, ident: str) -> ft.Semantics:
 def tag(control: ft.Control, ident: str) -> ft.Semantics:
     """A stable test id on a control that already has its own name (a labelled button)."""
     return ft.Semantics(content=control, identifier=ident)
+
+
+def refusal_note(refusal: Refusal | None, ident: str) -> list[ft.Control]:
+    """The referee's "no" to an entry just tried, shown where it was tried, with its rule."""
+    if refusal is None:
+        return []
+    text = f"Not recorded: {refusal.message}"
+    out: list[ft.Control] = [
+        said(
+            ft.Row(
+                [
+                    ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR),
+                    ft.Text(text, color=ft.Colors.ERROR, expand=True),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.START,
+            ),
+            text + (f" (rule {refusal.rule})" if refusal.rule else ""),
+            ident,
+        )
+    ]
+    if refusal.rule:
+        out.append(ft.Row([rule_link(refusal.rule, f"{ident}-rule")], wrap=True))
+    return out
 
 
 def box(content: ft.Control, *, tone: str = ft.Colors.SURFACE_CONTAINER_HIGHEST) -> ft.Container:
