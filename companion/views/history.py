@@ -1,15 +1,506 @@
-"""History screen (being built; replaced by its owner)."""
+"""History: every game, newest first, filterable; a game's hands and chart; statistics.
+
+Routes: ``/history`` (the list, a page of 20 at a time from the index -- no
+replay -- so it stays quick with thousands of games; and player statistics)
+and ``/history/<game id>`` (hand-by-hand table, cumulative chart, delete with
+undo).  Numbers come from :mod:`companion.stats`.
+"""
 
 from __future__ import annotations
 
+import functools
+from datetime import datetime
+from typing import Any
+
 import flet as ft
+import flet_charts as fch
+
+from companion.services import Services, use_services, use_ui
+from companion.session import replay
+from companion.stats import (
+    HIGHER_IS_BETTER,
+    UNITS,
+    PlayerStats,
+    cumulative_series,
+    hand_table,
+    player_stats,
+    starting_stacks,
+)
+from companion.storage import GameListItem, StorageError, StoredGame
+from companion.ui import go, labelled
+from rulesets import GAMES, load_ruleset
+
+PAGE = 20
+EVERYONE = "__everyone__"
+SERIES_COLORS = ("#1565C0", "#C62828", "#2E7D32", "#EF6C00", "#6A1B9A", "#00838F", "#5D4037")
+
+
+def _title(game: str) -> str:
+    try:
+        return load_ruleset(game).title
+    except Exception:  # an unknown game in an imported backup
+        return game.title()
+
+
+def when(iso: str) -> str:
+    """'2026-11-29 14:05' in local time (the stored time is UTC)."""
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso[:16]
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return "" if value is None else str(value)
+
+
+def _game_tile(item: GameListItem) -> ft.Control:
+    title = f"{_title(item.game)} · {when(item.created)}"
+    totals = ", ".join(f"{p} {_fmt(item.totals.get(p))}".strip() for p in item.players)
+    if item.status == "finished":
+        won = ", ".join(item.winners)
+        state = f"winner {won}" if len(item.winners) == 1 else f"shared by {won}"
+    else:
+        state = "in progress"
+    hands = f"{item.hands} hand{'s' if item.hands != 1 else ''}"
+    subtitle = f"{totals} — {hands}, {state}"
+    return labelled(
+        ft.ListTile(
+            leading=ft.Icon(
+                ft.Icons.EMOJI_EVENTS if item.status == "finished" else ft.Icons.PLAY_CIRCLE
+            ),
+            title=ft.Text(title),
+            subtitle=ft.Text(subtitle, max_lines=3),
+            on_click=lambda _, gid=item.id: go(f"/history/{gid}"),
+        ),
+        f"{title}: {subtitle}",
+        f"history-game-{item.id}",
+        button=True,
+    )
+
+
+def _chip(text: str, selected: bool, on_click: Any, ident: str) -> ft.Control:
+    cls = ft.FilledButton if selected else ft.OutlinedButton
+    return labelled(
+        cls(text, on_click=lambda _: on_click()), text, ident, button=True, selected=selected
+    )
+
+
+def _stats_table(game: str, rows: list[PlayerStats]) -> ft.Control:
+    unit = UNITS.get(game, "points")
+    best_word = "Best (highest)" if HIGHER_IS_BETTER.get(game, True) else "Best (lowest)"
+    per_hand = "Avg chips at end / hand" if game == "rummoli" else f"Avg {unit} / hand"
+    table = ft.DataTable(
+        column_spacing=18,
+        columns=[
+            ft.DataColumn(label=ft.Text("Player")),
+            ft.DataColumn(label=ft.Text("Games"), numeric=True),
+            ft.DataColumn(label=ft.Text("Wins"), numeric=True),
+            ft.DataColumn(label=ft.Text("Win rate"), numeric=True),
+            ft.DataColumn(label=ft.Text(per_hand), numeric=True),
+            ft.DataColumn(label=ft.Text(best_word), numeric=True),
+        ],
+        rows=[
+            ft.DataRow(
+                cells=[
+                    ft.DataCell(ft.Text(s.player)),
+                    ft.DataCell(ft.Text(str(s.games))),
+                    ft.DataCell(ft.Text(str(s.wins))),
+                    ft.DataCell(ft.Text(f"{s.win_rate:.0%}")),
+                    ft.DataCell(ft.Text(_fmt(s.per_hand) or "–")),
+                    ft.DataCell(
+                        ft.Text(_fmt(s.best) or "–"),
+                        on_tap=(lambda _, g=s.best_game: go(f"/history/{g}"))
+                        if s.best_game
+                        else None,
+                    ),
+                ]
+            )
+            for s in rows
+        ],
+    )
+    return ft.Semantics(
+        identifier=f"history-stats-{game}",
+        container=True,
+        content=ft.Column(
+            [
+                ft.Text(f"{_title(game)} ({unit})", size=17, weight=ft.FontWeight.BOLD),
+                ft.Row([table], scroll=ft.ScrollMode.AUTO),
+            ],
+            spacing=4,
+        ),
+    )
+
+
+def _statistics(services: Services, game: str | None, player: str | None) -> list[ft.Control]:
+    items = services.repo.list_games(limit=10**9, game=game, player=player)
+    stats = player_stats(items)
+    if player is not None:
+        stats = {g: [s for s in rows if s.player == player] for g, rows in stats.items()}
+    out: list[ft.Control] = [
+        ft.Text(
+            "Finished games only. A shared win counts for each winner; tap a best total "
+            "to open that game.",
+            size=13,
+        )
+    ]
+    shown = [g for g in GAMES if stats.get(g)] + [g for g in stats if g not in GAMES]
+    if not shown:
+        out.append(ft.Text("No finished games yet.", size=15))
+    out.extend(_stats_table(g, stats[g]) for g in shown)
+    return out
 
 
 @ft.component
 def HistoryView() -> ft.View:
-    return ft.View(route="/history", appbar=ft.AppBar(title=ft.Text("History")), controls=[])
+    services = use_services()
+    ui = use_ui()
+    revision = ui.history_revision
+    game, set_game = ft.use_state("")
+    player, set_player = ft.use_state("")
+    pages, set_pages = ft.use_state(1)
+    tab, set_tab = ft.use_state("games")
+
+    g = game or None
+    p = player or None
+    limit = PAGE * pages
+    items = ft.use_memo(
+        lambda: services.repo.list_games(limit=limit + 1, game=g, player=p),
+        [limit, g, p, revision],
+    )
+    more = len(items) > limit
+    items = items[:limit]
+    players = ft.use_memo(lambda: [pl.name for pl in services.repo.list_players()], [revision])
+
+    def choose_game(value: str) -> None:
+        set_game(value)
+        set_pages(1)
+
+    def choose_player(e: ft.Event[ft.Dropdown]) -> None:
+        value = e.control.value or EVERYONE
+        set_player("" if value == EVERYONE else value)
+        set_pages(1)
+
+    filters: list[ft.Control] = [
+        ft.Row(
+            [
+                _chip(
+                    "All games",
+                    game == "",
+                    functools.partial(choose_game, ""),
+                    "history-filter-all",
+                ),
+                *[
+                    _chip(
+                        _title(name),
+                        game == name,
+                        functools.partial(choose_game, name),
+                        f"history-filter-{name}",
+                    )
+                    for name in GAMES
+                ],
+            ],
+            wrap=True,
+            spacing=8,
+            run_spacing=8,
+        ),
+        labelled(
+            ft.Dropdown(
+                label="Player",
+                value=player or EVERYONE,
+                options=[
+                    ft.DropdownOption(key=EVERYONE, text="Everyone"),
+                    *[ft.DropdownOption(key=name, text=name) for name in players],
+                ],
+                on_select=choose_player,
+                width=260,
+                dense=True,
+            ),
+            "Player filter",
+            "history-filter-player",
+        ),
+    ]
+    tabs = ft.Row(
+        [
+            _chip("Games", tab == "games", lambda: set_tab("games"), "history-tab-games"),
+            _chip("Statistics", tab == "stats", lambda: set_tab("stats"), "history-tab-stats"),
+        ],
+        spacing=8,
+    )
+    body: list[ft.Control] = []
+    if tab == "stats":
+        body.extend(_statistics(services, g, p))
+    elif items:
+        body.extend(_game_tile(i) for i in items)
+        if more:
+            body.append(
+                labelled(
+                    ft.OutlinedButton(
+                        "More", icon=ft.Icons.EXPAND_MORE, on_click=lambda _: set_pages(pages + 1)
+                    ),
+                    "More",
+                    "history-more",
+                    button=True,
+                )
+            )
+    else:
+        body.append(
+            ft.Text(
+                "No games here yet."
+                if (g or p)
+                else "No games yet. Play one, or load the demo games in Settings.",
+                size=15,
+            )
+        )
+        if not (g or p):
+            body.append(
+                ft.OutlinedButton(
+                    "Settings", icon=ft.Icons.SETTINGS, on_click=lambda _: go("/settings")
+                )
+            )
+    return ft.View(
+        route="/history",
+        appbar=ft.AppBar(title=ft.Text("History")),
+        scroll=ft.ScrollMode.AUTO,
+        padding=12,
+        controls=[tabs, *filters, ft.Divider(height=1), *body],
+    )
+
+
+# --------------------------------------------------------------------------- one game
+
+
+def _summary_of(game: StoredGame) -> tuple[dict[str, Any], str | None]:
+    """The referee's summary (replayed now), else the stored one, and any problem."""
+    try:
+        return replay(game), None
+    except Exception as exc:  # a record the referee refuses, or an unknown game
+        stored = game.summary or {"players": game.players, "hands": []}
+        return stored, f"This game cannot be replayed ({exc}); showing the last saved summary."
+
+
+def _hands_table(summary: dict[str, Any], unit: str) -> ft.Control:
+    players, rows = hand_table(summary)
+    raw_totals = summary.get("totals")
+    totals: dict[str, Any] = raw_totals if isinstance(raw_totals, dict) else {}
+    table = ft.DataTable(
+        column_spacing=20,
+        heading_row_height=40,
+        data_row_min_height=36,
+        data_row_max_height=40,
+        columns=[
+            ft.DataColumn(label=ft.Text("Hand")),
+            *[ft.DataColumn(label=ft.Text(p), numeric=True) for p in players],
+        ],
+        rows=[
+            *[
+                ft.DataRow(
+                    cells=[
+                        ft.DataCell(ft.Text(str(n))),
+                        *[ft.DataCell(ft.Text(_fmt(v))) for v in scores],
+                    ]
+                )
+                for n, scores in rows
+            ],
+            ft.DataRow(
+                cells=[
+                    ft.DataCell(ft.Text("Total", weight=ft.FontWeight.BOLD)),
+                    *[
+                        ft.DataCell(ft.Text(_fmt(totals.get(p)), weight=ft.FontWeight.BOLD))
+                        for p in players
+                    ],
+                ]
+            ),
+        ],
+    )
+    return ft.Semantics(
+        identifier="detail-hands",
+        container=True,
+        content=ft.Column(
+            [
+                ft.Text(f"Hand by hand ({unit})", size=17, weight=ft.FontWeight.BOLD),
+                ft.Row([table], scroll=ft.ScrollMode.AUTO),
+            ],
+            spacing=4,
+        ),
+    )
+
+
+def _chart(series: dict[str, list[float]], unit: str, label: str) -> ft.Control:
+    values = [v for pts in series.values() for v in pts] or [0]
+    low, high = min(values), max(values)
+    pad = max(1.0, (high - low) * 0.08)
+    length = max((len(pts) for pts in series.values()), default=1)
+    chart = fch.LineChart(
+        data_series=[
+            fch.LineChartData(
+                points=[fch.LineChartDataPoint(x=i, y=v) for i, v in enumerate(pts)],
+                color=SERIES_COLORS[n % len(SERIES_COLORS)],
+                stroke_width=3,
+                point=True,
+            )
+            for n, pts in enumerate(series.values())
+        ],
+        min_x=0,
+        max_x=max(1, length - 1),
+        min_y=low - pad,
+        max_y=high + pad,
+        left_axis=fch.ChartAxis(label_size=44),
+        bottom_axis=fch.ChartAxis(
+            label_size=28,
+            labels=[
+                fch.ChartAxisLabel(value=i, label=ft.Text(str(i), size=12)) for i in range(length)
+            ],
+        ),
+        horizontal_grid_lines=fch.ChartGridLines(color="#33888888", width=1),
+        height=260,
+        expand=True,
+    )
+    legend = ft.Row(
+        [
+            ft.Row(
+                [
+                    ft.Container(
+                        width=14,
+                        height=14,
+                        border_radius=7,
+                        bgcolor=SERIES_COLORS[n % len(SERIES_COLORS)],
+                    ),
+                    ft.Text(f"{p} {_fmt(pts[-1]) if pts else ''}"),
+                ],
+                spacing=4,
+                tight=True,
+            )
+            for n, (p, pts) in enumerate(series.items())
+        ],
+        wrap=True,
+        spacing=14,
+    )
+    return ft.Semantics(
+        identifier="detail-chart",
+        container=True,
+        label=label,
+        content=ft.Column(
+            [
+                ft.Text(
+                    f"Running total ({unit}) after each hand", size=17, weight=ft.FontWeight.BOLD
+                ),
+                legend,
+                ft.Container(content=chart, padding=ft.Padding.only(right=16, top=8)),
+            ],
+            spacing=6,
+        ),
+    )
 
 
 @ft.component
 def GameDetailView() -> ft.View:
-    return ft.View(route="/history", appbar=ft.AppBar(title=ft.Text("Game")), controls=[])
+    services = use_services()
+    ui = use_ui()
+    params = ft.use_route_params()
+    gid = params.get("gid", "")
+    route = f"/history/{gid}"
+    try:
+        stored = services.repo.get_game(gid)
+    except StorageError as exc:
+        return ft.View(
+            route=route,
+            appbar=ft.AppBar(title=ft.Text("Game")),
+            padding=12,
+            controls=[
+                ft.Text(str(exc)),
+                ft.OutlinedButton("History", on_click=lambda _: go("/history")),
+            ],
+        )
+    _ = ui.history_revision
+    summary, problem = ft.use_memo(lambda: _summary_of(stored), [gid, stored.updated])
+    unit = UNITS.get(stored.game, "points")
+    title = _title(stored.game)
+
+    def undo(_: object, game_id: str = gid) -> None:
+        page = ft.context.page
+        try:
+            services.repo.restore_game(game_id)
+        except StorageError as exc:
+            page.show_dialog(ft.SnackBar(ft.Text(f"Could not restore: {exc}")))
+            return
+        services.history_changed()
+        page.show_dialog(ft.SnackBar(ft.Text("Game restored.")))
+
+    def delete(_: object) -> None:
+        page = ft.context.page
+        try:
+            services.repo.delete_game(gid)
+        except StorageError as exc:
+            page.show_dialog(ft.SnackBar(ft.Text(f"Not deleted: {exc}")))
+            return
+        services.history_changed()
+        page.show_dialog(
+            ft.SnackBar(
+                ft.Text(f"{title} game of {when(stored.created)} deleted."),
+                action=ft.SnackBarAction("Undo", on_click=undo),
+                duration=ft.Duration(seconds=8),
+            )
+        )
+        go("/history")
+
+    raw_winners = summary.get("winners")
+    winners = [str(w) for w in raw_winners] if isinstance(raw_winners, list) else []
+    if stored.status == "finished" or summary.get("finished"):
+        outcome = (
+            f"Winner: {', '.join(winners)}"
+            if len(winners) == 1
+            else f"Shared by {', '.join(winners)}"
+        )
+    else:
+        outcome = "In progress"
+    controls: list[ft.BaseControl] = [
+        ft.Text(f"{title} · {when(stored.created)}", size=20, weight=ft.FontWeight.BOLD),
+        ft.Text(f"Players: {', '.join(stored.players)}", size=15),
+        ft.Text(outcome, size=15, weight=ft.FontWeight.W_500),
+    ]
+    if stored.rules:
+        controls.append(
+            ft.Text(
+                "House rules: " + ", ".join(f"{k}={v}" for k, v in stored.rules.items()),
+                size=13,
+            )
+        )
+    if problem:
+        controls.append(ft.Text(problem, color=ft.Colors.ERROR))
+    actions: list[ft.Control] = []
+    if stored.status != "finished":
+        actions.append(
+            ft.FilledButton(
+                "Continue", icon=ft.Icons.PLAY_ARROW, on_click=lambda _: go(f"/play/{gid}")
+            )
+        )
+    actions.append(
+        labelled(
+            ft.OutlinedButton("Delete game", icon=ft.Icons.DELETE_OUTLINE, on_click=delete),
+            "Delete game",
+            "detail-delete",
+            button=True,
+        )
+    )
+    controls.append(ft.Row(actions, wrap=True, spacing=8))
+    players, rows = hand_table(summary)
+    if rows:
+        start = starting_stacks(stored.game, stored.actions, players)
+        series = cumulative_series(summary, start)
+        label = "Chart of running totals: " + ", ".join(
+            f"{p} {_fmt(pts[-1])}" for p, pts in series.items() if pts
+        )
+        controls.append(_chart(series, unit, label))
+        controls.append(_hands_table(summary, unit))
+    else:
+        controls.append(ft.Text("No hand finished yet.", size=15))
+    return ft.View(
+        route=route,
+        appbar=ft.AppBar(title=ft.Text(f"{title} game")),
+        scroll=ft.ScrollMode.AUTO,
+        padding=12,
+        controls=controls,
+    )
