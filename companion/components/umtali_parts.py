@@ -88,7 +88,11 @@ def meld_tile(
         identifier=f"meld-{slug(side)}-{index}",
         button=pickable,
         selected=selected if pickable else None,
+        on_tap=(lambda _: on_pick((side, index))) if pickable and on_pick else None,
+        container=True,
         exclude_semantics=True,
+        # a fresh node when the role changes: Flutter web drops the identifier otherwise
+        key=f"meld-{side}-{index}-{'anchor' if pickable else 'meld'}",
     )
 
 
@@ -179,17 +183,19 @@ def verdict_line(v: Verdict | None, *, ident: str = "verdict", empty: str = "") 
             [icon, ft.Text(head, weight=ft.FontWeight.BOLD, color=color, expand=True)],
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         ),
-        ft.Text(v.reason, color=color, selectable=True),
+        ft.Text(v.reason, color=color),
     ]
     for note in v.notes:
         lines.append(ft.Text(note, size=12, italic=True, color=color))
     if v.rule:
         lines.append(rule_link(v.rule))
+    label = f"{head}. {v.reason}" + (f" (rule {v.rule})" if v.rule else "")
     return ft.Semantics(
         content=ft.Container(
             content=ft.Column(lines, spacing=4), bgcolor=bg, border_radius=8, padding=8
         ),
         identifier=ident,
+        label=label,
         container=True,
     )
 

@@ -37,6 +37,9 @@ from rulesets.umtali import Suggestion, UmtaliGame
 
 T = TypeVar("T")
 
+#: CardPicker with a ``key`` (Flet components take one): each picker keeps its own typed text.
+Picker: Any = CardPicker
+
 MODES_PLAY = (
     ("meld", "Meld"),
     ("extend", "Extend"),
@@ -243,7 +246,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
         reset_entry()
 
     def on_anchor(a: tuple[str, int]) -> None:
-        set_anchor(None if anchor_ref.current == a else a)
+        set_anchor(a)  # idempotent: a tap may arrive both as a semantic and a pointer tap
 
     def add_current(_: Any) -> None:
         m = mode_ref.current
@@ -350,10 +353,11 @@ def UmtaliTable(session: GameSession) -> ft.Control:
         v = judge(meld_action())
         return [
             ft.Text("Pick the cards of a set, sequence, marriage, or a jack alone."),
-            CardPicker(
+            Picker(
                 cards,
                 set_cards,
                 ident="meld",
+                key="picker-meld",
                 label="Meld cards",
                 unavailable=table_cards,
                 max_cards=10,
@@ -372,10 +376,11 @@ def UmtaliTable(session: GameSession) -> ft.Control:
             where = f"Anchor: {side}'s meld #{int(idx) + 1}. Now pick the card."
         return [
             labelled(ft.Text(where, weight=ft.FontWeight.W_500), where, "anchor-hint"),
-            CardPicker(
+            Picker(
                 cards,
                 set_cards,
                 ident="extend",
+                key="picker-extend",
                 label="Extension card",
                 unavailable=table_cards,
                 max_cards=1,
@@ -389,10 +394,11 @@ def UmtaliTable(session: GameSession) -> ft.Control:
         v = judge(discard_action())
         return [
             ft.Text(f"The card {acting} discards face up to end the turn (optional record)."),
-            CardPicker(
+            Picker(
                 cards,
                 set_cards,
                 ident="discard",
+                key="picker-discard",
                 label="Discard",
                 unavailable=table_cards,
                 max_cards=1,
@@ -412,19 +418,21 @@ def UmtaliTable(session: GameSession) -> ft.Control:
         else:
             intro = f"{acting} goes out: optional pair, optional discard (may be face down)."
         picker = (
-            CardPicker(
+            Picker(
                 pair,
                 set_pair,
                 ident="pair",
+                key="picker-pair",
                 label="Pair",
                 unavailable=table_cards,
                 max_cards=2,
             )
             if out_part == "pair"
-            else CardPicker(
+            else Picker(
                 out_discard,
                 set_out_discard,
                 ident="out-discard",
+                key="picker-out-discard",
                 label="Going-out discard",
                 unavailable=table_cards,
                 max_cards=1,
@@ -466,19 +474,21 @@ def UmtaliTable(session: GameSession) -> ft.Control:
             "Record a final discard first if there was one."
         )
         picker = (
-            CardPicker(
+            Picker(
                 cards,
                 set_cards,
                 ident="leftovers",
+                key="picker-leftovers",
                 label="Leftover cards",
                 unavailable=table_cards,
                 max_cards=11,
             )
             if out_part != "discard"
-            else CardPicker(
+            else Picker(
                 out_discard,
                 set_out_discard,
                 ident="final-discard",
+                key="picker-final-discard",
                 label="Final discard",
                 unavailable=table_cards,
                 max_cards=1,
@@ -510,10 +520,11 @@ def UmtaliTable(session: GameSession) -> ft.Control:
                 f"{acting}: enter your hand privately. It is not saved. Verdicts then also "
                 "check the no-breaking rule against it, and you get the best melding."
             ),
-            CardPicker(
+            Picker(
                 hand,
                 set_hand,
                 ident="hand",
+                key="picker-hand",
                 label="My hand",
                 unavailable=table_cards,
                 max_cards=11,
@@ -678,10 +689,11 @@ def UmtaliTable(session: GameSession) -> ft.Control:
                 ft.Text(
                     f"Correct {actions[li].get('player')}'s leftovers", weight=ft.FontWeight.W_500
                 ),
-                CardPicker(
+                Picker(
                     fix,
                     set_fix,
                     ident="fix-leftovers",
+                    key="picker-fix-leftovers",
                     label="Leftover cards",
                     unavailable=on_table,
                     max_cards=11,

@@ -1,0 +1,398 @@
+"""A complete 4-hand Umtali game played through the UI, every score checked by hand.
+
+Hand-computed score sheet (U9.1: 10/J/Q/K = 5, A-9 = 1; U9.2: marriage = 20).
+Ann deals hand 1 (chosen on the new-game screen); the deal alternates (U2.3).
+
+Hand 1 -- Ann deals, Bob plays first
+  Bob   JH JD JS                 refused: jacks never form a set (U5.1)
+  Bob   5H 6H 7H  sequence       1+1+1           =  3   Bob side  3
+  Ann   9C 9D 9S  (wrong entry, undone)                 Ann side  0
+  Ann   8H on Bob's sequence     single          =  1   Ann side  1   (extension on opponent's side)
+  Ann   KS QS     marriage                       = 20   Ann side 21
+  Bob   JC        jack                           =  5   Bob side  8
+  Bob   goes out, pair 4C 4D (1+1 = 2), 2C discarded face down   Bob side 10
+  Ann   final turn: 4H on Bob's pair             =  1   Ann side 22
+  Ann   leftovers 3S KD -> Bob's side: 1+5       =  6   Bob side 16
+  Hand 1: Ann 22, Bob 16
+
+Hand 2 -- Bob deals, Ann plays first           (page reload mid-hand)
+  Ann   10C 10D 10H set          5+5+5           = 15   Ann side 15
+  Bob   2S 3S 4S  sequence       1+1+1           =  3   Bob side  3
+  Ann   goes out, no pair, 7D discarded face up         Ann side 15
+  Bob   final turn: 10S on Ann's set             =  5   Bob side  8
+  Bob   leftovers entered as 9H 9C (wrong): Ann 15+1+1 = 17
+        edited (Edit hand 2): leftovers 9H only: Ann 15+1 = 16
+  Hand 2: Ann 16, Bob 8
+
+Hand 3 -- Ann deals, Bob plays first; the stock runs out (U4.6)
+  Bob   "My hand" QH KH 9S 4D -> best line: marriage QH KH = 20   Bob side 20
+  Ann   AC 2C 3C  sequence       1+1+1           =  3   Ann side  3
+  stock empty: each side scores itself, nothing transferred
+  Hand 3: Ann 3, Bob 20
+
+Hand 4 -- Bob deals, Ann plays first
+  Ann   JS        jack                           =  5   Ann side  5
+  Bob   6C 7C 8C  sequence       1+1+1           =  3   Bob side  3
+  Ann   goes out (hand empty, no discard)
+  Bob   final turn: goes out too with pair 5S 5D (1+1 = 2)    Bob side 5
+        both out: nothing transferred (U8.5)
+  Hand 4: Ann 5, Bob 5
+
+Totals: Ann 22+16+3+5 = 46, Bob 16+8+20+5 = 49 -> Bob wins, 49 to 46.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import (
+    DESKTOP,
+    PHONE,
+    AppServer,
+    flutter_fill,
+    new_page,
+    open_app,
+    stable_screenshot,
+    unexpected_external,
+)
+from tests.browser.test_new_game import add_players
+
+T = 20_000
+
+
+@pytest.fixture
+def fresh_server(tmp_path: Path) -> Iterator[AppServer]:
+    server = AppServer(tmp_path / "data").start()
+    yield server
+    server.stop()
+
+
+def start_game(page: Any, url: str, dealer: str = "Ann") -> None:
+    open_app(page, url)
+    settled_click(page, page.get_by_role("button", name="New Umtali game"))
+    expect(page.get_by_role("textbox", name="Player name")).to_be_visible(timeout=T)
+    add_players(page, ["Ann", "Bob"])
+    page.get_by_role("radio", name=dealer).click()
+    settled_click(page, page.get_by_role("button", name="Start Umtali"))
+    expect(page.get_by_role("button", name="Undo")).to_be_visible(timeout=T)
+
+
+def side(page: Any, name: str, points: int) -> None:
+    """The running points of a side, as the table shows them."""
+    text = f"{name}'s side: {points} point{'s' if points != 1 else ''}"
+    expect(page.get_by_text(text, exact=True)).to_have_count(1, timeout=T)
+
+
+def sheet(page: Any, hand: int, ann: int, bob: int) -> None:
+    expect(page.get_by_test_id(f"hand-row-{hand}")).to_have_attribute(
+        "aria-label", re.compile(rf"Hand {hand}: Ann {ann}, Bob {bob}"), timeout=T
+    )
+
+
+def acting(page: Any, name: str) -> None:
+    settled_click(page, page.get_by_test_id(f"acting-{name.lower()}"))
+
+
+def mode(page: Any, m: str) -> None:
+    settled_click(page, page.get_by_test_id(f"mode-{m}"))
+
+
+def reveal(page: Any, locator: Any) -> None:
+    """Scroll Flutter's canvas (mouse wheel) until ``locator`` is well inside the viewport.
+
+    Playwright's own scroll-into-view moves the semantics DOM, not Flutter's scroll
+    view, so a pointer tap after it can land on whatever the canvas shows there.
+    """
+    height = page.viewport_size["height"]
+    for _ in range(30):
+        box = locator.bounding_box()
+        if box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 60:
+            return  # in the app bar, which never scrolls
+        if box is not None and box["y"] >= 70 and box["y"] + box["height"] <= height - 8:
+            return
+        delta = 400 if box is None else max(-600, min(600, box["y"] - height / 2))
+        page.mouse.move(page.viewport_size["width"] / 2, height / 2)
+        page.mouse.wheel(0, delta)
+        page.wait_for_timeout(150)
+    raise AssertionError(f"could not scroll {locator} into view")
+
+
+def settled_click(page: Any, locator: Any) -> None:
+    expect(locator).to_have_count(1, timeout=T)
+    reveal(page, locator)
+    page.wait_for_timeout(60)
+    locator.click()
+
+
+def tap(page: Any, ident: str, cards: str) -> None:
+    for c in cards.split():
+        settled_click(page, page.get_by_test_id(f"{ident}-card-{c}"))
+
+
+def typed(page: Any, label: str, cards: str) -> None:
+    box = page.get_by_role("textbox", name=f"Type {label}")
+    reveal(page, box)
+    flutter_fill(page, box, cards)
+    page.keyboard.press("Enter")
+
+
+def shows(page: Any, ident: str, text: str) -> None:
+    """The node ``ident`` says ``text`` (as its label or its text content)."""
+    loc = page.get_by_test_id(ident)
+    said = ""
+    for _ in range(100):
+        if loc.count() == 1:
+            said = loc.evaluate("e => (e.getAttribute('aria-label') || '') + ' ' + e.textContent")
+            if " ".join(text.split()) in " ".join(said.split()):
+                return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"{ident} says {said!r}, not {text!r}")
+
+
+def verdict(page: Any, text: str) -> None:
+    expect(page.get_by_test_id("verdict")).to_have_attribute(
+        "aria-label", re.compile(re.escape(text)), timeout=T
+    )
+
+
+def press(page: Any, ident: str) -> None:
+    btn = page.get_by_test_id(ident)
+    expect(btn.get_by_role("button")).to_be_enabled(timeout=T)
+    settled_click(page, btn)
+
+
+def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: Any) -> None:
+    page = phone_page
+    start_game(page, fresh_server.url)
+    shot = lambda name: stable_screenshot(page, f"umtali-{name}-phone")  # noqa: E731
+
+    # ---------------------------------------------------------------- hand 1
+    expect(page.get_by_text("Hand 1 of 4 · Ann dealt · Bob to play").first).to_have_count(1)
+    typed(page, "meld cards", "JH JD JS")
+    verdict(page, "jacks never form a set")
+    expect(page.get_by_test_id("verdict").get_by_role("button", name="Rule U5.1")).to_have_count(1)
+    expect(page.get_by_test_id("add-meld").get_by_role("button")).to_be_disabled()
+    shot("illegal-meld")
+    # the rule link opens the rule, Back returns to the table
+    settled_click(page, page.get_by_test_id("verdict").get_by_role("button", name="Rule U5.1"))
+    expect(page).to_have_url(re.compile(r"/rules/umtali/U5"), timeout=T)
+    page.go_back()
+    expect(page.get_by_test_id("mode-meld")).to_have_count(1, timeout=T)
+
+    tap(page, "meld", "5H 6H 7H")
+    verdict(page, "Sequence: 3 points")
+    press(page, "add-meld")
+    side(page, "Bob", 3)
+
+    # a wrong entry, then undo
+    acting(page, "Ann")
+    typed(page, "meld cards", "9C 9D 9S")
+    verdict(page, "Set: 3 points")
+    press(page, "add-meld")
+    side(page, "Ann", 3)
+    settled_click(page, page.get_by_role("button", name="Undo"))
+    side(page, "Ann", 0)
+    side(page, "Bob", 3)
+
+    # an extension on the opponent's side: the single lands on Ann's side
+    acting(page, "Ann")
+    mode(page, "extend")
+    settled_click(page, page.get_by_test_id("meld-bob-0"))
+    expect(page.get_by_test_id("anchor-hint")).to_contain_text(
+        "Anchor: Bob's meld #1. Now pick the card.", timeout=T
+    )
+    tap(page, "extend", "8H")
+    verdict(page, "Extension: 1 point")
+    shot("extend")
+    press(page, "add-extend")
+    side(page, "Ann", 1)
+    side(page, "Bob", 3)
+
+    # a marriage scores 20
+    mode(page, "meld")
+    tap(page, "meld", "KS QS")
+    verdict(page, "Marriage: 20 points")
+    press(page, "add-meld")
+    side(page, "Ann", 21)
+    expect(page.get_by_test_id("meld-ann-1")).to_contain_text(
+        "Ann's meld 2: Marriage K♠ Q♠, 20 points", timeout=T
+    )
+
+    acting(page, "Bob")
+    typed(page, "meld cards", "JC")
+    verdict(page, "Jack: 5 points")
+    press(page, "add-meld")
+    side(page, "Bob", 8)
+
+    # going out with a pair and a face-down discard
+    acting(page, "Bob")
+    mode(page, "go_out")
+    tap(page, "pair", "4C 4D")
+    settled_click(page, page.get_by_test_id("part-discard"))
+    tap(page, "out-discard", "2C")
+    settled_click(page, page.get_by_test_id("face-down").get_by_role("switch"))
+    expect(page.get_by_text("Discard: 2♣ (face down)")).to_have_count(1, timeout=T)
+    verdict(page, "Ann must draw from the stock")
+    shot("go-out")
+    press(page, "add-go-out")
+    side(page, "Bob", 10)
+    expect(page.get_by_text(re.compile("Bob went out: Ann's final turn")).first).to_have_count(1)
+
+    # the opponent's final turn: the pair takes a fourth... here a third 4
+    mode(page, "extend")
+    settled_click(page, page.get_by_test_id("meld-bob-2"))
+    tap(page, "extend", "4H")
+    verdict(page, "Extension: 1 point")
+    press(page, "add-extend")
+    side(page, "Ann", 22)
+
+    # leftovers move to Bob's side as singles
+    mode(page, "leftovers")
+    typed(page, "leftover cards", "3S KD")
+    verdict(page, "6 points")
+    shot("leftovers")
+    press(page, "add-leftovers")
+    sheet(page, 1, 22, 16)
+    expect(page.get_by_text("Hand 2 of 4: Bob deals (the deal alternates).")).to_have_count(1)
+    shot("hand-result")
+
+    # ---------------------------------------------------------------- hand 2
+    settled_click(page, page.get_by_role("button", name="Start hand 2"))
+    expect(page.get_by_text("Hand 2 of 4 · Bob dealt · Ann to play").first).to_have_count(
+        1, timeout=T
+    )
+    typed(page, "meld cards", "10C 10D 10H")
+    verdict(page, "Set: 15 points")
+    press(page, "add-meld")
+    side(page, "Ann", 15)
+    acting(page, "Bob")
+    typed(page, "meld cards", "2S 3S 4S")
+    press(page, "add-meld")
+    side(page, "Bob", 3)
+
+    # reload mid-game: everything comes back
+    page.reload()
+    open_app(page, page.url)
+    side(page, "Ann", 15)
+    side(page, "Bob", 3)
+    sheet(page, 1, 22, 16)
+    expect(page.get_by_text("Hand 2 of 4 · Bob dealt · Bob to play").first).to_have_count(
+        1, timeout=T
+    )
+
+    acting(page, "Ann")
+    mode(page, "go_out")
+    settled_click(page, page.get_by_test_id("part-discard"))
+    tap(page, "out-discard", "7D")
+    verdict(page, "Bob draws normally")
+    press(page, "add-go-out")
+    expect(page.get_by_text(re.compile("Ann went out: Bob's final turn")).first).to_have_count(
+        1, timeout=T
+    )
+    mode(page, "extend")
+    settled_click(page, page.get_by_test_id("meld-ann-0"))
+    tap(page, "extend", "10S")
+    press(page, "add-extend")
+    side(page, "Bob", 8)
+    mode(page, "leftovers")
+    typed(page, "leftover cards", "9H 9C")
+    press(page, "add-leftovers")
+    sheet(page, 2, 17, 8)
+
+    # correct the finished hand's leftovers: replay rescored it
+    settled_click(page, page.get_by_test_id("edit-hand-2"))
+    expect(page.get_by_text("Edit hand 2")).to_have_count(1, timeout=T)
+    settled_click(page, page.get_by_test_id("fix-leftovers-card-9C"))
+    expect(page.get_by_text("Leftover cards: 9♥", exact=True)).to_have_count(1, timeout=T)
+    shot("edit-hand")
+    settled_click(page, page.get_by_test_id("save-leftovers"))
+    sheet(page, 2, 16, 8)
+
+    # ---------------------------------------------------------------- hand 3
+    settled_click(page, page.get_by_role("button", name="Start hand 3"))
+    expect(page.get_by_text("Hand 3 of 4 · Ann dealt · Bob to play").first).to_have_count(
+        1, timeout=T
+    )
+    mode(page, "hand")
+    typed(page, "my hand", "QH KH 9S 4D")
+    shows(page, "suggestion", "Best melding this turn: 20 points • Bob melds Q♥ K♥ Kept: 9♠ 4♦")
+    shot("my-hand")
+    settled_click(page, page.get_by_role("button", name="Record this line"))
+    side(page, "Bob", 20)
+    acting(page, "Ann")
+    mode(page, "meld")
+    tap(page, "meld", "AC 2C 3C")
+    press(page, "add-meld")
+    side(page, "Ann", 3)
+    settled_click(page, page.get_by_test_id("empty-stock"))
+    settled_click(page, page.get_by_role("button", name="Tap again: end the hand, stock empty"))
+    sheet(page, 3, 3, 20)
+    expect(page.get_by_text(re.compile("The stock ran out")).first).to_have_count(1)
+
+    # ---------------------------------------------------------------- hand 4
+    settled_click(page, page.get_by_role("button", name="Start hand 4"))
+    expect(page.get_by_text("Hand 4 of 4 · Bob dealt · Ann to play").first).to_have_count(
+        1, timeout=T
+    )
+    typed(page, "meld cards", "JS")
+    press(page, "add-meld")
+    side(page, "Ann", 5)
+    acting(page, "Bob")
+    typed(page, "meld cards", "6C 7C 8C")
+    press(page, "add-meld")
+    side(page, "Bob", 3)
+    acting(page, "Ann")
+    mode(page, "go_out")
+    press(page, "add-go-out")
+    mode(page, "go_out")
+    tap(page, "pair", "5S 5D")
+    verdict(page, "nothing is transferred")
+    press(page, "add-go-out")
+
+    sheet(page, 4, 5, 5)
+    for n, ann, bob in ((1, 22, 16), (2, 16, 8), (3, 3, 20), (4, 5, 5)):
+        sheet(page, n, ann, bob)
+    expect(page.get_by_test_id("totals-row")).to_have_attribute(
+        "aria-label", "Totals: Ann 46, Bob 49"
+    )
+    expect(page.get_by_text("Bob wins, 49 to 46.").first).to_have_count(1, timeout=T)
+    shot("game-over")
+    assert unexpected_external(page) == []
+
+
+@pytest.mark.parametrize(
+    ("viewport", "dark", "name"),
+    [(DESKTOP, False, "desktop"), (PHONE, True, "phone-dark"), (DESKTOP, True, "desktop-dark")],
+)
+def test_umtali_screens_sizes_and_dark(
+    fresh_server: AppServer, browser: Any, viewport: dict[str, int], dark: bool, name: str
+) -> None:
+    page = new_page(browser, viewport, dark=dark)
+    try:
+        start_game(page, fresh_server.url, dealer="Bob")
+        tap(page, "meld", "KH QH")
+        press(page, "add-meld")
+        side(page, "Ann", 20)
+        acting(page, "Bob")
+        typed(page, "meld cards", "5S 6S 7S")
+        press(page, "add-meld")
+        mode(page, "extend")
+        settled_click(page, page.get_by_test_id("meld-bob-0"))
+        typed(page, "extension card", "9S")
+        verdict(page, "play 8S first")
+        stable_screenshot(page, f"umtali-extend-{name}")
+        mode(page, "go_out")
+        tap(page, "pair", "3D 3C")
+        stable_screenshot(page, f"umtali-go-out-{name}")
+        mode(page, "hand")
+        typed(page, "my hand", "8S 9S 4H 4D 4C JD")
+        shows(page, "suggestion", "Best melding this turn")
+        stable_screenshot(page, f"umtali-my-hand-{name}")
+    finally:
+        page.context.close()
