@@ -61,37 +61,42 @@ def _tile(
         alignment=ft.Alignment.CENTER,
         on_click=(lambda _: on_tap(pot)) if on_tap is not None else None,
         ink=on_tap is not None,
-        content=ft.Column(
-            [
-                ft.Text(
-                    pot_label(pot),
-                    size=15,
-                    weight=ft.FontWeight.BOLD,
-                    color=name_color,
-                    max_lines=1,
-                    no_wrap=True,
-                ),
-                ft.Text(
-                    str(chips),
-                    size=22,
-                    weight=ft.FontWeight.BOLD,
-                    color=count_color,
-                ),
-            ],
-            spacing=0,
-            tight=True,
-            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-            alignment=ft.MainAxisAlignment.CENTER,
+        content=ft.Semantics(
+            exclude_semantics=True,
+            content=ft.Column(
+                [
+                    ft.Text(
+                        pot_label(pot),
+                        size=15,
+                        weight=ft.FontWeight.BOLD,
+                        color=name_color,
+                        max_lines=1,
+                        no_wrap=True,
+                    ),
+                    ft.Text(
+                        str(chips),
+                        size=22,
+                        weight=ft.FontWeight.BOLD,
+                        color=count_color,
+                    ),
+                ],
+                spacing=0,
+                tight=True,
+                horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                alignment=ft.MainAxisAlignment.CENTER,
+            ),
         ),
     )
     return ft.Semantics(
         content=body,
         label=pot_words(pot, chips),
         identifier=f"pot-{pot}",
+        # a new node when the tile becomes tappable: Flutter web keeps the identifier
+        # only on nodes it creates, not on a node that turns into a button
+        key=f"pot-{pot}-{'tap' if on_tap is not None else 'show'}",
         button=on_tap is not None,
         selected=selected,
         container=True,
-        exclude_semantics=True,
         expand=True,
     )
 

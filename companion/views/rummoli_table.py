@@ -167,12 +167,25 @@ def rule_link(rule: str, ident: str | None = None) -> ft.Control:
     )
 
 
+def said(control: ft.Control, label: str, ident: str, *, expand: bool = False) -> ft.Control:
+    """Read-only content with one spoken label (the text inside is not read twice)."""
+    return ft.Semantics(
+        content=control,
+        label=label,
+        identifier=ident,
+        container=True,
+        exclude_semantics=True,
+        expand=expand,
+    )
+
+
 def explain(text: str, rule: str | None = None, ident: str | None = None) -> ft.Control:
-    parts: list[ft.Control] = [ft.Text(text, size=14, expand=True, selectable=True)]
+    parts: list[ft.Control] = [ft.Text(text, size=14, expand=True)]
     if rule:
         parts.append(rule_link(rule))
-    row = ft.Row(parts, vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)
-    return labelled(row, text, ident) if ident else row
+    if ident:
+        parts[0] = said(parts[0], text, ident, expand=True)
+    return ft.Row(parts, vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)
 
 
 def section(title: str, controls: Sequence[ft.Control], ident: str | None = None) -> ft.Control:
@@ -207,12 +220,17 @@ def choice(
     text: str, chosen: bool, on_click: Callable[..., Any], ident: str, label: str | None = None
 ) -> ft.Control:
     """A toggle chip: a player or a pot to pick (thumb-sized)."""
+    # The tap of the InkWell joins the labelled node; only the text inside is hidden from
+    # screen readers (hiding everything would hide the tap too).
     chip = ft.Container(
-        content=ft.Text(
-            text,
-            size=15,
-            weight=ft.FontWeight.W_600 if chosen else ft.FontWeight.NORMAL,
-            color=ft.Colors.ON_PRIMARY if chosen else None,
+        content=ft.Semantics(
+            exclude_semantics=True,
+            content=ft.Text(
+                text,
+                size=15,
+                weight=ft.FontWeight.W_600 if chosen else ft.FontWeight.NORMAL,
+                color=ft.Colors.ON_PRIMARY if chosen else None,
+            ),
         ),
         padding=ft.Padding.symmetric(horizontal=14, vertical=10),
         border_radius=22,
@@ -228,13 +246,13 @@ def choice(
         button=True,
         selected=chosen,
         container=True,
-        exclude_semantics=True,
     )
 
 
 def stepper(
-    label: str, value: int, on_set: Callable[[int], None], ident: str, lo: int = 0, hi: int = 99
+    label: str, value: int, on_step: Callable[[int], None], ident: str, lo: int = 0, hi: int = 99
 ) -> ft.Control:
+    """- value +; ``on_step(delta)`` works from the latest value (never a stale closure, P6)."""
     words = f"{label}: {value}"
     return ft.Row(
         [
@@ -242,7 +260,7 @@ def stepper(
             labelled(
                 ft.IconButton(
                     ft.Icons.REMOVE_CIRCLE_OUTLINE,
-                    on_click=lambda _: on_set(max(lo, value - 1)),
+                    on_click=lambda _: on_step(-1),
                     disabled=value <= lo,
                     icon_size=30,
                 ),
@@ -250,7 +268,7 @@ def stepper(
                 f"{ident}-minus",
                 button=True,
             ),
-            labelled(
+            said(
                 ft.Text(
                     str(value),
                     size=20,
@@ -264,7 +282,7 @@ def stepper(
             labelled(
                 ft.IconButton(
                     ft.Icons.ADD_CIRCLE_OUTLINE,
-                    on_click=lambda _: on_set(min(hi, value + 1)),
+                    on_click=lambda _: on_step(+1),
                     disabled=value >= hi,
                     icon_size=30,
                 ),
@@ -276,6 +294,17 @@ def stepper(
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
         spacing=0,
     )
+
+
+def stepping(
+    ui: dict[str, Any], set_ui: Callable[..., None], key: str, default: int, lo: int, hi: int
+) -> Callable[[int], None]:
+    """A stepper's handler that moves ``ui[key]`` by a delta, kept within lo..hi."""
+
+    def step(delta: int) -> None:
+        set_ui(**{key: max(lo, min(hi, int(ui.get(key, default)) + delta))})
+
+    return step
 
 
 def statement_card(
@@ -290,12 +319,13 @@ def statement_card(
         rows.append(
             ft.Row(
                 [
-                    labelled(
-                        ft.Text(words, size=14, expand=True, selectable=True),
+                    said(
+                        ft.Text(words, size=14),
                         f"{name}: {words}, rule {ln.rule}",
-                        f"line-{slug(name)}-{i}",
+                        f"{ident}-line-{i}",
+                        expand=True,
                     ),
-                    rule_link(ln.rule, f"line-{slug(name)}-{i}-rule"),
+                    rule_link(ln.rule, f"{ident}-line-{i}-rule"),
                 ],
                 spacing=2,
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
@@ -313,7 +343,7 @@ def statement_card(
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
             content=ft.Column(
                 [
-                    labelled(
+                    said(
                         ft.Text(
                             head,
                             size=16,
@@ -338,7 +368,7 @@ def poker_result(info: dict[str, Any], ident: str) -> list[ft.Control]:
     for name, h in (info.get("hands") or {}).items():
         words = f"{name}: {h['name']}"
         out.append(
-            labelled(
+            said(
                 ft.Column(
                     [
                         ft.Text(words, size=14, weight=ft.FontWeight.W_500),
@@ -460,10 +490,12 @@ def RummoliTable(session: GameSession) -> ft.Control:
             elif bets[i]:
                 bet_note[p] = f"bet {bets[i]}"
     top: list[ft.Control] = [
-        labelled(
-            board(pots, on_tap=tap_pot if taps else None, selected=ui.get("pot"), taps=taps),
-            "The board: " + "; ".join(pot_words(p, c) for p, c in pots.items()),
-            "board",
+        ft.Semantics(
+            content=board(
+                pots, on_tap=tap_pot if taps else None, selected=ui.get("pot"), taps=taps
+            ),
+            identifier="board",
+            container=True,
         ),
         stacks(
             players,
@@ -473,7 +505,7 @@ def RummoliTable(session: GameSession) -> ft.Control:
             held=held_map,
             note=bet_note,
         ),
-        labelled(
+        said(
             ft.Text(
                 f"Chips on the table: {summary.get('chips_total', 0)}"
                 + (
@@ -718,13 +750,15 @@ def _widow_panel(
         )
     )
     top_bid = summary.get("totals", {}).get(bidder, 0) if bidder else 99
-    rows.append(stepper("Bid (chips)", bid, lambda v: set_ui(bid=v), "bid", 0, top_bid))
+    rows.append(
+        stepper("Bid (chips)", bid, stepping(ui, set_ui, "bid", 0, 0, top_bid), "bid", 0, top_bid)
+    )
     rows.append(
         button(
             f"{bidder} pays {bid} to {dealer} for the widow"
             if bidder
             else "Pick the highest bidder",
-            lambda _: take(bidder, bid) if bidder else None,
+            lambda _: take(bidder, min(ui.get("bid", 0), top_bid)) if bidder else None,
             "widow-auction",
             icon=ft.Icons.GAVEL,
             disabled=bidder is None,
@@ -799,7 +833,7 @@ def _pay_card_verdict(cards: list[Card], rules: RummoliRules) -> list[ft.Control
         ft.Row(
             [
                 ft.Icon(icon, color=color),
-                labelled(ft.Text(v.reason, color=color, expand=True), v.reason, "pay-card-verdict"),
+                said(ft.Text(v.reason, color=color), v.reason, "pay-card-verdict", expand=True),
                 rule_link(v.rule or "M2.4"),
             ],
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
@@ -867,7 +901,7 @@ def _poker_panel(
             stepper(
                 "Chips to bet",
                 amount,
-                lambda v: set_ui(bet_amount=v),
+                stepping(ui, set_ui, "bet_amount", 1, 1, rules.bet_limit),
                 "bet-amount",
                 1,
                 rules.bet_limit,
@@ -878,7 +912,7 @@ def _poker_panel(
                 continue
             if i in folded:
                 brows.append(
-                    labelled(
+                    said(
                         ft.Text(f"{p} folded", size=15, italic=True),
                         f"{p} folded",
                         f"folded-{slug(p)}",
@@ -891,7 +925,7 @@ def _poker_panel(
                         ft.Text(f"{p} · bet {bets[i]}", size=15, expand=True),
                         button(
                             f"Bet {amount}",
-                            lambda _, i=i: record(Bet(player=i, chips=amount)),
+                            lambda _, i=i: record(Bet(player=i, chips=ui.get("bet_amount", 1))),
                             f"bet-{slug(p)}",
                             label=f"{p} bets {amount}",
                         ),
@@ -962,7 +996,13 @@ def _poker_panel(
                 run_spacing=6,
             )
         )
-        seats = [seat_of(players, p) for p in winners]
+
+        def record_winners(_: Any) -> None:
+            # the winners as they are now, not as they were when this was drawn (P6)
+            now = [seat_of(players, p) for p in ui.get("winners") or []]
+            if now:
+                record(act(winners=now))
+
         label = (
             f"{names_and(winners)} win{'s' if len(winners) == 1 else ''} {chips} chips"
             if winners
@@ -971,7 +1011,7 @@ def _poker_panel(
         rows.append(
             button(
                 label,
-                lambda _: record(act(winners=seats)) if seats else None,
+                record_winners,
                 "record-poker",
                 filled=True,
                 icon=ft.Icons.EMOJI_EVENTS,
@@ -1013,7 +1053,7 @@ def _poker_panel(
                     continue
                 words = f"{p}: {ev.name}"
                 rows.append(
-                    labelled(
+                    said(
                         ft.Column(
                             [
                                 ft.Text(words, size=14, weight=ft.FontWeight.W_500),
@@ -1139,22 +1179,29 @@ def _held_steppers(
     in_game: list[str],
     held: list[int],
     skip: str | None,
-) -> tuple[list[ft.Control], list[int]]:
-    counts: dict[str, int] = ui.get("held") or {}
-    rows: list[ft.Control] = []
-    values = [0] * len(players)
-    for i, p in enumerate(players):
-        if p not in in_game or p == skip:
-            continue
-        v = min(counts.get(p, 0), held[i])
-        values[i] = v
+) -> tuple[list[ft.Control], Callable[[], list[int]]]:
+    """One stepper per player (cards still held, at most what the referee says they hold),
+    and a function giving the counts per seat as they are when it is called."""
+    seats = [i for i, p in enumerate(players) if p in in_game and p != skip]
 
-        def set_count(value: int, p: str = p) -> None:
+    def values() -> list[int]:
+        counts: dict[str, int] = ui.get("held") or {}
+        out = [0] * len(players)
+        for i in seats:
+            out[i] = max(0, min(counts.get(players[i], 0), held[i]))
+        return out
+
+    rows: list[ft.Control] = []
+    now = values()
+    for i in seats:
+        p = players[i]
+
+        def step(delta: int, p: str = p, hi: int = held[i]) -> None:
             cur = dict(ui.get("held") or {})
-            cur[p] = value
+            cur[p] = max(0, min(hi, cur.get(p, 0) + delta))
             set_ui(held=cur)
 
-        rows.append(stepper(f"{p} holds", v, set_count, f"held-{slug(p)}", 0, held[i]))
+        rows.append(stepper(f"{p} holds", now[i], step, f"held-{slug(p)}", 0, held[i]))
     return rows, values
 
 
@@ -1284,11 +1331,11 @@ def _quick(
                 )
             )
             erows += steppers
-            owed = sum(values)
+            owed = sum(values())
             erows.append(
                 button(
                     f"{ending} went out: collects {owed} + the Rummoli pot",
-                    lambda _: record(Out(player=seat_of(players, ending), held=values)),
+                    lambda _: record(Out(player=seat_of(players, ending), held=values())),
                     "record-out",
                     filled=True,
                     icon=ft.Icons.DONE_ALL,
@@ -1305,8 +1352,8 @@ def _quick(
             erows += steppers
             erows.append(
                 button(
-                    f"Record the impasse: {sum(values)} chips to the centre",
-                    lambda _: record(Impasse(held=values)),
+                    f"Record the impasse: {sum(values())} chips to the centre",
+                    lambda _: record(Impasse(held=values())),
                     "record-impasse",
                     filled=True,
                     icon=ft.Icons.BLOCK,
@@ -1331,7 +1378,7 @@ def _live(
     rows: list[ft.Control] = []
     if laid:
         rows.append(
-            labelled(
+            said(
                 ft.Column(
                     [
                         ft.Row(
@@ -1407,6 +1454,13 @@ def _live(
         )
     )
     action = Lay(player=seat_of(players, who), card=str(chosen[0])) if who and chosen else None
+
+    def record_lay(_: Any) -> None:
+        # who and the card as they are now, not as they were when this was drawn (P6)
+        by, cards = ui.get("lay_by"), ui.get("lay_card") or []
+        if by and cards:
+            record(Lay(player=seat_of(players, by), card=str(cards[0])))
+
     if action is not None:
         refusal = session.check(action.model_dump(mode="json"))
         if refusal is None:
@@ -1415,7 +1469,7 @@ def _live(
                 ft.Row(
                     [
                         ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.PRIMARY),
-                        labelled(ft.Text(verdict, expand=True), verdict, "lay-verdict"),
+                        said(ft.Text(verdict), verdict, "lay-verdict", expand=True),
                     ]
                 )
             )
@@ -1424,10 +1478,11 @@ def _live(
                 ft.Row(
                     [
                         ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR),
-                        labelled(
-                            ft.Text(refusal.message, color=ft.Colors.ERROR, expand=True),
+                        said(
+                            ft.Text(refusal.message, color=ft.Colors.ERROR),
                             refusal.message,
                             "lay-verdict",
+                            expand=True,
                         ),
                         *([rule_link(refusal.rule)] if refusal.rule else []),
                     ],
@@ -1437,7 +1492,7 @@ def _live(
     rows.append(
         button(
             f"Lay {chosen[0].symbol} for {who}" if action else "Pick who and the card",
-            lambda _: record(action) if action is not None else None,
+            record_lay,
             "record-lay",
             filled=True,
             icon=ft.Icons.PLAY_ARROW,
@@ -1482,7 +1537,7 @@ def _over_panel(
         won = p in winners
         words = f"{place}. {p}: {totals.get(p, 0)} chips" + (" (winner)" if won else "")
         rows.append(
-            labelled(
+            said(
                 ft.Row(
                     [
                         ft.Icon(

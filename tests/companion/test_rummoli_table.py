@@ -155,8 +155,8 @@ def pot(t: Table, name: str) -> int:
 
 def statement_lines(t: Table, who: str) -> list[str]:
     out = []
-    while t.has(f"line-{who}-{len(out)}"):
-        out.append(t.label(f"line-{who}-{len(out)}"))
+    while t.has(f"statement-{who}-line-{len(out)}"):
+        out.append(t.label(f"statement-{who}-line-{len(out)}"))
     return out
 
 
@@ -281,7 +281,7 @@ def test_m4_4_tied_poker_leaves_the_odd_chip_and_a_m8_two_layers_do_not_pay() ->
             "Cy: cards owed +6 (Dan 3, Ann 2, Bob 1), rule A-M11",
         ]
         # every line links to the rule it cites
-        assert [t.label(f"line-cy-{i}-rule") for i in range(len(cy))] == [
+        assert [t.label(f"statement-cy-line-{i}-rule") for i in range(len(cy))] == [
             "Rule M1.3",
             "Rule M4.2",
             "Rule M4.4",
