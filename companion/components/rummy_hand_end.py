@@ -257,6 +257,14 @@ def HandEndForm(session: GameSession, number: int, on_close: Callable[[], None])
             controls.append(rule_link(answer.rule, "hand-end-problem-rule"))
     elif preview is not None:
         controls.append(_preview(preview, number, players))
+        # the rules the referee scored by: card values, losers' penalties, doubling, game end
+        hand = (
+            preview.get("hands", [])[number - 1] if len(preview.get("hands", [])) >= number else {}
+        )
+        rules_used = ["R6.1", "R6.2"] + (["R7"] if hand.get("doubled") else [])
+        if preview.get("finished"):
+            rules_used.append("R6.3")
+        controls.append(ft.Row([rule_link(r) for r in rules_used], wrap=True, spacing=0))
     controls += refusal_note(refused, "hand-end-refusal")
     controls.append(
         ft.Row(

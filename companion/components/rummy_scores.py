@@ -32,8 +32,10 @@ def said(control: ft.Control, label: str, ident: str) -> ft.Semantics:
     )
 
 
-def tag(control: ft.Control, ident: str) -> ft.Semantics:
+def tag(control: ft.Control, ident: str, *, expand: bool = False) -> ft.Semantics:
     """A stable test id on a control that already has its own name (a labelled button)."""
+    if expand:  # (expand=False is not "no expand" to the client: leave it unset)
+        return ft.Semantics(content=control, identifier=ident, expand=True)
     return ft.Semantics(content=control, identifier=ident)
 
 
@@ -156,7 +158,8 @@ def hand_lines(hand: dict[str, Any], players: list[str]) -> list[str]:
         if p in typed:
             what = f"typed {penalties.get(p, 0)}"
         elif p in remaining:
-            shown = format_cards(cards_of(remaining[p]), symbols=True) or "no cards"
+            # the typed notation (KS 10H): the web client's bundled font lacks suit symbols
+            shown = format_cards(cards_of(remaining[p])) or "no cards"
             what = f"{shown} = {penalties.get(p, 0)}"
         else:
             what = str(penalties.get(p, 0))
@@ -210,7 +213,7 @@ def hand_sheet(
                 )
             )
         items.append(box(ft.Column(body, spacing=2)))
-    return ft.Column(items, spacing=8)
+    return ft.Column(items, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def result_card(summary: dict[str, Any], players: list[str]) -> ft.Control:
@@ -226,7 +229,11 @@ def result_card(summary: dict[str, Any], players: list[str]) -> ft.Control:
         rule = "A-R11"
     order = sorted(players, key=lambda p: totals.get(p, 0) if lowest else -totals.get(p, 0))
     rows: list[ft.Control] = []
-    for place, p in enumerate(order, start=1):
+    for p in order:
+        mine = totals.get(p, 0)
+        place = 1 + sum(
+            1 for q in players if (totals.get(q, 0) < mine if lowest else totals.get(q, 0) > mine)
+        )
         crown = p in winners
         rows.append(
             said(

@@ -88,6 +88,7 @@ def RummyTable(session: GameSession) -> ft.Control:
                             height=52,
                         ),
                         "hand-over",
+                        expand=True,
                     )
                 ]
             )
@@ -107,12 +108,13 @@ def RummyTable(session: GameSession) -> ft.Control:
                             height=52,
                         ),
                         "start-hand",
+                        expand=True,
                     )
                 ]
             )
         )
 
-    if in_hand:
+    if in_hand and editing is None:
         controls.append(
             tag(
                 ft.Switch(
@@ -127,4 +129,4 @@ def RummyTable(session: GameSession) -> ft.Control:
             controls.append(TableLog(session, key=f"log-{hands_done + 1}"))  # type: ignore[call-arg]
 
     controls.append(hand_sheet(summary, players, set_editing))
-    return ft.Column(controls, spacing=12)
+    return ft.Column(controls, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
