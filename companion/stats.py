@@ -128,7 +128,13 @@ def cumulative_series(
     """Each player's running total after every hand, beginning with the start value.
 
     ``start`` is the stack each player began with (Rummoli chips); scores
-    default to 0.  Hands without a number for a player count 0 for them.
+    default to 0.  Hands without a number for a player count 0 for them.  When
+    the summary's final ``totals`` differ from the last hand's running totals
+    (Rummoli's final poker moves chips after the last hand), they are added as
+    one more point, so every line ends at the player's total.
+
+    >>> cumulative_series({"players": ["A"], "hands": [{"scores": {"A": 3}}], "totals": {"A": 5}})
+    {'A': [0, 3, 5]}
 
     >>> cumulative_series({"players": ["A"], "hands": [{"scores": {"A": 3}}, {"scores": {"A": 4}}]})
     {'A': [0, 3, 7]}
@@ -142,6 +148,14 @@ def cumulative_series(
             value += _number(scores[i]) or 0
             points.append(value)
         series[p] = points
+    totals = summary.get("totals")
+    if isinstance(totals, dict) and players:
+        final = {p: _number(totals.get(p)) for p in players}
+        if all(v is not None for v in final.values()) and any(
+            final[p] != series[p][-1] for p in players
+        ):
+            for p in players:
+                series[p].append(final[p] or 0)
     return series
 
 

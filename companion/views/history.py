@@ -9,12 +9,14 @@ undo).  Numbers come from :mod:`companion.stats`.
 from __future__ import annotations
 
 import functools
+import math
 from datetime import datetime
 from typing import Any
 
 import flet as ft
 import flet_charts as fch
 
+from companion.preferences import changed_only
 from companion.services import Services, use_services, use_ui
 from companion.session import replay
 from companion.stats import (
@@ -272,6 +274,13 @@ def HistoryView() -> ft.View:
 # --------------------------------------------------------------------------- one game
 
 
+def _changed(game: StoredGame) -> dict[str, Any]:
+    try:
+        return changed_only(game.game, dict(game.rules))
+    except Exception:  # an unknown game
+        return dict(game.rules)
+
+
 def _summary_of(game: StoredGame) -> tuple[dict[str, Any], str | None]:
     """The referee's summary (replayed now), else the stored one, and any problem."""
     try:
@@ -281,7 +290,7 @@ def _summary_of(game: StoredGame) -> tuple[dict[str, Any], str | None]:
         return stored, f"This game cannot be replayed ({exc}); showing the last saved summary."
 
 
-def _hands_table(summary: dict[str, Any], unit: str) -> ft.Control:
+def _hands_table(summary: dict[str, Any], unit: str, total_word: str) -> ft.Control:
     players, rows = hand_table(summary)
     raw_totals = summary.get("totals")
     totals: dict[str, Any] = raw_totals if isinstance(raw_totals, dict) else {}
@@ -306,7 +315,7 @@ def _hands_table(summary: dict[str, Any], unit: str) -> ft.Control:
             ],
             ft.DataRow(
                 cells=[
-                    ft.DataCell(ft.Text("Total", weight=ft.FontWeight.BOLD)),
+                    ft.DataCell(ft.Text(total_word, weight=ft.FontWeight.BOLD)),
                     *[
                         ft.DataCell(ft.Text(_fmt(totals.get(p)), weight=ft.FontWeight.BOLD))
                         for p in players
@@ -328,10 +337,29 @@ def _hands_table(summary: dict[str, Any], unit: str) -> ft.Control:
     )
 
 
-def _chart(series: dict[str, list[float]], unit: str, label: str) -> ft.Control:
+def nice_step(span: float) -> float:
+    """A round grid step giving about 4-8 lines over ``span`` (1, 2, 5 x 10^n).
+
+    >>> nice_step(112), nice_step(9), nice_step(0)
+    (20, 2, 1)
+    """
+    if span <= 0:
+        return 1
+    raw = span / 6
+    base: float = 10.0 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if raw <= m * base:
+            return int(m * base) if m * base >= 1 else m * base
+    return float(10 * base)
+
+
+def _chart(series: dict[str, list[float]], unit: str, label: str, hands: int) -> ft.Control:
     values = [v for pts in series.values() for v in pts] or [0]
-    low, high = min(values), max(values)
-    pad = max(1.0, (high - low) * 0.08)
+    step = nice_step(max(values) - min(values))
+    low = math.floor(min(values) / step) * step
+    high = math.ceil(max(values) / step) * step
+    if high == low:
+        high = low + step
     length = max((len(pts) for pts in series.values()), default=1)
     chart = fch.LineChart(
         data_series=[
@@ -345,16 +373,17 @@ def _chart(series: dict[str, list[float]], unit: str, label: str) -> ft.Control:
         ],
         min_x=0,
         max_x=max(1, length - 1),
-        min_y=low - pad,
-        max_y=high + pad,
-        left_axis=fch.ChartAxis(label_size=44),
+        min_y=low,
+        max_y=high,
+        left_axis=fch.ChartAxis(label_size=44, label_spacing=step),
+        horizontal_grid_lines=fch.ChartGridLines(interval=step, color="#33888888", width=1),
         bottom_axis=fch.ChartAxis(
             label_size=28,
             labels=[
-                fch.ChartAxisLabel(value=i, label=ft.Text(str(i), size=12)) for i in range(length)
+                fch.ChartAxisLabel(value=i, label=ft.Text(str(i) if i <= hands else "End", size=12))
+                for i in range(length)
             ],
         ),
-        horizontal_grid_lines=fch.ChartGridLines(color="#33888888", width=1),
         height=260,
         expand=True,
     )
@@ -464,7 +493,8 @@ def GameDetailView() -> ft.View:
     if stored.rules:
         controls.append(
             ft.Text(
-                "House rules: " + ", ".join(f"{k}={v}" for k, v in stored.rules.items()),
+                "House rules: "
+                + (", ".join(f"{k}={v}" for k, v in _changed(stored).items()) or "rulebook"),
                 size=13,
             )
         )
@@ -493,8 +523,10 @@ def GameDetailView() -> ft.View:
         label = "Chart of running totals: " + ", ".join(
             f"{p} {_fmt(pts[-1])}" for p, pts in series.items() if pts
         )
-        controls.append(_chart(series, unit, label))
-        controls.append(_hands_table(summary, unit))
+        controls.append(_chart(series, unit, label, len(rows)))
+        controls.append(
+            _hands_table(summary, unit, "At end" if stored.game == "rummoli" else "Total")
+        )
     else:
         controls.append(ft.Text("No hand finished yet.", size=15))
     return ft.View(
