@@ -31,7 +31,7 @@ from companion.components.rummy_entry import (
     penalty,
     table_cards,
 )
-from companion.components.rummy_scores import box, refusal_note, rule_link, said, tag
+from companion.components.rummy_scores import box, radio, refusal_note, rule_link, said, tag
 from companion.session import GameSession, Refusal
 from companion.ui import labelled, slug
 from rulesets import RulesetError
@@ -133,9 +133,9 @@ def HandEndForm(session: GameSession, number: int, on_close: Callable[[], None])
 
     # ---- the form -------------------------------------------------------------------
     title = f"Correct hand {number}" if editing else f"Hand {number} is over"
-    radios: list[ft.Control] = [ft.Radio(value=p, label=p) for p in players]
+    radios: list[ft.Control] = [radio(p, p) for p in players]
     if nobody_allowed:
-        radios.append(ft.Radio(value=NOBODY, label="Nobody (stock ran out)"))
+        radios.append(radio(NOBODY, "Nobody (stock ran out)"))
     controls: list[ft.Control] = [
         ft.Text(title, size=18, weight=ft.FontWeight.BOLD),
         ft.Text("Who went out?", weight=ft.FontWeight.W_500),
@@ -287,7 +287,8 @@ def HandEndForm(session: GameSession, number: int, on_close: Callable[[], None])
             wrap=True,
         )
     )
-    return box(ft.Column(controls, spacing=8), tone=ft.Colors.SURFACE_CONTAINER)
+    # no frame around the whole form: on a phone each player's picker keeps 7 cards a row
+    return ft.Column(controls, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def _preview(summary: dict[str, Any], number: int, players: list[str]) -> ft.Control:

@@ -24,7 +24,7 @@ from companion.components.rummy_entry import (
     meld_verdict,
     table_cards,
 )
-from companion.components.rummy_scores import box, refusal_note, rule_link, said, tag
+from companion.components.rummy_scores import box, radio, refusal_note, rule_link, said, tag
 from companion.session import GameSession, Refusal
 from companion.ui import labelled
 from rulesets.cards import Card
@@ -117,7 +117,7 @@ def TableLog(session: GameSession) -> ft.Control:
             ft.RadioGroup(
                 value=player or None,
                 on_change=lambda e: set_player(e.control.value or ""),
-                content=ft.Row([ft.Radio(value=p, label=p) for p in players], wrap=True),
+                content=ft.Row([radio(p, p) for p in players], wrap=True),
             ),
             "Who is putting cards down?",
             "log-player",

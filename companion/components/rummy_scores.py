@@ -62,6 +62,11 @@ def refusal_note(refusal: Refusal | None, ident: str) -> list[ft.Control]:
     return out
 
 
+def radio(value: str, label: str) -> ft.Radio:
+    """A radio button sized to its label, so several share a line on a phone."""
+    return ft.Radio(value=value, label=label, width=min(60 + 9 * len(label), 320))
+
+
 def box(content: ft.Control, *, tone: str = ft.Colors.SURFACE_CONTAINER_HIGHEST) -> ft.Container:
     return ft.Container(content=content, bgcolor=tone, border_radius=10, padding=10)
 

@@ -74,7 +74,8 @@ def RummyTable(session: GameSession) -> ft.Control:
         )
     if editing is not None and editing != NEW:
         controls.append(HandEndForm(session, int(editing), close, key=f"edit-{editing}"))  # type: ignore[call-arg]
-    controls.append(scoreboard(summary, players))
+    if not finished:  # at the end the result card lists the final totals
+        controls.append(scoreboard(summary, players))
 
     if in_hand and editing is None:
         controls.append(
@@ -129,4 +130,11 @@ def RummyTable(session: GameSession) -> ft.Control:
             controls.append(TableLog(session, key=f"log-{hands_done + 1}"))  # type: ignore[call-arg]
 
     controls.append(hand_sheet(summary, players, set_editing))
-    return ft.Column(controls, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    column = ft.Column(
+        controls,
+        spacing=12,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        col={"xs": 12, "md": 10, "lg": 8, "xl": 7},
+    )
+    # full width on a phone, a readable centred column on a desktop
+    return ft.ResponsiveRow([column], alignment=ft.MainAxisAlignment.CENTER)
