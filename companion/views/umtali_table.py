@@ -145,6 +145,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
     face_down, set_face_down, face_down_ref = _use_live(False)
     out_part, set_out_part, _ = _use_live("pair")
     hand, set_hand, hand_ref = _use_live(list[Card]())
+    owner, set_owner, owner_ref = _use_live(_none(str))  # whose private hand it is
     editing, set_editing, editing_ref = _use_live(_none(int))
     fix, set_fix, fix_ref = _use_live(list[Card]())
     confirm, set_confirm, _ = _use_live("")
@@ -158,7 +159,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
     sides: dict[str, list[dict[str, Any]]] = current.get("sides", {}) if current else {}
     scores: dict[str, int] = current.get("scores", {}) if current else {}
     table_cards = game.table_cards if game is not None and in_hand else frozenset()
-    private = list(hand)
+    private = list(hand) if owner == acting else []
 
     def who() -> str:
         pick = acting_ref.current
@@ -174,6 +175,10 @@ def UmtaliTable(session: GameSession) -> ft.Control:
         set_face_down(False)
         set_out_part("pair")
         set_confirm("")
+
+    def enter_hand(new: list[Card]) -> None:
+        set_owner(who())
+        set_hand(new)
 
     def judge(action: dict[str, Any] | None) -> Verdict | None:
         if action is None or game is None:
@@ -191,7 +196,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
             for key in ("card", "discard"):
                 if a.get(key):
                     used.add(str(a[key]))
-        if hand_ref.current:
+        if hand_ref.current and owner_ref.current == who():
             set_hand([c for c in hand_ref.current if str(c) not in used])
         set_acting_pick(None)
         reset_entry()
@@ -521,8 +526,8 @@ def UmtaliTable(session: GameSession) -> ft.Control:
                 "check the no-breaking rule against it, and you get the best melding."
             ),
             Picker(
-                hand,
-                set_hand,
+                private,
+                enter_hand,
                 ident="hand",
                 key="picker-hand",
                 label="My hand",

@@ -44,6 +44,7 @@ Totals: Ann 22+16+3+5 = 46, Bob 16+8+20+5 = 49 -> Bob wins, 49 to 46.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -73,7 +74,30 @@ def fresh_server(tmp_path: Path) -> Iterator[AppServer]:
     server.stop()
 
 
+def watch_server(page: Any) -> None:
+    """Note when the server last sent the page something (a patch after a tap)."""
+    page.ws_recv = [time.monotonic()]
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framereceived", lambda _: page.ws_recv.append(time.monotonic())),
+    )
+
+
+def settle(page: Any, since: float | None = None, quiet_s: float = 0.2) -> None:
+    """Wait for the server's answer to a tap made at ``since`` (a re-render patch),
+    then for a quiet moment, so the next tap meets the new screen."""
+    start = time.monotonic()
+    if since is not None:
+        while page.ws_recv[-1] < since and time.monotonic() - start < 5.0:
+            page.wait_for_timeout(20)
+    while time.monotonic() - page.ws_recv[-1] < quiet_s and time.monotonic() - start < 10.0:
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(50)  # a frame for Flutter to apply it
+
+
 def start_game(page: Any, url: str, dealer: str = "Ann") -> None:
+    if not hasattr(page, "ws_recv"):
+        watch_server(page)
     open_app(page, url)
     settled_click(page, page.get_by_role("button", name="New Umtali game"))
     expect(page.get_by_role("textbox", name="Player name")).to_be_visible(timeout=T)
@@ -90,9 +114,7 @@ def side(page: Any, name: str, points: int) -> None:
 
 
 def sheet(page: Any, hand: int, ann: int, bob: int) -> None:
-    expect(page.get_by_test_id(f"hand-row-{hand}")).to_have_attribute(
-        "aria-label", re.compile(rf"Hand {hand}: Ann {ann}, Bob {bob}"), timeout=T
-    )
+    shows(page, f"hand-row-{hand}", f"Hand {hand}: Ann {ann}, Bob {bob}")
 
 
 def acting(page: Any, name: str) -> None:
@@ -125,9 +147,12 @@ def reveal(page: Any, locator: Any) -> None:
 
 def settled_click(page: Any, locator: Any) -> None:
     expect(locator).to_have_count(1, timeout=T)
+    settle(page)
     reveal(page, locator)
     page.wait_for_timeout(60)
+    clicked = time.monotonic()
     locator.click()
+    settle(page, since=clicked)
 
 
 def tap(page: Any, ident: str, cards: str) -> None:
@@ -358,9 +383,7 @@ def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: An
     sheet(page, 4, 5, 5)
     for n, ann, bob in ((1, 22, 16), (2, 16, 8), (3, 3, 20), (4, 5, 5)):
         sheet(page, n, ann, bob)
-    expect(page.get_by_test_id("totals-row")).to_have_attribute(
-        "aria-label", "Totals: Ann 46, Bob 49"
-    )
+    shows(page, "totals-row", "Totals: Ann 46, Bob 49")
     expect(page.get_by_text("Bob wins, 49 to 46.").first).to_have_count(1, timeout=T)
     shot("game-over")
     assert unexpected_external(page) == []
