@@ -27,6 +27,7 @@ __all__ = [
     "PREFERENCES_FILE",
     "Preset",
     "default_rules",
+    "describe_rules",
     "load_preferences",
     "presets",
     "rules_model",
@@ -62,6 +63,36 @@ def changed_only(game: str, rules: dict[str, Any]) -> dict[str, Any]:
     """Only the switches that differ from the game's defaults (RULES.md)."""
     defaults = rules_model(game)().model_dump()
     return {k: v for k, v in rules.items() if k in defaults and defaults[k] != v}
+
+
+def describe_rules(game: str, rules: dict[str, Any]) -> str:
+    """The switches that differ from the rulebook, in plain words, in the model's order.
+
+    >>> describe_rules("rummy", {"target": 60, "jokers": True, "cash": False})
+    'Jokers, Target 60'
+    >>> describe_rules("rummy", {})
+    'as in the rulebook'
+    """
+    try:
+        changed = changed_only(game, rules)
+        order = list(rules_model(game).model_fields)
+    except RulesetError:
+        changed, order = dict(rules), sorted(rules)
+    words = []
+    for name in order:
+        if name not in changed:
+            continue
+        title = name.replace("_", " ").capitalize()
+        value = changed[name]
+        if value is True:
+            words.append(title)
+        elif value is False:
+            words.append(f"No {title.lower()}")
+        elif value is None:
+            words.append(f"{title} off")
+        else:
+            words.append(f"{title} {str(value).replace('_', ' ')}")
+    return ", ".join(words) or "as in the rulebook"
 
 
 def _path(data_dir: Path) -> Path:

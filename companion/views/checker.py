@@ -24,7 +24,7 @@ import flet as ft
 
 from companion.components.cards import card_row
 from companion.components.picker import CardPicker
-from companion.preferences import default_rules, validate_rules
+from companion.preferences import default_rules, describe_rules, validate_rules
 from companion.services import use_services
 from companion.storage import StorageError
 from companion.ui import go, labelled
@@ -522,7 +522,7 @@ def CheckerView() -> ft.View:
         if rules_open
         else None
     )
-    changed = ", ".join(f"{_title(k)}: {v}" for k, v in rules.items())
+    changed = describe_rules(game, rules)
     controls: list[ft.Control] = [
         ft.Row(
             [
@@ -550,7 +550,7 @@ def CheckerView() -> ft.View:
                     "checker-house-rules",
                     button=True,
                 ),
-                ft.Text(changed or "as in the rulebook", size=13, expand=True),
+                ft.Text(changed, size=13, expand=True),
             ],
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         ),

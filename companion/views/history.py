@@ -16,7 +16,7 @@ from typing import Any
 import flet as ft
 import flet_charts as fch
 
-from companion.preferences import changed_only
+from companion.preferences import describe_rules
 from companion.services import Services, use_services, use_ui
 from companion.session import replay
 from companion.stats import (
@@ -274,13 +274,6 @@ def HistoryView() -> ft.View:
 # --------------------------------------------------------------------------- one game
 
 
-def _changed(game: StoredGame) -> dict[str, Any]:
-    try:
-        return changed_only(game.game, dict(game.rules))
-    except Exception:  # an unknown game
-        return dict(game.rules)
-
-
 def _summary_of(game: StoredGame) -> tuple[dict[str, Any], str | None]:
     """The referee's summary (replayed now), else the stored one, and any problem."""
     try:
@@ -493,8 +486,7 @@ def GameDetailView() -> ft.View:
     if stored.rules:
         controls.append(
             ft.Text(
-                "House rules: "
-                + (", ".join(f"{k}={v}" for k, v in _changed(stored).items()) or "rulebook"),
+                f"House rules: {describe_rules(stored.game, dict(stored.rules))}",
                 size=13,
             )
         )

@@ -21,7 +21,7 @@ from companion.backup import (
     import_backup_bytes,
 )
 from companion.demo import load_demo
-from companion.preferences import default_rules, presets, save_default_rules
+from companion.preferences import default_rules, describe_rules, presets, save_default_rules
 from companion.services import Services, use_services, use_ui
 from companion.storage import StorageError
 from companion.ui import labelled
@@ -131,6 +131,7 @@ def SettingsView() -> ft.View:
     dialog, set_dialog = ft.use_state("")
     typed = ft.use_ref("")
     last, set_last = ft.use_state("")
+    problem, set_problem = ft.use_state("")
     players = ft.use_memo(lambda: [p.name for p in services.repo.list_players()], [revision])
 
     def report(message: str) -> None:
@@ -176,6 +177,7 @@ def SettingsView() -> ft.View:
 
     def open_dialog(kind: str, _: object = None) -> None:
         typed.current = ""
+        set_problem("")
         set_dialog(kind)
 
     def on_typed(e: ft.Event[ft.TextField]) -> None:
@@ -186,7 +188,7 @@ def SettingsView() -> ft.View:
         try:
             services.repo.rename_player(old, new)
         except StorageError as exc:
-            _notify(f"Not renamed: {exc}")
+            set_problem(f"Not renamed: {exc}")
             return
         set_dialog("")
         services.history_changed()
@@ -196,7 +198,7 @@ def SettingsView() -> ft.View:
         try:
             services.repo.merge_players(source, target)
         except StorageError as exc:
-            _notify(f"Not merged: {exc}")
+            set_problem(f"Not merged: {exc}")
             return
         set_dialog("")
         services.history_changed()
@@ -204,13 +206,22 @@ def SettingsView() -> ft.View:
 
     kind, _, arg = dialog.partition(":")
     modal: ft.AlertDialog | None = None
+    trouble: list[ft.Control] = [ft.Text(problem, color=ft.Colors.ERROR)] if problem else []
     if kind == "rename":
         modal = ft.AlertDialog(
             title=ft.Text(f"Rename {arg}"),
-            content=labelled(
-                ft.TextField(label="New name", value=arg, on_change=on_typed, autofocus=True),
-                "New name",
-                "settings-rename-field",
+            content=ft.Column(
+                [
+                    labelled(
+                        ft.TextField(
+                            label="New name", value=arg, on_change=on_typed, autofocus=True
+                        ),
+                        "New name",
+                        "settings-rename-field",
+                    ),
+                    *trouble,
+                ],
+                tight=True,
             ),
             actions=[
                 ft.TextButton("Cancel", on_click=close),
@@ -239,6 +250,7 @@ def SettingsView() -> ft.View:
                         for other in players
                         if other != arg
                     ],
+                    *trouble,
                 ],
                 tight=True,
                 spacing=6,
@@ -328,7 +340,7 @@ def SettingsView() -> ft.View:
     controls.append(ft.Text("New games start with these; the meld checker uses them too.", size=13))
     for game in GAMES:
         current = default_rules(services.repo.data_dir, game)
-        summary = ", ".join(f"{k}={v}" for k, v in current.items()) or "as in the rulebook"
+        summary = describe_rules(game, current)
         title = load_ruleset(game).title
         controls.append(
             labelled(
