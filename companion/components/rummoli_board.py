@@ -133,6 +133,7 @@ def board(
                 content=ft.Text(words, color="#FFFFFF", size=16, weight=ft.FontWeight.BOLD),
                 label=words,
                 identifier="pot-final",
+                key="pot-final",
                 container=True,
                 exclude_semantics=True,
             )
@@ -187,6 +188,7 @@ def stacks(
         tiles.append(
             ft.Semantics(
                 identifier=f"stack-{name}",
+                key=f"stack-{name}",
                 label=", ".join(words),
                 container=True,
                 exclude_semantics=True,

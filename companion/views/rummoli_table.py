@@ -153,6 +153,11 @@ def plural(n: int, word: str) -> str:
 
 # --------------------------------------------------------------------------- small widgets
 
+# KEYS: every control with a test/accessibility identifier also carries it as its key.
+# Flutter web sets a semantics node's identifier when it creates the node and does not
+# update it when the widget in that place changes (seen with Flet 1.0.5): without a key,
+# "record-poker" could name whatever button later takes its place.
+
 
 def rule_link(rule: str, ident: str | None = None) -> ft.Control:
     return labelled(
@@ -164,6 +169,7 @@ def rule_link(rule: str, ident: str | None = None) -> ft.Control:
         f"Rule {rule}",
         ident or f"rule-{slug(rule)}",
         button=True,
+        key=ident or None,
     )
 
 
@@ -173,6 +179,7 @@ def said(control: ft.Control, label: str, ident: str, *, expand: bool = False) -
         content=control,
         label=label,
         identifier=ident,
+        key=ident,  # a new node when the meaning changes (see KEYS)
         container=True,
         exclude_semantics=True,
         expand=expand,
@@ -198,7 +205,7 @@ def section(title: str, controls: Sequence[ft.Control], ident: str | None = None
         bgcolor=ft.Colors.SURFACE_CONTAINER,
         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
     )
-    return ft.Semantics(content=box, identifier=ident, container=True) if ident else box
+    return ft.Semantics(content=box, identifier=ident, key=ident, container=True) if ident else box
 
 
 def button(
@@ -213,7 +220,7 @@ def button(
 ) -> ft.Control:
     cls = ft.FilledButton if filled else ft.OutlinedButton
     ctl = cls(text, icon=icon, on_click=on_click, disabled=disabled, height=44)
-    return labelled(ctl, label or text, ident, button=True)
+    return labelled(ctl, label or text, ident, button=True, key=ident)
 
 
 def choice(
@@ -243,6 +250,7 @@ def choice(
         content=chip,
         label=label or text,
         identifier=ident,
+        key=ident,
         button=True,
         selected=chosen,
         container=True,
@@ -267,6 +275,7 @@ def stepper(
                 f"Less: {label}",
                 f"{ident}-minus",
                 button=True,
+                key=f"{ident}-minus",
             ),
             said(
                 ft.Text(
@@ -289,6 +298,7 @@ def stepper(
                 f"More: {label}",
                 f"{ident}-plus",
                 button=True,
+                key=f"{ident}-plus",
             ),
         ],
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
@@ -336,6 +346,7 @@ def statement_card(
     head = f"{name} {net:+d}" + (f" → {chips_now} chips" if chips_now is not None else "")
     return ft.Semantics(
         identifier=ident,
+        key=ident,
         container=True,
         content=ft.Container(
             padding=ft.Padding.only(left=10, right=4, top=6, bottom=6),

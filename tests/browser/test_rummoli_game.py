@@ -112,10 +112,23 @@ def fresh_server(tmp_path: Path) -> Iterator[AppServer]:
 
 
 def press(loc: Any) -> None:
-    """Tap a control through its semantics node (wherever it is scrolled to)."""
-    expect(loc).to_be_attached(timeout=WAIT)
-    if loc.get_attribute("flt-tappable") is None and loc.locator("[flt-tappable]").count():
-        loc = loc.locator("[flt-tappable]").first
+    """Tap a control through its semantics node (wherever it is scrolled to).
+
+    Waits until Flutter marks the node (or the button inside it) tappable: a button
+    enabled by the previous tap is not tappable until that tap has been drawn.
+    """
+    deadline = time.monotonic() + WAIT / 1000
+    while True:
+        if loc.count() == 1:
+            if loc.get_attribute("flt-tappable") is not None:
+                break
+            inner = loc.locator("[flt-tappable]")
+            if inner.count():
+                loc = inner.first
+                break
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{loc} is not tappable")
+        time.sleep(0.05)
     loc.dispatch_event("click")
 
 
