@@ -169,12 +169,12 @@ def verdict_line(v: Verdict | None, *, ident: str = "verdict", empty: str = "") 
     if v.legal:
         kind = KIND_WORDS.get(v.kind or "", (v.kind or "").replace("_", " ").capitalize())
         pts = v.points or 0
-        head = f"✓ {kind}: {pts} point{'s' if pts != 1 else ''}"
+        head = f"{kind}: {pts} point{'s' if pts != 1 else ''}"
         color = None
         bg = ft.Colors.SURFACE_CONTAINER_HIGH
         icon = ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.PRIMARY)
     else:
-        head = "✗ Not allowed"
+        head = "Not allowed"
         color = ft.Colors.ON_ERROR_CONTAINER
         bg = ft.Colors.ERROR_CONTAINER
         icon = ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR)
@@ -290,7 +290,9 @@ def hand_detail(hand: dict[str, Any], players: Sequence[str]) -> ft.Control:
     if hand.get("ended") == "empty_stock":
         how = "The stock ran out: each side scores itself, hands score 0 (U4.6)."
     elif hand.get("both_out"):
-        how = f"{hand.get('went_out')} went out and the other player went out too (U8.5)."
+        first = hand.get("went_out")
+        other = next((p for p in players if p != first), "the other player")
+        how = f"{first} went out, then {other} went out too: nothing moved (U8.5)."
     else:
         how = f"{hand.get('went_out')} went out; the leftovers moved to that side (U8.4)."
     sides = hand.get("sides", {})

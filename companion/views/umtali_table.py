@@ -54,7 +54,8 @@ MODES_FINAL = (
     ("leftovers", "Leftovers"),
     ("hand", "My hand"),
 )
-END_TYPES = ("leftovers", "end_hand_empty_stock", "go_out")
+#: where a mode's entry splits: the picker above/left, the verdict and button below/right.
+SPLIT = ft.Container()
 
 
 def _use_live(initial: T) -> tuple[T, Callable[[T], None], Any]:
@@ -367,6 +368,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
                 unavailable=table_cards,
                 max_cards=10,
             ),
+            SPLIT,
             *hand_note(),
             verdict_line(v, empty="Pick cards for a verdict."),
             add_button(f"Add to {acting}'s side", v, "add-meld"),
@@ -390,6 +392,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
                 unavailable=table_cards,
                 max_cards=1,
             ),
+            SPLIT,
             *hand_note(),
             verdict_line(v, empty="Pick an anchor and a card for a verdict."),
             add_button(f"Add single to {acting}'s side", v, "add-extend"),
@@ -408,6 +411,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
                 unavailable=table_cards,
                 max_cards=1,
             ),
+            SPLIT,
             verdict_line(v),
             add_button(f"{acting} discards", v, "add-discard"),
         ]
@@ -459,6 +463,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
             ),
             part_toggle((("pair", "Pick pair"), ("discard", "Pick discard"))),
             picker,
+            SPLIT,
             *hand_note(),
             verdict_line(v),
             add_button(f"{acting} goes out", v, "add-go-out"),
@@ -509,6 +514,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
             ),
             part_toggle((("pair", "Pick leftovers"), ("discard", "Pick final discard"))),
             picker,
+            SPLIT,
             verdict_line(v),
             add_button(
                 f"Move {n} card{'s' if n != 1 else ''} to {went_out}'s side"
@@ -542,6 +548,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
         except RulesetError as exc:
             return [
                 *out,
+                SPLIT,
                 verdict_line(Verdict(legal=False, rule=exc.rule or "U", reason=exc.reason)),
             ]
         lines: list[ft.Control] = []
@@ -591,6 +598,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
         )
         return [
             *out,
+            SPLIT,
             ft.Semantics(
                 content=ft.Container(
                     content=ft.Column(lines, spacing=4),
@@ -604,24 +612,21 @@ def UmtaliTable(session: GameSession) -> ft.Control:
         ]
 
     def entry_panel() -> ft.Control:
-        parts: list[ft.Control] = [acting_row(), modes_row()]
         m = mode if (mode != "leftovers" or phase == "final") else "meld"
         if m == "discard" and phase == "final":
             m = "meld"
-        if m == "meld":
-            parts += meld_body()
-        elif m == "extend":
-            parts += extend_body()
-        elif m == "discard":
-            parts += discard_body()
-        elif m == "go_out":
-            parts += go_out_body()
-        elif m == "leftovers":
-            parts += leftovers_body()
-        else:
-            parts += hand_body()
+        bodies = {
+            "meld": meld_body,
+            "extend": extend_body,
+            "discard": discard_body,
+            "go_out": go_out_body,
+            "leftovers": leftovers_body,
+        }
+        body = bodies.get(m, hand_body)()
+        cut = next((i for i, c in enumerate(body) if c is SPLIT), len(body))
+        left, right = body[:cut], body[cut + 1 :]
         if phase == "play":
-            parts.append(
+            right.append(
                 ft.Row(
                     [
                         ft.Semantics(
@@ -639,7 +644,23 @@ def UmtaliTable(session: GameSession) -> ft.Control:
                     wrap=True,
                 )
             )
-        return ft.Column([ft.Divider(height=4), *parts], spacing=8)
+        # phone: one column; desktop: the picker left, verdict and buttons right
+        return ft.Column(
+            [
+                ft.Divider(height=4),
+                acting_row(),
+                modes_row(),
+                ft.ResponsiveRow(
+                    [
+                        ft.Column(left, spacing=8, col={"xs": 12, "md": 7}),
+                        ft.Column(right, spacing=8, col={"xs": 12, "md": 5}),
+                    ],
+                    spacing=12,
+                    run_spacing=8,
+                ),
+            ],
+            spacing=8,
+        )
 
     def edit_panel(n: int) -> ft.Control:
         actions = list(session.actions)
@@ -732,9 +753,8 @@ def UmtaliTable(session: GameSession) -> ft.Control:
         )
         return ft.Container(
             content=ft.Column(rows, spacing=6),
-            padding=10,
-            border_radius=10,
-            border=ft.Border.all(2, ft.Colors.PRIMARY),
+            padding=ft.Padding.symmetric(horizontal=2, vertical=8),
+            border=ft.Border.only(top=ft.BorderSide(2, ft.Colors.PRIMARY)),
         )
 
     # ------------------------------------------------------------ layout
