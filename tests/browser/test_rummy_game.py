@@ -68,10 +68,15 @@ def show(page: Any, loc: Any, timeout: float = 15.0) -> None:
     vh = page.viewport_size["height"]
     vw = page.viewport_size["width"]
     deadline = time.monotonic() + timeout
+    last = None
     while True:
         box = loc.bounding_box()
         if box and box["y"] >= 60 and box["y"] + box["height"] <= vh - 8:
-            return
+            if box == last:  # on screen and no longer moving (layout settled)
+                return
+            last = box
+            page.wait_for_timeout(80)
+            continue
         if time.monotonic() > deadline:
             raise AssertionError(f"could not scroll {loc} into view (box {box})")
         delta = (box["y"] + box["height"] / 2 - vh / 2) if box else 300
@@ -96,6 +101,11 @@ def pick(page: Any, picker: str, cards: list[str], summary: str) -> None:
         tap(page, page.get_by_test_id(f"{picker}-card-{card}"))
         expect(page.get_by_test_id(f"{picker}-chosen-{i}")).to_be_attached(timeout=TIMEOUT)
     expect(page.get_by_text(summary, exact=True)).to_be_attached(timeout=TIMEOUT)
+
+
+def clear(page: Any, picker: str, label: str) -> None:
+    tap(page, page.get_by_test_id(f"{picker}-clear"))
+    expect(page.get_by_text(f"{label}: none chosen", exact=True)).to_be_attached(timeout=TIMEOUT)
 
 
 def type_cards(page: Any, label: str, text: str, summary: str) -> None:
@@ -192,7 +202,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     stable_screenshot(page, "rummy-illegal-meld-phone")
     expect(page.get_by_test_id("meld-1")).to_have_count(0)
 
-    tap(page, page.get_by_test_id("log-clear"))
+    clear(page, "log", "Cards going down")
     radio(page, "log-player", "Bob")
     pick(page, "log", ["7H", "8H", "9H"], "Cards going down: 7♥ 8♥ 9♥")
     said(page, "verdict-meld", 'As a new meld: legal. "7H 8H 9H" is a run of 3 cards (rule R2.2)')
@@ -217,7 +227,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
         'Lay off onto meld 1 (Bob\'s run): refused. "JS" onto "7H 8H 9H": JS is not a H;'
         " the run would break (rule R3.3)",
     )
-    tap(page, page.get_by_test_id("log-clear"))
+    clear(page, "log", "Cards going down")
     pick(page, "log", ["10H"], "Cards going down: 10♥")
     said(
         page,
