@@ -257,6 +257,16 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     said(page, "hand-status", "Hand 2: Bob deals; Cy, on the dealer's left, plays first.")
     totals(page, 17, 0, 12, "Bob")
     said(page, "hand-1-cy", "Hand 1, Cy: typed 12")
+    # Undo takes back the deal of hand 2 (the next dealer by R1.2), then it is dealt again
+    page.get_by_role("button", name="Undo").click()  # in the app bar
+    said(
+        page,
+        "hand-status",
+        "Hand 1 is scored. Next, hand 2: Bob deals; Cy, on the dealer's left, plays first.",
+    )
+    stable_screenshot(page, "rummy-between-hands-phone")
+    tap(page, page.get_by_test_id("start-hand"))
+    said(page, "hand-status", "Hand 2: Bob deals; Cy, on the dealer's left, plays first.")
 
     # ---- hand 2: Cy goes rummy, doubled ------------------------------------------------
     hand_over(page, "Cy", rummy=True)
@@ -342,6 +352,8 @@ def test_rummy_screens_at_each_size(
         show(page, page.get_by_test_id("verdict-lay-off-1"))
         stable_screenshot(page, f"rummy-table-log-{name}")
         hand_over(page, "Bob", rummy=True)
+        page.mouse.wheel(0, -5000)
+        stable_screenshot(page, f"rummy-hand-over-top-{name}")
         type_cards(page, "Ann's cards", "ks 7d", "Ann's cards: K♠ 7♦")
         tap(page, page.get_by_test_id("typed-switch-cy"))
         box = page.get_by_role("textbox", name="Cy's typed total")

@@ -28,7 +28,7 @@ from companion.components.rummy_entry import (
     next_deal,
     table_cards,
 )
-from companion.components.rummy_scores import hand_lines, result_card, status_line
+from companion.components.rummy_scores import goal_text, hand_lines, result_card, status_line
 from companion.session import GameSession
 from companion.storage import MemoryRepository
 from companion.views.rummy_table import RummyTable
@@ -367,5 +367,40 @@ def test_r7_jokers_in_the_picker_only_with_the_variant(jokers: bool) -> None:
         if jokers:
             await sc.click("rem-ann-card-JK")
             assert sc.label("live-ann") == "Ann: penalty 15"
+
+    drive(game, scenario)
+
+
+def test_r7_fixed_rounds_counts_hands_left() -> None:
+    s = new_session({"fixed_rounds": 3})
+    assert goal_text(s.summary) == "3 hands, 3 left to score; lowest total wins"
+    assert s.add(end("Bob", remaining={"Ann": "5C", "Cy": "6C"})) is None
+    assert goal_text(s.summary) == "3 hands, 2 left to score; lowest total wins"
+    assert status_line(s.summary, PLAYERS).startswith("Hand 1 is scored. Next, hand 2: Bob")
+
+
+def test_r7_winner_takes_all_scores_points_first_to_target() -> None:
+    s = new_session({"winner_takes_all": True, "target": 30})
+    assert goal_text(s.summary) == "Target 30: the first to reach 30 wins"
+    assert s.add(end("Bob", remaining={"Ann": "KS QS", "Cy": "JD"})) is None  # 10+10+10 = 30
+    assert s.summary["totals"] == {"Ann": 0, "Bob": 30, "Cy": 0}
+    assert s.summary["winners"] == ["Bob"]
+    assert "Result: Bob wins with 30" in texts(result_card(s.summary, PLAYERS))
+
+
+def test_r5_2_block_rummy_offers_nobody_and_everyone_scores() -> None:
+    game = new_session({"block_rummy": True})
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("hand-over")
+        await sc.change(sc.by_id("went-out"), "(nobody)")
+        assert not sc.has_id("going-rummy")
+        await sc.click("rem-ann-card-2C")
+        await sc.click("rem-bob-card-3C")
+        await sc.click("rem-cy-card-4C")
+        assert "This hand: Ann 2 · Bob 3 · Cy 4" in sc.label("hand-preview")
+        await sc.click("confirm-hand")
+        assert game.summary["hands"][0]["went_out"] is None
+        assert game.summary["totals"] == {"Ann": 2, "Bob": 3, "Cy": 4}
 
     drive(game, scenario)
