@@ -15,6 +15,7 @@ Desktop size by default (button and total both on screen); --phone uses 390×844
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -55,12 +56,18 @@ def timed_tap(page: Any, locator: Any, text: str) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
-def run(taps: int, warmup: int, phone: bool) -> tuple[list[float], list[float]]:
+def run(taps: int, warmup: int, phone: bool) -> tuple[list[float], list[float], float]:
     with tempfile.TemporaryDirectory() as data, sync_playwright() as p:
         server = AppServer(Path(data)).start()
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -73,7 +80,11 @@ def run(taps: int, warmup: int, phone: bool) -> tuple[list[float], list[float]]:
             jack = page.get_by_test_id("meld-card-JH")
             melds: list[float] = []
             undos: list[float] = []
+            assert server.proc is not None
+            cpu0 = 0.0
             for i in range(warmup + taps):
+                if i == warmup:
+                    cpu0 = cpu_seconds(server.proc.pid)
                 settled_click(page, jack)
                 expect(add).to_be_enabled(timeout=30_000)
                 reveal(page, add)
@@ -84,11 +95,13 @@ def run(taps: int, warmup: int, phone: bool) -> tuple[list[float], list[float]]:
                 if i >= warmup:
                     melds.append(m)
                     undos.append(u)
+            # server CPU per measured cycle (pick J♥ + meld + undo): the load-independent cost
+            cpu_ms = (cpu_seconds(server.proc.pid) - cpu0) * 1000 / taps
         finally:
             page.context.close()
             browser.close()
             server.stop()
-    return melds, undos
+    return melds, undos, cpu_ms
 
 
 def main() -> None:
@@ -97,7 +110,9 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--phone", action="store_true", help="390×844 instead of 1280×800")
     args = ap.parse_args()
-    melds, undos = run(args.taps, args.warmup, args.phone)
+    load0 = os.getloadavg()[0]
+    melds, undos, cpu_ms = run(args.taps, args.warmup, args.phone)
+    load1 = os.getloadavg()[0]
     size = "phone 390×844" if args.phone else "desktop 1280×800"
     print(f"Umtali table, {size}, {args.taps} taps each (after {args.warmup} warm-up):")
     for name, vals in (("meld J♥ → side total", melds), ("undo → side total", undos)):
@@ -105,6 +120,10 @@ def main() -> None:
             f"  {name:24s} median {statistics.median(vals):6.1f} ms   "
             f"p95 {pct(vals, 0.95):6.1f} ms   min {min(vals):6.1f}   max {max(vals):6.1f}"
         )
+    print(f"  server CPU per cycle (pick + meld + undo): {cpu_ms:.0f} ms")
+    print(
+        f"  load average (1 min) before/after: {load0:.1f} / {load1:.1f} on {os.cpu_count()} CPUs"
+    )
     ok = statistics.median(melds) <= 150
     print(f"  target median ≤ 150 ms: {'met' if ok else 'NOT met'}")
 

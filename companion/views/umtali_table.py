@@ -64,6 +64,8 @@ def _use_live(initial: T) -> tuple[T, Callable[[T], None], Any]:
     value, set_value = ft.use_state(initial)
 
     def setter(v: T) -> None:
+        if ref.current == v:
+            return  # unchanged: no re-render (each one re-diffs the whole table)
         ref.current = v
         set_value(v)
 
@@ -134,7 +136,7 @@ def _choice_button(text: str, selected: bool, on_click: Any, ident: str) -> ft.C
 @ft.component
 def UmtaliTable(session: GameSession) -> ft.Control:
     summary = session.summary
-    players: list[str] = list(summary.get("players", session.stored.players))
+    players: list[str] = list(summary.get("players") or session.stored.players)
     game = ft.use_memo(lambda: _game(session), [session.game_id, session.revision])
 
     mode, set_mode, mode_ref = _use_live("meld")
