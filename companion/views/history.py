@@ -92,17 +92,19 @@ def _chip(text: str, selected: bool, on_click: Any, ident: str) -> ft.Control:
 
 def _stats_table(game: str, rows: list[PlayerStats]) -> ft.Control:
     unit = UNITS.get(game, "points")
-    best_word = "Best (highest)" if HIGHER_IS_BETTER.get(game, True) else "Best (lowest)"
-    per_hand = "Avg chips at end / hand" if game == "rummoli" else f"Avg {unit} / hand"
+    best_word = "highest" if HIGHER_IS_BETTER.get(game, True) else "lowest"
+    per_hand = "chips at end per hand" if game == "rummoli" else f"{unit} per hand"
+    explain = f"Per hand: average {per_hand}. Best: the {best_word} total in one game."
     table = ft.DataTable(
-        column_spacing=18,
+        column_spacing=12,
+        horizontal_margin=4,
         columns=[
             ft.DataColumn(label=ft.Text("Player")),
             ft.DataColumn(label=ft.Text("Games"), numeric=True),
             ft.DataColumn(label=ft.Text("Wins"), numeric=True),
-            ft.DataColumn(label=ft.Text("Win rate"), numeric=True),
-            ft.DataColumn(label=ft.Text(per_hand), numeric=True),
-            ft.DataColumn(label=ft.Text(best_word), numeric=True),
+            ft.DataColumn(label=ft.Text("Win %"), numeric=True),
+            ft.DataColumn(label=ft.Text("Per hand"), numeric=True),
+            ft.DataColumn(label=ft.Text("Best"), numeric=True),
         ],
         rows=[
             ft.DataRow(
@@ -111,7 +113,7 @@ def _stats_table(game: str, rows: list[PlayerStats]) -> ft.Control:
                     ft.DataCell(ft.Text(str(s.games))),
                     ft.DataCell(ft.Text(str(s.wins))),
                     ft.DataCell(ft.Text(f"{s.win_rate:.0%}")),
-                    ft.DataCell(ft.Text(_fmt(s.per_hand) or "–")),
+                    ft.DataCell(ft.Text("–" if s.per_hand is None else f"{s.per_hand:.1f}")),
                     ft.DataCell(
                         ft.Text(_fmt(s.best) or "–"),
                         on_tap=(lambda _, g=s.best_game: go(f"/history/{g}"))
@@ -129,6 +131,7 @@ def _stats_table(game: str, rows: list[PlayerStats]) -> ft.Control:
         content=ft.Column(
             [
                 ft.Text(f"{_title(game)} ({unit})", size=17, weight=ft.FontWeight.BOLD),
+                ft.Text(explain, size=13),
                 ft.Row([table], scroll=ft.ScrollMode.AUTO),
             ],
             spacing=4,

@@ -10,6 +10,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from companion.storage import open_repository
 from rulesets.cards import parse_card
 from rulesets.poker import evaluate
 from rulesets.umtali import suggest_table
@@ -162,3 +163,20 @@ def test_rummoli_widow_and_poker(app_server: AppServer, page: Any) -> None:
     page.get_by_test_id("checker-rule-link").click()
     expect(page.get_by_text("Rule M2.4")).to_be_visible(timeout=15_000)
     assert unexpected_external(page) == []
+
+
+def test_link_from_a_game_brings_its_house_rules(tmp_path: Any, phone_page: Any) -> None:
+    """A table screen links to /check?gid=<game id>: the checker takes that game's rules."""
+    repo = open_repository(tmp_path)
+    game = repo.create_game("rummy", ["Ann", "Bob"], rules={"ace_high_or_low": True})
+    repo.close()
+    server = AppServer(tmp_path).start()
+    try:
+        page = phone_page
+        open_app(page, f"{server.url}check?gid={game.id}")
+        expect(page.get_by_text("Ace high or low")).to_be_visible(timeout=20_000)
+        _tap(page, "QH KH AH")
+        _says(_verdict(page), re.compile(r"^Legal: run"))
+        assert unexpected_external(page) == []
+    finally:
+        server.stop()
