@@ -15,7 +15,85 @@ import flet as ft
 
 from companion.games import RUMMOLI_ANTE
 from companion.ui import RED_SUIT, TABLE_GREEN
+from rulesets.cards import Card, Color, parse_cards
 from rulesets.rummoli import POT_LABELS
+
+#: The web client's bundled fonts have no suit glyphs (they show as boxes), so suits
+#: are drawn with the Cupertino suit icons, and running text spells them as letters.
+SUIT_ICONS: dict[str, ft.IconData] = {
+    "♠": ft.CupertinoIcons.SUIT_SPADE_FILL,
+    "♥": ft.CupertinoIcons.SUIT_HEART_FILL,
+    "♦": ft.CupertinoIcons.SUIT_DIAMOND_FILL,
+    "♣": ft.CupertinoIcons.SUIT_CLUB_FILL,
+}
+SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "→": "->"}
+
+
+def plain(text: str) -> str:
+    """Running text without suit glyphs: ``10♠`` becomes ``10S`` (the app's card notation).
+
+    >>> plain("A♦+K♦ pot: 4 chips")
+    'AD+KD pot: 4 chips'
+    """
+    for glyph, letter in SUIT_LETTERS.items():
+        text = text.replace(glyph, letter)
+    return text
+
+
+def suit_text(
+    text: str, *, size: float = 15, color: str | None = None, bold: bool = True
+) -> ft.Control:
+    """Short text such as ``A♦+K♦`` with the suits drawn as icons."""
+    parts: list[ft.Control] = []
+    run = ""
+    weight = ft.FontWeight.BOLD if bold else None
+    for ch in text:
+        if ch in SUIT_ICONS:
+            if run:
+                parts.append(ft.Text(run, size=size, weight=weight, color=color))
+                run = ""
+            parts.append(ft.Icon(SUIT_ICONS[ch], size=size, color=color))
+        else:
+            run += ch
+    if run:
+        parts.append(ft.Text(run, size=size, weight=weight, color=color))
+    return ft.Row(
+        parts,
+        spacing=0,
+        tight=True,
+        alignment=ft.MainAxisAlignment.CENTER,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
+def mini_card(card: Card, width: int = 30) -> ft.Control:
+    """A small face-up card: rank over suit icon, red or black, named for screen readers."""
+    color = RED_SUIT if card.s.color is Color.RED else "#212121"
+    face = ft.Container(
+        width=width,
+        height=int(width * 1.35),
+        bgcolor="#FFFFFF",
+        border=ft.Border.all(1, "#9E9E9E"),
+        border_radius=5,
+        alignment=ft.Alignment.CENTER,
+        content=ft.Column(
+            [
+                ft.Text(card.r.value, size=width * 0.42, weight=ft.FontWeight.BOLD, color=color),
+                ft.Icon(SUIT_ICONS[card.s.symbol], size=width * 0.42, color=color),
+            ],
+            spacing=0,
+            tight=True,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            alignment=ft.MainAxisAlignment.CENTER,
+        ),
+    )
+    return ft.Semantics(content=face, label=card.words, image=True, exclude_semantics=True)
+
+
+def mini_cards(cards: str | Sequence[Card], width: int = 30) -> ft.Control:
+    seq = parse_cards(cards) if isinstance(cards, str) else list(cards)
+    return ft.Row([mini_card(c, width) for c in seq], wrap=True, spacing=3, run_spacing=3)
+
 
 #: board cells, row by row; ``None`` is the run pot (7-8-9 or 8-9-10).
 BOARD_LAYOUT: tuple[tuple[str | None, ...], ...] = (
@@ -65,14 +143,7 @@ def _tile(
             exclude_semantics=True,
             content=ft.Column(
                 [
-                    ft.Text(
-                        pot_label(pot),
-                        size=15,
-                        weight=ft.FontWeight.BOLD,
-                        color=name_color,
-                        max_lines=1,
-                        no_wrap=True,
-                    ),
+                    suit_text(pot_label(pot), size=16, color=name_color),
                     ft.Text(
                         str(chips),
                         size=22,
@@ -192,8 +263,9 @@ def stacks(
                 label=", ".join(words),
                 container=True,
                 exclude_semantics=True,
+                col={"xs": 3},  # four stacks a row, also on a phone
                 content=ft.Container(
-                    padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+                    padding=ft.Padding.symmetric(horizontal=8, vertical=6),
                     border_radius=10,
                     bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
                     border=ft.Border.all(
@@ -210,19 +282,28 @@ def stacks(
                                         weight=ft.FontWeight.W_600,
                                         max_lines=1,
                                         overflow=ft.TextOverflow.ELLIPSIS,
+                                        expand=True,
                                     ),
                                     *badges,
                                 ],
-                                spacing=6,
-                                tight=True,
+                                spacing=4,
                             ),
-                            ft.Text(
-                                f"{chips.get(name, 0)} chips",
-                                size=18,
-                                weight=ft.FontWeight.BOLD,
-                                color=RED_SUIT if chips.get(name, 0) < RUMMOLI_ANTE else None,
+                            ft.Row(
+                                [
+                                    ft.Text(
+                                        str(chips.get(name, 0)),
+                                        size=20,
+                                        weight=ft.FontWeight.BOLD,
+                                        color=RED_SUIT
+                                        if chips.get(name, 0) < RUMMOLI_ANTE
+                                        else None,
+                                    ),
+                                    ft.Text("chips", size=12),
+                                ],
+                                spacing=3,
+                                vertical_alignment=ft.CrossAxisAlignment.END,
                             ),
-                            *([ft.Text(extra, size=12)] if extra else []),
+                            *([ft.Text(extra, size=12, max_lines=2)] if extra else []),
                         ],
                         spacing=0,
                         tight=True,
@@ -230,4 +311,4 @@ def stacks(
                 ),
             )
         )
-    return ft.Row(tiles, wrap=True, spacing=6, run_spacing=6)
+    return ft.ResponsiveRow(tiles, spacing=6, run_spacing=6)

@@ -31,9 +31,15 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.cards import card_row
 from companion.components.picker import CardPicker
-from companion.components.rummoli_board import board, pot_label, pot_words, stacks
+from companion.components.rummoli_board import (
+    board,
+    mini_cards,
+    plain,
+    pot_label,
+    pot_words,
+    stacks,
+)
 from companion.games import RUMMOLI_ANTE
 from companion.session import GameSession
 from companion.ui import go, labelled, slug
@@ -187,7 +193,7 @@ def said(control: ft.Control, label: str, ident: str, *, expand: bool = False) -
 
 
 def explain(text: str, rule: str | None = None, ident: str | None = None) -> ft.Control:
-    parts: list[ft.Control] = [ft.Text(text, size=14, expand=True)]
+    parts: list[ft.Control] = [ft.Text(plain(text), size=14, expand=True)]
     if rule:
         parts.append(rule_link(rule))
     if ident:
@@ -198,7 +204,9 @@ def explain(text: str, rule: str | None = None, ident: str | None = None) -> ft.
 def section(title: str, controls: Sequence[ft.Control], ident: str | None = None) -> ft.Control:
     box = ft.Container(
         content=ft.Column(
-            [ft.Text(title, size=17, weight=ft.FontWeight.BOLD), *controls], spacing=8, tight=True
+            [ft.Text(plain(title), size=17, weight=ft.FontWeight.BOLD), *controls],
+            spacing=8,
+            tight=True,
         ),
         padding=12,
         border_radius=12,
@@ -219,7 +227,7 @@ def button(
     label: str | None = None,
 ) -> ft.Control:
     cls = ft.FilledButton if filled else ft.OutlinedButton
-    ctl = cls(text, icon=icon, on_click=on_click, disabled=disabled, height=44)
+    ctl = cls(plain(text), icon=icon, on_click=on_click, disabled=disabled, height=44)
     return labelled(ctl, label or text, ident, button=True, key=ident)
 
 
@@ -233,7 +241,7 @@ def choice(
         content=ft.Semantics(
             exclude_semantics=True,
             content=ft.Text(
-                text,
+                plain(text),
                 size=15,
                 weight=ft.FontWeight.W_600 if chosen else ft.FontWeight.NORMAL,
                 color=ft.Colors.ON_PRIMARY if chosen else None,
@@ -330,7 +338,7 @@ def statement_card(
             ft.Row(
                 [
                     said(
-                        ft.Text(words, size=14),
+                        ft.Text(plain(words), size=14),
                         f"{name}: {words}, rule {ln.rule}",
                         f"{ident}-line-{i}",
                         expand=True,
@@ -343,7 +351,7 @@ def statement_card(
         )
     if not rows:
         rows.append(ft.Text("no chips moved", size=14, italic=True))
-    head = f"{name} {net:+d}" + (f" → {chips_now} chips" if chips_now is not None else "")
+    head = f"{name} {net:+d}" + (f", now {chips_now} chips" if chips_now is not None else "")
     return ft.Semantics(
         identifier=ident,
         key=ident,
@@ -383,7 +391,7 @@ def poker_result(info: dict[str, Any], ident: str) -> list[ft.Control]:
                 ft.Column(
                     [
                         ft.Text(words, size=14, weight=ft.FontWeight.W_500),
-                        card_row(" ".join(h["best"]), width=30),
+                        mini_cards(" ".join(h["best"]), width=30),
                     ],
                     spacing=2,
                     tight=True,
@@ -1068,7 +1076,7 @@ def _poker_panel(
                         ft.Column(
                             [
                                 ft.Text(words, size=14, weight=ft.FontWeight.W_500),
-                                card_row(" ".join(ev.best), width=28),
+                                mini_cards(" ".join(ev.best), width=28),
                             ],
                             spacing=2,
                             tight=True,
@@ -1282,7 +1290,9 @@ def _quick(
                 )
             )
         else:
-            rows.append(ft.Text(f"Who laid {pot_label(pot)}?", size=15, weight=ft.FontWeight.W_500))
+            rows.append(
+                ft.Text(f"Who laid {plain(pot_label(pot))}?", size=15, weight=ft.FontWeight.W_500)
+            )
             rows.append(
                 ft.Row(
                     [
@@ -1401,7 +1411,7 @@ def _live(
                                     max_lines=1,
                                     overflow=ft.TextOverflow.ELLIPSIS,
                                 ),
-                                card_row(card, width=26),
+                                mini_cards(card, width=26),
                             ],
                             spacing=4,
                             tight=True,
@@ -1480,7 +1490,7 @@ def _live(
                 ft.Row(
                     [
                         ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.PRIMARY),
-                        said(ft.Text(verdict), verdict, "lay-verdict", expand=True),
+                        said(ft.Text(plain(verdict)), verdict, "lay-verdict", expand=True),
                     ]
                 )
             )
@@ -1490,7 +1500,7 @@ def _live(
                     [
                         ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR),
                         said(
-                            ft.Text(refusal.message, color=ft.Colors.ERROR),
+                            ft.Text(plain(refusal.message), color=ft.Colors.ERROR),
                             refusal.message,
                             "lay-verdict",
                             expand=True,

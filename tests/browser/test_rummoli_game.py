@@ -288,7 +288,7 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     expect(page.get_by_test_id("settlement-1")).to_be_visible(timeout=WAIT)
     sheet(page, (40, 46, 51, 52), (1, 0, 4, 4, 4, 4, 4, 0, 0))
     # the settlement: every chip movement per player, each with its rule
-    says(page, "statement-cy-net", "Cy +1 → 51 chips")
+    says(page, "statement-cy-net", "Cy +1, now 51 chips")
     shows(page, "statement-cy-line-0", "Cy: ante -9, rule M1.3")
     shows(page, "statement-cy-line-1", "Cy: widow bid to Ann -2, rule M2.3")
     shows(page, "statement-cy-line-2", "Cy: poker bet -1, rule M4.2")
