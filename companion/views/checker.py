@@ -25,7 +25,7 @@ import flet as ft
 from companion.components.cards import card_row
 from companion.components.picker import CardPicker
 from companion.preferences import default_rules, describe_rules, validate_rules
-from companion.services import use_services
+from companion.services import use_services, use_ui
 from companion.storage import StorageError
 from companion.ui import go, labelled
 from companion.views.rules import rule_route
@@ -36,11 +36,29 @@ from rulesets.protocol import HouseRulesBase, Verdict
 Mode = Literal["meld", "extend", "hand"]
 Target = Literal["cards", "anchor", "hand"]
 
-LEGAL_BG = "#E8F5E9"
-LEGAL_FG = "#1B5E20"
-ILLEGAL_BG = "#FFEBEE"
-ILLEGAL_FG = "#B71C1C"
-NEUTRAL_FG = "#37474F"
+#: (background, text) of the verdict panels, for a light and a dark theme.
+PALETTE = {
+    False: {
+        "legal": ("#E8F5E9", "#1B5E20"),
+        "illegal": ("#FFEBEE", "#B71C1C"),
+        "neutral": ("#ECEFF1", "#37474F"),
+        "hint": ("#E3F2FD", "#0D47A1"),
+    },
+    True: {
+        "legal": ("#1B3A1E", "#A5D6A7"),
+        "illegal": ("#3E1A1A", "#FFCDD2"),
+        "neutral": ("#263238", "#CFD8DC"),
+        "hint": ("#102A43", "#BBDEFB"),
+    },
+}
+
+
+def _dark(chosen: bool | None) -> bool:
+    """The theme in use: the one chosen in the app, else the system's."""
+    if chosen is not None:
+        return chosen
+    return bool(ft.context.page.platform_brightness == ft.Brightness.DARK)
+
 
 # --------------------------------------------------------------------------- logic
 
@@ -348,21 +366,22 @@ def rule_link(rule: str, ident: str) -> ft.Control:
     )
 
 
-def _verdict_panel(outcome: Outcome, game: str) -> ft.Control:
+def _verdict_panel(outcome: Outcome, game: str, dark: bool) -> ft.Control:
+    colors = PALETTE[dark]
     v = outcome.verdict
     body: list[ft.Control] = []
     if outcome.error is not None:
-        bg, fg, icon = ILLEGAL_BG, ILLEGAL_FG, ft.Icons.ERROR_OUTLINE
+        (bg, fg), icon = colors["illegal"], ft.Icons.ERROR_OUTLINE
         headline = "Cannot check these cards"
         body.append(ft.Text(outcome.error, color=fg))
     elif v is not None:
-        bg, fg = (LEGAL_BG, LEGAL_FG) if v.legal else (ILLEGAL_BG, ILLEGAL_FG)
+        bg, fg = colors["legal"] if v.legal else colors["illegal"]
         icon = ft.Icons.CHECK_CIRCLE if v.legal else ft.Icons.CANCEL
         headline = verdict_headline(v, game)
         body.append(ft.Text(v.reason, color=fg))
         body.extend(ft.Text(f"• {n}", size=13, color=fg) for n in v.notes)
     else:
-        bg, fg, icon = "#ECEFF1", NEUTRAL_FG, ft.Icons.TOUCH_APP
+        (bg, fg), icon = colors["neutral"], ft.Icons.TOUCH_APP
         headline = outcome.headline
     if v is not None or outcome.error is not None:
         body.extend(ft.Text(line, color=fg) for line in outcome.lines)
@@ -398,26 +417,27 @@ def _verdict_panel(outcome: Outcome, game: str) -> ft.Control:
     )
 
 
-def _suggestion_panel(outcome: Outcome) -> ft.Control:
-    fg = NEUTRAL_FG
+def _suggestion_panel(outcome: Outcome, dark: bool) -> ft.Control:
+    bg, accent = PALETTE[dark]["hint"]
+    fg = PALETTE[dark]["neutral"][1]
     return ft.Semantics(
         identifier="checker-suggestion",
         container=True,
         live_region=True,
         content=ft.Container(
-            bgcolor="#E3F2FD",
+            bgcolor=bg,
             border_radius=10,
             padding=12,
             content=ft.Column(
                 [
                     ft.Row(
                         [
-                            ft.Icon(ft.Icons.LIGHTBULB_OUTLINE, color="#0D47A1"),
+                            ft.Icon(ft.Icons.LIGHTBULB_OUTLINE, color=accent),
                             ft.Text(
                                 outcome.headline,
                                 size=18,
                                 weight=ft.FontWeight.BOLD,
-                                color="#0D47A1",
+                                color=accent,
                                 expand=True,
                             ),
                         ]
@@ -460,6 +480,8 @@ def CheckerView() -> ft.View:
     use_hand, set_use_hand = ft.use_state(False)
     rules_open, set_rules_open = ft.use_state(False)
 
+    ui = use_ui()
+    dark = _dark(ui.dark)
     rules = rules_by_game.get(game, {})
     is_rummoli = game == "rummoli"
     eff_mode: Mode = "hand" if is_rummoli else typing.cast(Mode, mode)
@@ -621,10 +643,12 @@ def CheckerView() -> ft.View:
 
     if eff_mode == "hand" and not is_rummoli and (cards or outcome.error):
         controls.append(
-            _suggestion_panel(outcome) if outcome.error is None else _verdict_panel(outcome, game)
+            _suggestion_panel(outcome, dark)
+            if outcome.error is None
+            else _verdict_panel(outcome, game, dark)
         )
     else:
-        controls.append(_verdict_panel(outcome, game))
+        controls.append(_verdict_panel(outcome, game, dark))
 
     names = {
         "cards": "Your hand"

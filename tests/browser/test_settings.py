@@ -205,6 +205,11 @@ def test_settings_desktop_dark_screenshot(fresh_server: AppServer, browser: Any)
     try:
         open_app(page, fresh_server.url + "check")
         expect(page.get_by_test_id("checker-verdict")).to_be_visible(timeout=20_000)
+        for card in ("JH", "JD", "JS"):
+            page.get_by_test_id(f"checker-cards-card-{card}").click()
+            expect(page.get_by_test_id("checker-cards-chosen-0")).to_be_attached(timeout=10_000)
+        expect(page.get_by_test_id("checker-rule-link")).to_be_visible(timeout=10_000)
+        page.wait_for_timeout(500)
         stable_screenshot(page, "checker-phone-system-dark")
     finally:
         page.context.close()
