@@ -28,15 +28,21 @@ def rule_link(rule: str, ident: str | None = None) -> ft.Control:
 def said(control: ft.Control, label: str, ident: str) -> ft.Semantics:
     """Something to read, not to press: one clear sentence for screen readers (and tests)."""
     return ft.Semantics(
-        content=control, label=label, identifier=ident, container=True, exclude_semantics=True
+        content=control,
+        label=label,
+        identifier=ident,
+        container=True,
+        exclude_semantics=True,
+        key=ident,
     )
 
 
 def tag(control: ft.Control, ident: str, *, expand: bool = False) -> ft.Semantics:
     """A stable test id on a control that already has its own name (a labelled button)."""
+    # keyed by its id: the web client does not update the id of a reused node
     if expand:  # (expand=False is not "no expand" to the client: leave it unset)
-        return ft.Semantics(content=control, identifier=ident, expand=True)
-    return ft.Semantics(content=control, identifier=ident)
+        return ft.Semantics(content=control, identifier=ident, expand=True, key=ident)
+    return ft.Semantics(content=control, identifier=ident, key=ident)
 
 
 def refusal_note(refusal: Refusal | None, ident: str) -> list[ft.Control]:

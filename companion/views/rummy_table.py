@@ -80,7 +80,8 @@ def RummyTable(session: GameSession) -> ft.Control:
     if in_hand and editing is None:
         controls.append(
             ft.Row(
-                [
+                key="hand-over-row",
+                controls=[
                     tag(
                         ft.FilledButton(
                             "Hand over",
@@ -91,7 +92,7 @@ def RummyTable(session: GameSession) -> ft.Control:
                         "hand-over",
                         expand=True,
                     )
-                ]
+                ],
             )
         )
     elif in_hand and editing == NEW:
@@ -100,7 +101,8 @@ def RummyTable(session: GameSession) -> ft.Control:
         number = hands_done + 1
         controls.append(
             ft.Row(
-                [
+                key="start-hand-row",
+                controls=[
                     tag(
                         ft.FilledButton(
                             f"Start hand {number}",
@@ -111,7 +113,7 @@ def RummyTable(session: GameSession) -> ft.Control:
                         "start-hand",
                         expand=True,
                     )
-                ]
+                ],
             )
         )
 
