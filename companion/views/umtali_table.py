@@ -276,8 +276,9 @@ def UmtaliTable(session: GameSession) -> ft.Control:
             record(leftovers_actions())
 
     def start_next(_: Any) -> None:
-        nxt = summary.get("dealer")
-        session.add({"type": "start_hand", "dealer": nxt})
+        # dealer None = "whoever the rules say" (U2.3): an edited earlier hand that
+        # changes the winner (winner_deals) then moves this deal with it on replay
+        session.add({"type": "start_hand", "dealer": None})
         set_editing(None)
         set_mode("meld")
         set_hand([])
@@ -812,11 +813,14 @@ def UmtaliTable(session: GameSession) -> ft.Control:
                     labelled(ft.Text(nxt, size=16), nxt, "next-hand"),
                     ft.Row(
                         [
-                            ft.FilledButton(
-                                f"Start hand {hand_no}",
-                                icon=ft.Icons.PLAY_ARROW,
-                                on_click=start_next,
-                                height=48,
+                            ft.Semantics(
+                                content=ft.FilledButton(
+                                    f"Start hand {hand_no}",
+                                    icon=ft.Icons.PLAY_ARROW,
+                                    on_click=start_next,
+                                    height=48,
+                                ),
+                                identifier="next-hand-start",
                             ),
                             rule_link("U2.3"),
                         ],

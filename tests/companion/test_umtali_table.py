@@ -1,0 +1,288 @@
+"""The Umtali table screen without a browser: its helpers, and the component driven
+through a real Flet session with a recording connection (no client).
+
+Points are hand-computed with U9 (10/J/Q/K = 5, A-9 = 1, marriage = 20).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import flet as ft
+from flet.controls.context import _context_page
+from flet.messaging.connection import Connection
+from flet.messaging.protocol import MessageAction
+from flet.messaging.session import Session
+from flet.pubsub.pubsub_hub import PubSubHub
+
+from companion.components.umtali_parts import meld_caption, side_total_text, verdict_line
+from companion.session import GameSession
+from companion.storage import MemoryRepository
+from companion.views.umtali_table import UmtaliTable, _action_text, _hand_spans
+from rulesets.protocol import Verdict
+
+PLAYERS = ["Ann", "Bob"]
+
+
+def new_session(rules: dict[str, Any] | None = None, dealer: str = "Ann") -> GameSession:
+    s = GameSession.start(MemoryRepository(), "umtali", PLAYERS, rules or {})
+    assert s.add({"type": "start_hand", "dealer": dealer}) is None
+    return s
+
+
+# ---------------------------------------------------------------- helpers -------------
+
+
+def test_u9_1_side_total_and_u9_2_marriage_caption() -> None:
+    assert side_total_text("Ann", 1) == "Ann's side: 1 point"
+    assert side_total_text("Bob", 21) == "Bob's side: 21 points"
+    marriage = {"kind": "marriage", "cards": ["KS", "QS"], "points": 20, "anchor": None}
+    assert meld_caption(marriage, 1) == "#2 Marriage · 20"
+    single = {"kind": "single", "cards": ["8H"], "points": 1, "anchor": ["Bob", 0]}
+    assert meld_caption(single, 0) == "#1 Single · 1 (on Bob #1)"
+    left = {"kind": "leftover", "cards": ["KD"], "points": 5, "by": "Ann", "anchor": None}
+    assert meld_caption(left, 4) == "#5 Leftover · 5 (from Ann)"
+
+
+def test_u5_1_verdict_line_names_the_rule() -> None:
+    v = Verdict(legal=False, rule="U5.1", reason='"JH JD JS": jacks never form a set')
+    line = verdict_line(v)
+    assert isinstance(line, ft.Semantics)
+    assert line.label == 'Not allowed. "JH JD JS": jacks never form a set (rule U5.1)'
+    ok = verdict_line(Verdict(legal=True, kind="marriage", points=20, rule="U5.3", reason="x"))
+    assert isinstance(ok, ft.Semantics) and str(ok.label).startswith("Marriage: 20 points.")
+
+
+def test_hand_spans_and_action_text() -> None:
+    actions = [
+        {"type": "start_hand", "dealer": "Ann"},
+        {"type": "meld", "player": "Bob", "cards": ["5H", "6H", "7H"]},
+        {
+            "type": "go_out",
+            "player": "Bob",
+            "pair": ["4C", "4D"],
+            "discard": "2C",
+            "face_down": True,
+        },
+        {"type": "leftovers", "player": "Ann", "cards": ["3S"]},
+        {"type": "start_hand", "dealer": None},
+        {"type": "extend", "player": "Ann", "card": "8H", "anchor": ["Bob", 0]},
+    ]
+    assert _hand_spans(actions) == [(0, 3), (4, 5)]
+    assert _action_text(actions[2]) == "Bob goes out with pair 4♣ 4♦, discards 2♣ face down"
+    assert _action_text(actions[3]) == "Ann's leftovers: 3♠"
+    assert _action_text(actions[5]) == "Ann plays 8♥ on Bob #1"
+
+
+# ---------------------------------------------------------------- component ----------
+
+
+class RecordingConnection(Connection):
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: list[Any] = []
+
+    def send_message(self, message: Any) -> None:
+        self.messages.append(message)
+
+
+def run_async(coro: Coroutine[Any, Any, None]) -> None:
+    """asyncio.run in a worker thread (Playwright may hold the main thread's loop)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as ex:
+        ex.submit(asyncio.run, coro).result()
+
+
+async def flush(n: int = 20) -> None:
+    for _ in range(n):
+        await asyncio.sleep(0)
+
+
+@ft.component
+def Host(session: GameSession) -> ft.Control:
+    """What the play frame does: subscribe to the session, render the table."""
+    ft.use_state(session)
+    return UmtaliTable(session)
+
+
+class Screen:
+    def __init__(self, flet_session: Session, conn: RecordingConnection) -> None:
+        self.s = flet_session
+        self.conn = conn
+
+    def controls(self) -> list[Any]:
+        for _ in range(5):
+            try:
+                return list(self.s.index.values())
+            except RuntimeError:
+                continue
+        return list(self.s.index.values())
+
+    def sem(self, ident: str) -> Any:
+        found = [
+            c
+            for c in self.controls()
+            if isinstance(c, ft.Semantics) and getattr(c, "identifier", None) == ident
+        ]
+        assert len(found) == 1, (ident, found)
+        return found[0]
+
+    def texts(self) -> list[str]:
+        return [str(c.value) for c in self.controls() if isinstance(c, ft.Text) and c.value]
+
+    async def click(self, ident: str) -> None:
+        await self.s.dispatch_event(self.sem(ident).content._i, "click", None)
+        await flush()
+
+    async def tap_cards(self, picker: str, cards: str) -> None:
+        for c in cards.split():
+            await self.click(f"{picker}-card-{c}")
+
+    def crashes(self) -> list[Any]:
+        return [m for m in self.conn.messages if m.action == MessageAction.SESSION_CRASHED]
+
+
+def drive(game: GameSession, scenario: Callable[[Screen], Coroutine[Any, Any, None]]) -> None:
+    async def main() -> None:
+        conn = RecordingConnection()
+        conn.pubsubhub = PubSubHub()
+        fs = Session(conn)
+        token = _context_page.set(fs.page)
+        try:
+            fs.page.render(Host, game)
+            fs.get_page_patch()
+            await flush()
+            screen = Screen(fs, conn)
+            await scenario(screen)
+            assert screen.crashes() == []
+        finally:
+            fs.close()
+            await flush()
+            _context_page.reset(token)
+
+    run_async(main())
+
+
+def test_u5_1_illegal_meld_refused_live_then_u6_2_extension_on_opponent_side() -> None:
+    game = new_session()
+
+    async def scenario(sc: Screen) -> None:
+        assert "Hand 1 of 4 · Ann dealt · Bob to play" in sc.texts()
+        await sc.tap_cards("meld", "JH JD JS")
+        assert str(sc.sem("verdict").label).endswith("(rule U5.1)")
+        assert sc.sem("add-meld").content.disabled
+        await sc.click("meld-clear")
+        await sc.tap_cards("meld", "5H 6H 7H")
+        assert str(sc.sem("verdict").label).startswith("Sequence: 3 points.")
+        await sc.click("add-meld")
+        assert game.summary["current"]["scores"] == {"Ann": 0, "Bob": 3}
+        assert "Bob's side: 3 points" in sc.texts()
+        # the cards on the table are no longer offered
+        assert sc.sem("meld-card-5H").content.on_click is None
+        # Ann extends Bob's sequence: the single goes on Ann's side
+        await sc.click("acting-ann")
+        await sc.click("mode-extend")
+        await sc.click("meld-bob-0")
+        await sc.tap_cards("extend", "8H")
+        assert str(sc.sem("verdict").label).startswith("Extension: 1 point.")
+        await sc.click("add-extend")
+        assert game.summary["current"]["scores"] == {"Ann": 1, "Bob": 3}
+        assert game.actions[-1] == {
+            "type": "extend",
+            "player": "Ann",
+            "card": "8H",
+            "anchor": ["Bob", 0],
+        }
+
+    drive(game, scenario)
+
+
+def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
+    game = new_session()
+    assert game.add({"type": "meld", "player": "Bob", "cards": ["5H", "6H", "7H"]}) is None
+    assert game.add({"type": "meld", "player": "Ann", "cards": ["KS", "QS"]}) is None
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("acting-bob")
+        await sc.click("mode-go_out")
+        await sc.tap_cards("pair", "4C 4D")
+        await sc.click("part-discard")
+        await sc.tap_cards("out-discard", "2C")
+        sc.s.apply_patch(sc.sem("face-down").content._i, {"value": True})
+        await sc.s.dispatch_event(sc.sem("face-down").content._i, "change", None)
+        await flush()
+        assert "Discard: 2♣ (face down)" in sc.texts()
+        await sc.click("add-go-out")
+        assert game.actions[-1] == {
+            "type": "go_out",
+            "player": "Bob",
+            "pair": ["4C", "4D"],
+            "discard": "2C",
+            "face_down": True,
+        }
+        assert game.summary["phase"] == "final"
+        # Ann's final turn: a 4 on Bob's pair (U8.3), then her leftovers go to Bob
+        await sc.click("mode-extend")
+        await sc.click("meld-bob-1")
+        await sc.tap_cards("extend", "4H")
+        await sc.click("add-extend")
+        await sc.click("mode-leftovers")
+        await sc.tap_cards("leftovers", "3S KD")
+        assert "6 points" in str(sc.sem("verdict").label)
+        await sc.click("add-leftovers")
+        # Ann: 20 + 1 = 21; Bob: 3 + 2 + 1 + 5 = 11
+        assert game.summary["hands"][0]["scores"] == {"Ann": 21, "Bob": 11}
+        assert "Hand 2 of 4: Bob deals (the deal alternates)." in sc.texts()
+        # edit hand 1: KD was not a leftover after all -> Bob 3 + 2 + 1 = 6
+        await sc.click("edit-hand-1")
+        await sc.click("fix-leftovers-card-KD")
+        await sc.click("save-leftovers")
+        assert game.summary["hands"][0]["scores"] == {"Ann": 21, "Bob": 6}
+        await sc.click("next-hand-start")
+        assert game.actions[-1] == {"type": "start_hand", "dealer": None}
+        assert game.summary["current"]["turn"] == "Ann"  # Bob deals, Ann plays first
+
+    drive(game, scenario)
+
+
+def test_u4_6_empty_stock_needs_a_second_tap() -> None:
+    game = new_session()
+    assert game.add({"type": "meld", "player": "Bob", "cards": ["QH", "KH"]}) is None
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("empty-stock")
+        assert game.summary["phase"] == "play"
+        await sc.click("empty-stock")
+        assert game.summary["hands"][0]["scores"] == {"Ann": 0, "Bob": 20}
+        assert game.summary["hands"][0]["ended"] == "empty_stock"
+
+    drive(game, scenario)
+
+
+def test_u7_2_private_hand_checks_no_breaking_and_suggests_best_line() -> None:
+    game = new_session()
+    assert game.add({"type": "meld", "player": "Bob", "cards": ["5H", "6H", "7H"]}) is None
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("acting-ann")
+        await sc.click("mode-hand")
+        await sc.tap_cards("hand", "8H 9H 10H 2C")
+        shown = str(sc.sem("suggestion").label or "") + " ".join(sc.texts())
+        # 8H 9H 10H as a sequence: 1 + 1 + 5 = 7; going out discarding 2C
+        assert "Best melding this turn: 7 points" in shown
+        await sc.click("mode-extend")
+        await sc.click("meld-bob-0")
+        await sc.tap_cards("extend", "8H")
+        label = str(sc.sem("verdict").label)
+        assert label.startswith("Not allowed.") and label.endswith("(rule U7.2)")
+        assert "Checked against Ann's private hand (4 cards, U7)." in sc.texts()
+        # Bob acting: Ann's hand is not his, so nothing is checked against it
+        await sc.click("acting-bob")
+        await sc.click("meld-bob-0")
+        await sc.tap_cards("extend", "8H")
+        assert str(sc.sem("verdict").label).startswith("Extension: 1 point.")
+        assert game.actions[-1]["type"] == "meld"  # nothing recorded by checking
+
+    drive(game, scenario)
