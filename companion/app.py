@@ -24,6 +24,26 @@ from companion.views.rules import RuleSectionView, RulesGameView, RulesView
 from companion.views.settings import SettingsView
 
 SEED_COLOR = "#2E7D32"  # card-table green
+#: The web client's bundled fonts have no ♠♥♦♣: a 5 KB subset of DejaVu Sans
+#: (assets/fonts) supplies them, as a fallback for every text style.
+SUIT_FONT = "CardSuits"
+FONTS = {SUIT_FONT: "fonts/card-suits.ttf"}
+_TEXT_STYLES = [
+    f"{kind}_{size}"
+    for kind in ("display", "headline", "title", "body", "label")
+    for size in ("large", "medium", "small")
+]
+
+
+def theme() -> ft.Theme:
+    """The app theme: table green, with the suit-symbol font behind every text style."""
+    style = ft.TextStyle(font_family_fallback=[SUIT_FONT])
+    text_theme = ft.TextTheme(**{name: style for name in _TEXT_STYLES})
+    return ft.Theme(
+        color_scheme_seed=SEED_COLOR,
+        text_theme=text_theme,
+        primary_text_theme=text_theme,
+    )
 
 
 def routes() -> list[ft.Route]:
@@ -81,8 +101,9 @@ def build_main(config: AppConfig, repo: GameRepository | None = None) -> Callabl
 
     def main(page: ft.Page) -> None:
         page.title = "Rummy Companion"
-        page.theme = ft.Theme(color_scheme_seed=SEED_COLOR)
-        page.dark_theme = ft.Theme(color_scheme_seed=SEED_COLOR)
+        page.fonts = FONTS
+        page.theme = theme()
+        page.dark_theme = theme()
         page.theme_mode = ft.ThemeMode.SYSTEM
         services = Services(config=config, repo=shared_repo)
         page.render_views(App, services)

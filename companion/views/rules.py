@@ -13,12 +13,18 @@ from companion.components.cards import card_row
 from companion.ui import go, labelled
 
 
+def section_route(sec: rulebook.Section) -> str:
+    """``/rules/umtali/U6.2/``: the trailing slash keeps a reload working, because the
+    web server treats a last segment with a dot (``U6.2``) as a file, not a screen."""
+    return f"/rules/{sec.game}/{sec.id}/"
+
+
 def rule_route(rule_id: str) -> str:
     """The screen of a rule ID (``U6.2``) -- what verdicts and settlements link to."""
     found = rulebook.section(rule_id)
     if found is None:
         return "/rules"
-    return f"/rules/{found.game}/{found.id}"
+    return section_route(found)
 
 
 def _section_tile(sec: rulebook.Section, snippet: str | None = None) -> ft.Control:
@@ -26,7 +32,7 @@ def _section_tile(sec: rulebook.Section, snippet: str | None = None) -> ft.Contr
         ft.ListTile(
             title=ft.Text(f"{sec.id}  {sec.title}"),
             subtitle=ft.Text(snippet, max_lines=2) if snippet else None,
-            on_click=lambda _, s=sec: go(f"/rules/{s.game}/{s.id}"),
+            on_click=lambda _, s=sec: go(section_route(s)),
             dense=True,
         ),
         f"Rule {sec.id}: {sec.title}",
@@ -123,7 +129,13 @@ def RuleSectionView() -> ft.View:
         controls.append(
             ft.Column([card_row(" ".join(ex.cards)), ft.Text(ex.caption, italic=True)], spacing=4)
         )
-    if sec.house_rules:
+    if sec.house_rule_notes:
+        controls.append(ft.Text("House rules that change this", weight=ft.FontWeight.BOLD))
+        controls.extend(
+            ft.Text(f"{note.name.replace('_', ' ').capitalize()}: {note.text}", italic=True)
+            for note in sec.house_rule_notes
+        )
+    elif sec.house_rules:
         controls.append(
             ft.Text("House rules that change this: " + ", ".join(sec.house_rules), italic=True)
         )

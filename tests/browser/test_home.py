@@ -42,3 +42,17 @@ def test_theme_switch_to_dark(app_server: AppServer, phone_page: Any) -> None:
     expect(phone_page.get_by_role("button", name="Light theme")).to_be_visible(timeout=10_000)
     after = stable_screenshot(phone_page, "home-phone-dark").read_bytes()
     assert before != after
+
+
+def test_rule_page_survives_a_reload(app_server: AppServer, phone_page: Any) -> None:
+    from companion.views.rules import rule_route
+
+    route = rule_route("U6.2")
+    assert route == "/rules/umtali/U6.2/"
+    open_app(phone_page, app_server.url.rstrip("/") + route)
+    expect(phone_page.get_by_role("heading", name="Rule U6.2")).to_be_visible(timeout=20_000)
+    # suit symbols come from the bundled subset font, not tofu boxes
+    stable_screenshot(phone_page, "rule-u6-2-phone")
+    phone_page.reload()
+    phone_page.locator("flt-semantics-placeholder").dispatch_event("click")
+    expect(phone_page.get_by_role("heading", name="Rule U6.2")).to_be_visible(timeout=20_000)
