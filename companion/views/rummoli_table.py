@@ -448,7 +448,7 @@ def RummoliTable(session: GameSession) -> ft.Control:
     n = len(players)
     actions = list(session.actions)
     if ui.get("at") != len(actions):  # a new entry (or undo): forget half-made choices
-        ui_ref.current = ui = {"modes": ui.get("modes", {}), "at": len(actions)}
+        _reset(ui, len(actions))
     try:
         rules = RummoliRules.model_validate(stored.rules)
     except Exception:
@@ -470,7 +470,7 @@ def RummoliTable(session: GameSession) -> ft.Control:
         dumped = [a.model_dump(mode="json") for a in acts]
         refusal = session.add(dumped[0]) if len(dumped) == 1 else session.add_many(dumped)
         if refusal is None:
-            ui_ref.current = {"modes": ui.get("modes", {}), "at": len(session.actions)}
+            _reset(ui, len(session.actions))
             bump()
             return True
         bump()
@@ -569,6 +569,14 @@ def RummoliTable(session: GameSession) -> ft.Control:
         spacing=12,
         run_spacing=12,
     )
+
+
+def _reset(ui: dict[str, Any], at: int) -> None:
+    """Forget half-made choices, keep the chosen modes.  The dict is cleared in place:
+    a tap drawn by an earlier render still writes to the live choices (P6)."""
+    modes = ui.get("modes", {})
+    ui.clear()
+    ui.update(modes=modes, at=at)
 
 
 def _referee(session: GameSession) -> RummoliGame | None:
@@ -1400,26 +1408,29 @@ def _live(
     if laid:
         rows.append(
             said(
-                ft.Column(
+                ft.Row(
                     [
-                        ft.Row(
+                        ft.Column(
                             [
+                                mini_cards(card, width=30),
                                 ft.Text(
                                     who,
-                                    size=13,
-                                    width=60,
+                                    size=11,
+                                    width=40,
                                     max_lines=1,
                                     overflow=ft.TextOverflow.ELLIPSIS,
+                                    text_align=ft.TextAlign.CENTER,
                                 ),
-                                mini_cards(card, width=26),
                             ],
-                            spacing=4,
+                            spacing=1,
                             tight=True,
+                            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
                         )
-                        for who, card in laid[-8:]
+                        for who, card in laid
                     ],
+                    wrap=True,
                     spacing=2,
-                    tight=True,
+                    run_spacing=6,
                 ),
                 "Laid: " + ", ".join(f"{c} by {w}" for w, c in laid),
                 "laid-log",
