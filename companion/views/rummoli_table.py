@@ -799,7 +799,7 @@ def _widow_panel(
     out: list[ft.Control] = [section(f"Round {n_round}: {dealer} deals", rows, "widow-panel")]
     if taker:
         chips = ui.get("taker_bid", 0)
-        what = "swap" if taker == dealer else f"pay {chips} and take the widow"
+        what = "swaps" if taker == dealer else (f"pays {chips}, takes it" if chips else "takes it")
         ask: list[ft.Control] = [
             explain(
                 f"Does {taker}'s hand hold a pay card ({pay})? A hand with one may not take "
@@ -808,7 +808,7 @@ def _widow_panel(
                 "pay-card-question",
             ),
             button(
-                f"No pay card: {taker} may {what}",
+                f"No pay card: {taker} {what}",
                 lambda _: record(Widow(player=seat_of(players, taker), bid=chips)),
                 "widow-confirm",
                 filled=True,
@@ -1434,6 +1434,24 @@ def _live(
                 ),
                 "Laid: " + ", ".join(f"{c} by {w}" for w, c in laid),
                 "laid-log",
+            )
+        )
+    for seat, pot in game.pending_claims:
+        who_won = players[seat]
+        rows.append(
+            explain(
+                f"{who_won} may claim the {pot_label(pot)} pot now: an unclaimed pot stays on "
+                "the board once the next card is laid.",
+                "M5.6",
+            )
+        )
+        rows.append(
+            button(
+                f"{who_won} claims {pot_label(pot)} ({game.pots.get(pot, 0)})",
+                lambda _, seat=seat, pot=pot: record(Claim(player=seat, pot=pot)),
+                f"pending-{slug(pot)}",
+                filled=True,
+                icon=ft.Icons.SAVINGS,
             )
         )
     nxt = game.next_card()

@@ -318,3 +318,63 @@ def test_m5_live_log_checks_each_card_and_impasse_pays_the_centre() -> None:
         assert game.summary["chips_total"] == 210
 
     play(scenario, [50, 50, 50, 60])
+
+
+def test_m7_1_a_player_who_cannot_ante_is_shown_out() -> None:
+    async def scenario(t: Table, game: GameSession) -> None:
+        assert "Dan cannot pay the full ante" in t.label("short-of-chips")
+        await t.tap("deal")
+        assert t.label("stack-Dan") == "Dan: 8 chips, out of the game"
+        # three players in: 52 cards over 4 hands (M2.1)
+        assert "Bob 13, Cy 13, Ann 13, widow 13" in t.label("deal-sizes")
+        assert pot(t, "rummoli") == 3
+
+    play(scenario, [50, 50, 50, 8])
+
+
+def test_m7_2_per_pot_final_poker_plays_the_smallest_pot_first() -> None:
+    async def scenario(t: Table, game: GameSession) -> None:
+        await t.tap("deal")
+        await t.tap("widow-none")
+        await t.tap("winner-ann")
+        await t.tap("record-poker")
+        await t.tap("claim-10s")
+        await t.tap("claim-by-bob")
+        await t.tap("out-cy")
+        await t.step("held-ann", 1)
+        await t.tap("record-out")
+        # left on the board: JD QC KH AS AD+KD 7-8-9, 4 chips each
+        await t.tap("end-game")
+        assert "Final poker for the J♦ pot (4 chips)" in t.label("final-what")
+        await t.tap("winner-dan")
+        await t.tap("record-poker")
+        assert "Final poker for the Q♣ pot (4 chips)" in t.label("final-what")
+        assert "Dan wins the J♦ pot: 4 chips." in t.label("final-JD-verdict")
+        for _ in range(5):
+            await t.tap("winner-dan")
+            await t.tap("record-poker")
+        assert game.summary["phase"] == "over"
+        assert t.label("standing-dan").startswith("1. Dan: ")
+        assert sum(board(t).values()) == 0
+        assert game.summary["chips_total"] == 210
+
+    play(scenario, [50, 50, 50, 60], rules={"final_poker": "per_pot"})
+
+
+def test_m5_6_strict_claim_in_the_live_log() -> None:
+    async def scenario(t: Table, game: GameSession) -> None:
+        await t.tap("deal")
+        await t.tap("widow-none")
+        await t.tap("winner-bob")
+        await t.tap("record-poker")
+        await t.tap("rummoli-mode-live")
+        await t.tap("lay-by-bob")
+        await t.type_cards("Type card laid", "10s")
+        await t.tap("record-lay")
+        assert pot(t, "10S") == 4  # not yet: strict claiming
+        assert t.label("pending-10s") == "Bob claims 10♠ (4)"
+        await t.tap("pending-10s")
+        assert pot(t, "10S") == 0
+        assert stack(t, "Bob") == 41 + 4 + 4
+
+    play(scenario, [50, 50, 50, 60], rules={"claim": "strict"})
