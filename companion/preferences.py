@@ -32,6 +32,8 @@ __all__ = [
     "presets",
     "rules_model",
     "save_default_rules",
+    "save_theme",
+    "saved_theme",
     "validate_rules",
 ]
 
@@ -134,10 +136,27 @@ def save_default_rules(data_dir: Path, game: str, rules: dict[str, Any]) -> dict
     house[game] = keep
     data["house_rules"] = house
     data["schema_version"] = SCHEMA_VERSION
+    _write(data_dir, data)
+    return keep
+
+
+def _write(data_dir: Path, data: dict[str, Any]) -> None:
     Path(data_dir).mkdir(parents=True, exist_ok=True)
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
     atomic_write_bytes(_path(data_dir), text.encode("utf-8"))
-    return keep
+
+
+def saved_theme(data_dir: Path | None) -> bool | None:
+    """The theme chosen in settings: True dark, False light, None follow the system."""
+    value = load_preferences(data_dir).get("dark")
+    return value if isinstance(value, bool) else None
+
+
+def save_theme(data_dir: Path, dark: bool | None) -> None:
+    data = load_preferences(data_dir)
+    data["dark"] = dark
+    data["schema_version"] = SCHEMA_VERSION
+    _write(data_dir, data)
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ Python (no upload folder needed); on the desktop they are native dialogs.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,13 @@ from companion.backup import (
     import_backup_bytes,
 )
 from companion.demo import load_demo
-from companion.preferences import default_rules, describe_rules, presets, save_default_rules
+from companion.preferences import (
+    default_rules,
+    describe_rules,
+    presets,
+    save_default_rules,
+    save_theme,
+)
 from companion.services import Services, use_services, use_ui
 from companion.storage import StorageError
 from companion.ui import labelled
@@ -140,6 +147,10 @@ def SettingsView() -> ft.View:
 
     def set_theme(value: bool | None) -> None:
         ui.dark = value
+        data_dir = services.repo.data_dir
+        if data_dir is not None:
+            with contextlib.suppress(OSError):
+                save_theme(data_dir, value)  # remembered for the next start
 
     async def export_json(_: object) -> None:
         try:

@@ -19,6 +19,8 @@ from companion.preferences import (
     load_preferences,
     presets,
     save_default_rules,
+    save_theme,
+    saved_theme,
     validate_rules,
 )
 from companion.storage import MemoryRepository, StorageError, open_repository
@@ -102,6 +104,16 @@ def test_default_rules_round_trip_and_keep_only_changes(tmp_path: Path) -> None:
     assert default_rules(tmp_path, "rummy") == {"jokers": True}
     assert load_preferences(tmp_path)["house_rules"]["umtali"] == {"loose_pair": True}
     assert not list(tmp_path.glob(".*.tmp"))  # written atomically, nothing left over
+
+
+def test_theme_is_remembered_beside_the_rules(tmp_path: Path) -> None:
+    assert saved_theme(tmp_path) is None
+    save_default_rules(tmp_path, "umtali", {"loose_pair": True})
+    save_theme(tmp_path, True)
+    assert saved_theme(tmp_path) is True
+    save_theme(tmp_path, None)
+    assert saved_theme(tmp_path) is None
+    assert default_rules(tmp_path, "umtali") == {"loose_pair": True}
 
 
 def test_invalid_default_rules_are_refused_and_damaged_file_ignored(tmp_path: Path) -> None:
