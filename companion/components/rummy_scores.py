@@ -169,8 +169,7 @@ def hand_lines(hand: dict[str, Any], players: list[str]) -> list[str]:
         if p in typed:
             what = f"typed {penalties.get(p, 0)}"
         elif p in remaining:
-            # the typed notation (KS 10H): the web client's bundled font lacks suit symbols
-            shown = format_cards(cards_of(remaining[p])) or "no cards"
+            shown = format_cards(cards_of(remaining[p]), symbols=True) or "no cards"
             what = f"{shown} = {penalties.get(p, 0)}"
         else:
             what = str(penalties.get(p, 0))

@@ -282,7 +282,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
         "Totals after it: Ann 27 · Bob 26 · Cy 12",
     )
     totals(page, 27, 26, 12, "Cy")
-    said(page, "hand-2-bob", "Hand 2, Bob: 9S 4H = 13 ×2 = 26")
+    said(page, "hand-2-bob", "Hand 2, Bob: 9♠ 4♥ = 13 ×2 = 26")
 
     # ---- correct hand 1: Ann also held A♣ (10 + 7 + 1 = 18) ----------------------------
     tap(page, page.get_by_test_id("edit-hand-1"))
@@ -292,7 +292,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
         page, "This hand: Ann 18 · Bob 0 · Cy 12 typed\nTotals after it: Ann 18 · Bob 0 · Cy 12"
     )
     totals(page, 28, 26, 12, "Cy")
-    said(page, "hand-1-ann", "Hand 1, Ann: KS 7D AC = 18")
+    said(page, "hand-1-ann", "Hand 1, Ann: K♠ 7♦ A♣ = 18")
 
     # ---- reload mid-game: everything is back -------------------------------------------
     page.reload()
@@ -319,7 +319,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     said(page, "final-ann", "Final: Ann 28, winner")
     said(page, "final-cy", "Final: Cy 28, winner")
     said(page, "final-bob", "Final: Bob 66")
-    said(page, "hand-3-bob", "Hand 3, Bob: KD QC JH 10S = 40")
+    said(page, "hand-3-bob", "Hand 3, Bob: K♦ Q♣ J♥ 10♠ = 40")
     expect(page.get_by_test_id("hand-over")).to_have_count(0)
     page.mouse.wheel(0, -5000)
     stable_screenshot(page, "rummy-result-phone")

@@ -68,7 +68,7 @@ def test_r6_2_hand_end_action_cards_and_typed_totals() -> None:
     assert hand["scores"] == {"Ann": 18, "Bob": 0, "Cy": 12}  # K10 + 7 + A1 = 18
     assert hand["typed"] == ["Cy"]
     assert hand_lines(hand, PLAYERS) == [
-        "Ann: KS 7D AC = 18",
+        "Ann: K♠ 7♦ A♣ = 18",
         "Bob: went out, 0",
         "Cy: typed 12",
     ]
@@ -79,7 +79,7 @@ def test_r7_going_rummy_double_shown_as_times_two() -> None:
     assert s.add(end("Cy", True, remaining={"Ann": "2C 3D", "Bob": "9S 4H"})) is None
     hand = s.summary["hands"][0]
     assert hand["scores"] == {"Ann": 10, "Bob": 26, "Cy": 0}  # (2+3)x2, (9+4)x2
-    assert hand_lines(hand, PLAYERS)[:2] == ["Ann: 2C 3D = 5 ×2 = 10", "Bob: 9S 4H = 13 ×2 = 26"]
+    assert hand_lines(hand, PLAYERS)[:2] == ["Ann: 2♣ 3♦ = 5 ×2 = 10", "Bob: 9♠ 4♥ = 13 ×2 = 26"]
 
 
 def test_r1_2_next_deal_passes_clockwise_and_stops_at_game_end() -> None:
