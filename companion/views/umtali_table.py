@@ -84,6 +84,11 @@ def _game(session: GameSession) -> UmtaliGame | None:
         return None
 
 
+def _hand_label(n: int) -> str:
+    """ "Hand 2 of 4", or the tie-break hand of house rule fifth_hand_on_tie (U2.4)."""
+    return f"Hand {n} of 4" if n <= 4 else f"Hand {n} (tie-break, U2.4)"
+
+
 def _hand_spans(actions: list[dict[str, Any]]) -> list[tuple[int, int]]:
     """(first, last) action index of every hand in the record."""
     starts = [i for i, a in enumerate(actions) if a.get("type") == "start_hand"]
@@ -765,7 +770,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
     hand_no = int(current["number"]) if current else len(summary.get("hands", [])) + 1
     dealer = summary.get("dealer")
     if current and in_hand:
-        status = f"Hand {hand_no} of 4 · {dealer} dealt"
+        status = f"{_hand_label(hand_no)} · {dealer} dealt"
         if phase == "final":
             status += f" · {went_out} went out: {turn}'s final turn"
         elif turn:
@@ -806,7 +811,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
         if hands:
             body.append(hand_detail(hands[-1], players))
         how = "the winner deals" if game.rules.winner_deals else "the deal alternates"
-        nxt = f"Hand {hand_no} of 4: {dealer} deals ({how})." if dealer else f"Hand {hand_no}."
+        nxt = f"{_hand_label(hand_no)}: {dealer} deals ({how})."
         body.append(
             ft.Column(
                 [

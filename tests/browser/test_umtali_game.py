@@ -195,7 +195,9 @@ def press(page: Any, ident: str) -> None:
 def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: Any) -> None:
     page = phone_page
     start_game(page, fresh_server.url)
-    shot = lambda name: stable_screenshot(page, f"umtali-{name}-phone")  # noqa: E731
+
+    def shot(name: str) -> None:
+        stable_screenshot(page, f"umtali-{name}-phone")
 
     # ---------------------------------------------------------------- hand 1
     expect(page.get_by_text("Hand 1 of 4 · Ann dealt · Bob to play").first).to_have_count(1)
@@ -392,6 +394,7 @@ def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: An
 @pytest.mark.parametrize(
     ("viewport", "dark", "name"),
     [(DESKTOP, False, "desktop"), (PHONE, True, "phone-dark"), (DESKTOP, True, "desktop-dark")],
+    ids=["desktop", "phone-dark", "desktop-dark"],
 )
 def test_umtali_screens_sizes_and_dark(
     fresh_server: AppServer, browser: Any, viewport: dict[str, int], dark: bool, name: str

@@ -57,7 +57,7 @@ def test_u5_1_verdict_line_names_the_rule() -> None:
 
 
 def test_hand_spans_and_action_text() -> None:
-    actions = [
+    actions: list[dict[str, Any]] = [
         {"type": "start_hand", "dealer": "Ann"},
         {"type": "meld", "player": "Bob", "cards": ["5H", "6H", "7H"]},
         {
