@@ -309,7 +309,7 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     snap(browser, game_url, "settlement", page)
     # a settlement line links to its rule; then the game resumes where it was
     tap(page, "statement-cy-line-5-rule")
-    expect(page).to_have_url(re.compile(r"/rules/rummoli/A-M11$"), timeout=WAIT)
+    expect(page).to_have_url(re.compile(r"/rules/rummoli/A-M11/?$"), timeout=WAIT)
     open_app(page, game_url)
     sheet(page, (40, 46, 51, 52), (1, 0, 4, 4, 4, 4, 4, 0, 0))
 
