@@ -207,6 +207,7 @@ def snap(browser: Any, url: str, name: str, main: Any) -> None:
         try:
             open_app(pg, url)
             expect(pg.get_by_test_id("board")).to_be_visible(timeout=WAIT)
+            pg.wait_for_timeout(1500)  # the theme cross-fade can stall on a loaded machine
             stable_screenshot(pg, f"rummoli-{name}-{size}")
             assert unexpected_external(pg) == []
         finally:
