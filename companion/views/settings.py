@@ -108,7 +108,6 @@ def RulesDialogBody(services: Services, game: str) -> ft.Control:
         labelled(
             ft.OutlinedButton(
                 p.name,
-                tooltip=p.note,
                 on_click=functools.partial(lambda r, _: apply(dict(r)), p.rules),
             ),
             f"Preset {p.name}: {p.note}",
@@ -121,6 +120,7 @@ def RulesDialogBody(services: Services, game: str) -> ft.Control:
         [
             ft.Text("Presets", weight=ft.FontWeight.W_500),
             ft.Row(preset_buttons, wrap=True, spacing=6, run_spacing=6),
+            *[ft.Text(f"{p.name}: {p.note}", size=12) for p in presets(game)],
             ft.Text(problem, color=ft.Colors.ERROR) if problem else ft.Container(),
             ft.Divider(height=1),
             HouseRulesEditor(game, rules, apply, ident=f"settings-rule-{game}"),
