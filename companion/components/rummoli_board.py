@@ -18,26 +18,14 @@ from companion.ui import RED_SUIT, TABLE_GREEN
 from rulesets.cards import Card, Color, parse_cards
 from rulesets.rummoli import POT_LABELS
 
-#: The web client's bundled fonts have no suit glyphs (they show as boxes), so suits
-#: are drawn with the Cupertino suit icons, and running text spells them as letters.
+#: Suits on the board and the small cards are drawn with the Cupertino suit icons:
+#: crisp at any size and independent of the fonts the web client has loaded.
 SUIT_ICONS: dict[str, ft.IconData] = {
     "♠": ft.CupertinoIcons.SUIT_SPADE_FILL,
     "♥": ft.CupertinoIcons.SUIT_HEART_FILL,
     "♦": ft.CupertinoIcons.SUIT_DIAMOND_FILL,
     "♣": ft.CupertinoIcons.SUIT_CLUB_FILL,
 }
-SUIT_LETTERS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "→": "->"}
-
-
-def plain(text: str) -> str:
-    """Running text without suit glyphs: ``10♠`` becomes ``10S`` (the app's card notation).
-
-    >>> plain("A♦+K♦ pot: 4 chips")
-    'AD+KD pot: 4 chips'
-    """
-    for glyph, letter in SUIT_LETTERS.items():
-        text = text.replace(glyph, letter)
-    return text
 
 
 def suit_text(

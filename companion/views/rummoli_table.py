@@ -35,7 +35,6 @@ from companion.components.picker import CardPicker
 from companion.components.rummoli_board import (
     board,
     mini_cards,
-    plain,
     pot_label,
     pot_words,
     stacks,
@@ -193,7 +192,7 @@ def said(control: ft.Control, label: str, ident: str, *, expand: bool = False) -
 
 
 def explain(text: str, rule: str | None = None, ident: str | None = None) -> ft.Control:
-    parts: list[ft.Control] = [ft.Text(plain(text), size=14, expand=True)]
+    parts: list[ft.Control] = [ft.Text(text, size=14, expand=True)]
     if rule:
         parts.append(rule_link(rule))
     if ident:
@@ -204,7 +203,7 @@ def explain(text: str, rule: str | None = None, ident: str | None = None) -> ft.
 def section(title: str, controls: Sequence[ft.Control], ident: str | None = None) -> ft.Control:
     box = ft.Container(
         content=ft.Column(
-            [ft.Text(plain(title), size=17, weight=ft.FontWeight.BOLD), *controls],
+            [ft.Text(title, size=17, weight=ft.FontWeight.BOLD), *controls],
             spacing=8,
             tight=True,
         ),
@@ -227,7 +226,7 @@ def button(
     label: str | None = None,
 ) -> ft.Control:
     cls = ft.FilledButton if filled else ft.OutlinedButton
-    ctl = cls(plain(text), icon=icon, on_click=on_click, disabled=disabled, height=44)
+    ctl = cls(text, icon=icon, on_click=on_click, disabled=disabled, height=44)
     return labelled(ctl, label or text, ident, button=True, key=ident)
 
 
@@ -241,7 +240,7 @@ def choice(
         content=ft.Semantics(
             exclude_semantics=True,
             content=ft.Text(
-                plain(text),
+                text,
                 size=15,
                 weight=ft.FontWeight.W_600 if chosen else ft.FontWeight.NORMAL,
                 color=ft.Colors.ON_PRIMARY if chosen else None,
@@ -338,7 +337,7 @@ def statement_card(
             ft.Row(
                 [
                     said(
-                        ft.Text(plain(words), size=14),
+                        ft.Text(words, size=14),
                         f"{name}: {words}, rule {ln.rule}",
                         f"{ident}-line-{i}",
                         expand=True,
@@ -1298,9 +1297,7 @@ def _quick(
                 )
             )
         else:
-            rows.append(
-                ft.Text(f"Who laid {plain(pot_label(pot))}?", size=15, weight=ft.FontWeight.W_500)
-            )
+            rows.append(ft.Text(f"Who laid {pot_label(pot)}?", size=15, weight=ft.FontWeight.W_500))
             rows.append(
                 ft.Row(
                     [
@@ -1519,7 +1516,7 @@ def _live(
                 ft.Row(
                     [
                         ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.PRIMARY),
-                        said(ft.Text(plain(verdict)), verdict, "lay-verdict", expand=True),
+                        said(ft.Text(verdict), verdict, "lay-verdict", expand=True),
                     ]
                 )
             )
@@ -1529,7 +1526,7 @@ def _live(
                     [
                         ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR),
                         said(
-                            ft.Text(plain(refusal.message), color=ft.Colors.ERROR),
+                            ft.Text(refusal.message, color=ft.Colors.ERROR),
                             refusal.message,
                             "lay-verdict",
                             expand=True,
