@@ -457,7 +457,10 @@ def UmtaliTable(session: GameSession) -> ft.Control:
         )
         return [
             ft.Text(intro),
-            labelled(ft.Text(f"Pair: {pair_text}"), f"Pair: {pair_text}", "out-pair-summary"),
+            # the part being picked is summed up by its picker; show the other one here
+            labelled(ft.Text(f"Pair: {pair_text}"), f"Pair: {pair_text}", "out-pair-summary")
+            if out_part != "pair"
+            else ft.Container(),
             labelled(
                 ft.Text(f"Discard: {disc_text}"), f"Discard: {disc_text}", "out-discard-summary"
             ),
