@@ -12,6 +12,7 @@ from collections.abc import Callable
 import flet as ft
 
 from companion.config import AppConfig
+from companion.preferences import saved_theme
 from companion.services import Services, ServicesContext
 from companion.storage import GameRepository, open_repository
 from companion.views.checker import CheckerView
@@ -37,7 +38,9 @@ _TEXT_STYLES = [
 
 def theme() -> ft.Theme:
     """The app theme: table green, with the suit-symbol font behind every text style."""
-    style = ft.TextStyle(font_family_fallback=[SUIT_FONT])
+    # The colour must be named: a theme text style without one is painted black,
+    # even on a dark background.
+    style = ft.TextStyle(font_family_fallback=[SUIT_FONT], color=ft.Colors.ON_SURFACE)
     text_theme = ft.TextTheme(**{name: style for name in _TEXT_STYLES})
     return ft.Theme(
         color_scheme_seed=SEED_COLOR,
@@ -106,6 +109,7 @@ def build_main(config: AppConfig, repo: GameRepository | None = None) -> Callabl
         page.dark_theme = theme()
         page.theme_mode = ft.ThemeMode.SYSTEM
         services = Services(config=config, repo=shared_repo)
+        services.ui.dark = saved_theme(config.data_dir)
         page.render_views(App, services)
 
     return main

@@ -64,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="folder for the game history (default: the user data folder of this system)",
     )
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="add the demo games (three of each game) to the history before starting",
+    )
     sub = parser.add_subparsers(
         dest="command", metavar="COMMAND", help="quick checks for scripts (see COMMAND --help)"
     )
@@ -217,6 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             host=args.host,
             port=args.port,
             data_dir=args.data_dir,
+            demo=args.demo,
         )
     try:
         return COMMANDS[args.command](args)

@@ -14,22 +14,18 @@ read-only JSON files shipped in ``seeds/presets/<game>.json``::
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.config import SEEDS_DIR
 from companion.storage.atomic import DamagedFileError, atomic_write_bytes, read_json_file
-from rulesets import GAMES, RulesetError, load_ruleset
+from rulesets import RulesetError, load_ruleset
 from rulesets.protocol import HouseRulesBase
 
 __all__ = [
     "PREFERENCES_FILE",
-    "Preset",
     "default_rules",
     "describe_rules",
     "load_preferences",
-    "presets",
     "rules_model",
     "save_default_rules",
     "save_theme",
@@ -157,33 +153,3 @@ def save_theme(data_dir: Path, dark: bool | None) -> None:
     data["dark"] = dark
     data["schema_version"] = SCHEMA_VERSION
     _write(data_dir, data)
-
-
-@dataclass(frozen=True)
-class Preset:
-    game: str
-    name: str
-    note: str
-    rules: dict[str, Any]
-
-
-def presets(game: str, folder: Path | None = None) -> list[Preset]:
-    """The house-rule presets shipped for ``game`` (invalid entries are left out)."""
-    if game not in GAMES:
-        return []
-    path = (folder or SEEDS_DIR / "presets") / f"{game}.json"
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    out: list[Preset] = []
-    for raw in data.get("presets", []) if isinstance(data, dict) else []:
-        if not isinstance(raw, dict) or not isinstance(raw.get("rules", {}), dict):
-            continue
-        rules = dict(raw.get("rules", {}))
-        try:
-            validate_rules(game, rules)
-        except RulesetError:
-            continue
-        out.append(Preset(game, str(raw.get("name", "")), str(raw.get("note", "")), rules))
-    return out

@@ -103,9 +103,19 @@ def serve(
     host: str,
     port: int,
     data_dir: Path | None,
+    demo: bool = False,
 ) -> int:
     config = AppConfig(data_dir=data_dir or default_data_dir(), web=web)
     _prepare(config)
+    if demo:
+        from companion.demo import load_demo
+        from companion.storage import open_repository
+
+        repo = open_repository(config.data_dir)
+        try:
+            print(load_demo(repo), flush=True)
+        finally:
+            repo.close()
     if web:
         return serve_web(config, host, port)
     reason = _desktop_unavailable_reason()

@@ -1,141 +1,160 @@
 """House-rule switches generated from a game's rules model (defaults = RULES.md).
 
-Booleans become switches, numbers text fields, choices radio buttons; each
-shows the model's one-line explanation.  The form is controlled: the parent
-owns the dict of values that differ from the defaults.
+A switch, a choice or a number field per field of the model, each with the
+model's one-line explanation (``EXPLAIN``).  The editor is controlled: the
+parent owns the dict of values that differ from the defaults.  Used by the
+new-game screen, the meld checker and the settings.
 """
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import flet as ft
 
-from rulesets.protocol import HouseRulesBase
+from companion.ui import labelled
+from rulesets import load_ruleset
 
 
-def title_of(name: str) -> str:
+def _switched(set_value: Callable[[str, Any], None], name: str, e: ft.Event[ft.Switch]) -> None:
+    set_value(name, bool(e.control.value))
+
+
+def _title(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
-def _choices(annotation: Any) -> tuple[str, ...] | None:
-    if typing.get_origin(annotation) is typing.Literal:
+def _literal_options(annotation: Any) -> tuple[str, ...] | None:
+    if typing.get_origin(annotation) is Literal:
         return tuple(str(a) for a in typing.get_args(annotation))
     return None
 
 
-def _is_int(annotation: Any) -> tuple[bool, bool]:
-    """(is an int field, may be empty)"""
-    if annotation is int:
-        return True, False
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        args = set(typing.get_args(annotation))
-        if args == {int, type(None)}:
-            return True, True
-    return False, False
+def _is_optional_int(annotation: Any) -> bool:
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        return args == [int]
+    return False
 
 
-def rules_from(model: type[HouseRulesBase], values: dict[str, Any]) -> HouseRulesBase:
-    """Validate ``values`` (raises pydantic's ValidationError on bad values)."""
-    return model.model_validate(values)
+def _number_field(
+    ident: str,
+    label: str,
+    value: Any,
+    optional: bool,
+    on_value: Callable[[Any], None],
+) -> ft.Control:
+    def changed(e: ft.Event[ft.TextField]) -> None:
+        text = (e.control.value or "").strip()
+        if not text and optional:
+            on_value(None)
+            return
+        try:
+            on_value(int(text))
+        except ValueError:
+            on_value(text)  # the model refuses it, with a message
+
+    return labelled(
+        ft.TextField(
+            label=label,
+            value="" if value is None else str(value),
+            hint_text="off" if optional else None,
+            keyboard_type=ft.KeyboardType.NUMBER,
+            on_change=changed,
+            dense=True,
+            width=160,
+        ),
+        label,
+        ident,
+    )
 
 
 @ft.component
-def HouseRulesForm(
-    model: type[HouseRulesBase],
-    values: dict[str, Any],
+def HouseRulesEditor(
+    game: str,
+    rules: dict[str, Any],
     on_change: Callable[[dict[str, Any]], None],
     *,
     ident: str = "rules",
 ) -> ft.Control:
-    texts_ref = ft.use_ref(dict[str, str]())
-    texts: dict[str, str] = texts_ref.current or {}
-    texts_ref.current = texts
-    problem, set_problem = ft.use_state("")
-    explain = model.EXPLAIN
+    """A switch (or choice / number) per field of the game's house-rules model,
+    each with its one-line explanation (the model's ``EXPLAIN``)."""
+    model = load_ruleset(game).house_rules
+    defaults = model().model_dump()
+    latest = ft.use_ref(dict(rules))
+    latest.current = dict(rules)
 
     def set_value(name: str, value: Any) -> None:
-        new = dict(values)
-        default = model.model_fields[name].default
-        if value == default:
-            new.pop(name, None)
-        else:
-            new[name] = value
-        try:
-            model.model_validate(new)
-        except Exception as exc:  # pydantic ValidationError: say which field, keep old values
-            set_problem(f"{title_of(name)}: {str(exc).splitlines()[-1].strip()}")
-            return
-        set_problem("")
+        new = {**(latest.current or {}), name: value}
+        if new.get(name) == defaults.get(name):
+            new.pop(name)
+        latest.current = new
         on_change(new)
 
     rows: list[ft.Control] = []
-    for name, field in model.model_fields.items():
-        current = values.get(name, field.default)
-        hint = explain.get(name, "")
-        label = title_of(name)
-        if field.annotation is bool:
-            control: ft.Control = ft.Switch(
-                label=label,
-                value=bool(current),
-                on_change=lambda e, n=name: set_value(n, bool(e.control.value)),
+    for name, info in model.model_fields.items():
+        explain = model.EXPLAIN.get(name, "")
+        value = rules.get(name, defaults.get(name))
+        title = _title(name)
+        fid = f"{ident}-{name}"
+        options = _literal_options(info.annotation)
+        if info.annotation is bool:
+            control: ft.Control = labelled(
+                ft.Switch(
+                    value=bool(value),
+                    on_change=functools.partial(_switched, set_value, name),
+                ),
+                title,
+                fid,
             )
-        elif (choices := _choices(field.annotation)) is not None:
-            control = ft.Column(
+        elif options is not None:
+            control = ft.Row(
                 [
-                    ft.Text(label, weight=ft.FontWeight.W_500),
-                    ft.RadioGroup(
-                        value=str(current),
-                        on_change=lambda e, n=name: set_value(n, e.control.value),
-                        content=ft.Row(
-                            [ft.Radio(value=c, label=title_of(c)) for c in choices], wrap=True
+                    labelled(
+                        (ft.FilledTonalButton if value == opt else ft.TextButton)(
+                            _title(opt),
+                            on_click=lambda _, n=name, o=opt: set_value(n, o),
                         ),
-                    ),
+                        f"{title}: {_title(opt)}",
+                        f"{fid}-{opt}",
+                        button=True,
+                        selected=value == opt,
+                    )
+                    for opt in options
                 ],
-                spacing=0,
+                wrap=True,
+                spacing=4,
             )
         else:
-            is_int, optional = _is_int(field.annotation)
-            if not is_int:
-                continue
-
-            def on_text(e: ft.Event[ft.TextField], n: str = name) -> None:
-                texts[n] = e.control.value or ""
-
-            def commit(_: Any, n: str = name, opt: bool = optional) -> None:
-                raw = texts.get(n, "").strip()
-                if raw == "" and opt:
-                    set_value(n, None)
-                    return
-                try:
-                    set_value(n, int(raw))
-                except ValueError:
-                    set_problem(f"{title_of(n)}: “{raw}” is not a whole number")
-
-            control = ft.TextField(
-                label=label,
-                hint_text="empty = off" if optional else None,
-                value="" if current is None else str(current),
-                keyboard_type=ft.KeyboardType.NUMBER,
-                on_change=on_text,
-                on_blur=commit,
-                on_submit=commit,
-                dense=True,
-                width=220,
+            control = _number_field(
+                fid,
+                title,
+                value,
+                _is_optional_int(info.annotation),
+                functools.partial(set_value, name),
             )
         rows.append(
-            ft.Semantics(
-                identifier=f"{ident}-{name}",
-                container=True,
+            ft.Container(
+                padding=ft.Padding.symmetric(vertical=4),
                 content=ft.Column(
-                    [control, ft.Text(hint, size=12, italic=True)] if hint else [control],
-                    spacing=0,
+                    [
+                        ft.Row(
+                            [
+                                ft.Text(title, weight=ft.FontWeight.W_500, expand=True),
+                                control if info.annotation is bool else ft.Container(),
+                            ],
+                            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                        ),
+                        ft.Text(explain, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+                        *([] if info.annotation is bool else [control]),
+                    ],
+                    spacing=2,
                 ),
             )
         )
-    if problem:
-        rows.insert(0, ft.Text(problem, color=ft.Colors.ERROR))
-    return ft.Column(rows, spacing=8)
+    return ft.Column(rows, spacing=2)

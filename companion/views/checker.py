@@ -13,7 +13,6 @@ Nothing here decides a rule: :func:`evaluate` only calls the rulesets.
 from __future__ import annotations
 
 import functools
-import types
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from urllib.parse import parse_qs, urlparse
 import flet as ft
 
 from companion.components.cards import card_row
+from companion.components.house_rules import HouseRulesEditor
 from companion.components.picker import CardPicker
 from companion.preferences import default_rules, describe_rules, validate_rules
 from companion.services import use_services, use_ui
@@ -188,149 +188,6 @@ def verdict_headline(v: Verdict, game: str = "") -> str:
         return f"Legal: {_words(v.kind)}{pts}"
     pts = "" if v.points is None else f", {v.points} point{'s' if v.points != 1 else ''}"
     return f"Legal: {_words(v.kind)}{pts}"
-
-
-# --------------------------------------------------------------------------- house rules editor
-
-
-def _switched(set_value: Callable[[str, Any], None], name: str, e: ft.Event[ft.Switch]) -> None:
-    set_value(name, bool(e.control.value))
-
-
-def _title(name: str) -> str:
-    return name.replace("_", " ").capitalize()
-
-
-def _literal_options(annotation: Any) -> tuple[str, ...] | None:
-    if typing.get_origin(annotation) is Literal:
-        return tuple(str(a) for a in typing.get_args(annotation))
-    return None
-
-
-def _is_optional_int(annotation: Any) -> bool:
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        return args == [int]
-    return False
-
-
-def _number_field(
-    ident: str,
-    label: str,
-    value: Any,
-    optional: bool,
-    on_value: Callable[[Any], None],
-) -> ft.Control:
-    def changed(e: ft.Event[ft.TextField]) -> None:
-        text = (e.control.value or "").strip()
-        if not text and optional:
-            on_value(None)
-            return
-        try:
-            on_value(int(text))
-        except ValueError:
-            on_value(text)  # the model refuses it, with a message
-
-    return labelled(
-        ft.TextField(
-            label=label,
-            value="" if value is None else str(value),
-            hint_text="off" if optional else None,
-            keyboard_type=ft.KeyboardType.NUMBER,
-            on_change=changed,
-            dense=True,
-            width=160,
-        ),
-        label,
-        ident,
-    )
-
-
-@ft.component
-def HouseRulesEditor(
-    game: str,
-    rules: dict[str, Any],
-    on_change: Callable[[dict[str, Any]], None],
-    *,
-    ident: str = "rules",
-) -> ft.Control:
-    """A switch (or choice / number) per field of the game's house-rules model,
-    each with its one-line explanation (the model's ``EXPLAIN``)."""
-    model = load_ruleset(game).house_rules
-    defaults = model().model_dump()
-    latest = ft.use_ref(dict(rules))
-    latest.current = dict(rules)
-
-    def set_value(name: str, value: Any) -> None:
-        new = {**(latest.current or {}), name: value}
-        if new.get(name) == defaults.get(name):
-            new.pop(name)
-        latest.current = new
-        on_change(new)
-
-    rows: list[ft.Control] = []
-    for name, info in model.model_fields.items():
-        explain = model.EXPLAIN.get(name, "")
-        value = rules.get(name, defaults.get(name))
-        title = _title(name)
-        fid = f"{ident}-{name}"
-        options = _literal_options(info.annotation)
-        if info.annotation is bool:
-            control: ft.Control = labelled(
-                ft.Switch(
-                    value=bool(value),
-                    on_change=functools.partial(_switched, set_value, name),
-                ),
-                title,
-                fid,
-            )
-        elif options is not None:
-            control = ft.Row(
-                [
-                    labelled(
-                        (ft.FilledTonalButton if value == opt else ft.TextButton)(
-                            _title(opt),
-                            on_click=lambda _, n=name, o=opt: set_value(n, o),
-                        ),
-                        f"{title}: {_title(opt)}",
-                        f"{fid}-{opt}",
-                        button=True,
-                        selected=value == opt,
-                    )
-                    for opt in options
-                ],
-                wrap=True,
-                spacing=4,
-            )
-        else:
-            control = _number_field(
-                fid,
-                title,
-                value,
-                _is_optional_int(info.annotation),
-                functools.partial(set_value, name),
-            )
-        rows.append(
-            ft.Container(
-                padding=ft.Padding.symmetric(vertical=4),
-                content=ft.Column(
-                    [
-                        ft.Row(
-                            [
-                                ft.Text(title, weight=ft.FontWeight.W_500, expand=True),
-                                control if info.annotation is bool else ft.Container(),
-                            ],
-                            vertical_alignment=ft.CrossAxisAlignment.CENTER,
-                        ),
-                        ft.Text(explain, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
-                        *([] if info.annotation is bool else [control]),
-                    ],
-                    spacing=2,
-                ),
-            )
-        )
-    return ft.Column(rows, spacing=2)
 
 
 # --------------------------------------------------------------------------- the screen

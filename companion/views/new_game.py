@@ -12,9 +12,10 @@ from typing import Any
 import flet as ft
 
 from companion import rulebook
-from companion.components.house_rules import HouseRulesForm
+from companion.components.house_rules import HouseRulesEditor
 from companion.games import DEFAULT_CHIPS, RUMMOLI_ANTE, first_actions, opening, player_range
-from companion.presets import load_presets, save_preset
+from companion.preferences import default_rules
+from companion.presets import Preset, load_presets, save_preset
 from companion.services import use_services
 from companion.session import GameSession
 from companion.storage import StorageError
@@ -45,7 +46,10 @@ def NewGameView() -> ft.View:
     info = next((g for g in rulebook.games() if g.id == game), None)
     players, set_players = ft.use_state(list[str]())
     dealer, set_dealer = ft.use_state("")
-    rules, set_rules = ft.use_state(dict[str, Any]())
+    initial_rules: dict[str, Any] = ft.use_memo(
+        lambda: default_rules(services.config.data_dir, game), [game]
+    )
+    rules, set_rules = ft.use_state(initial_rules)
     chips, set_chips = ft.use_state(dict[str, str]())
     message, set_message = ft.use_state("")
     preset_name = ft.use_ref("")
@@ -102,9 +106,9 @@ def NewGameView() -> ft.View:
         if players:
             set_dealer(random.choice(players))
 
-    def apply_preset(name: str) -> None:
-        set_rules(dict(presets.get(name, {})))
-        set_message(f"House rules: {name}.")
+    def apply_preset(preset: Preset) -> None:
+        set_rules(dict(preset.rules))
+        set_message(f"House rules: {preset.name}.")
 
     def save_current_preset(_: Any) -> None:
         try:
@@ -235,16 +239,16 @@ def NewGameView() -> ft.View:
         ft.Row(
             [
                 labelled(
-                    ft.Chip(label=ft.Text(name), on_click=lambda _, n=name: apply_preset(n)),
-                    f"Preset {name}",
-                    f"preset-{name}",
+                    ft.Chip(label=ft.Text(p.name), on_click=lambda _, p=p: apply_preset(p)),
+                    f"Preset {p.name}: {p.note}",
+                    f"preset-{p.name}",
                     button=True,
                 )
-                for name in presets
+                for p in presets
             ],
             wrap=True,
         ),
-        HouseRulesForm(ruleset.house_rules, rules, set_rules, ident=f"{game}-rules"),
+        HouseRulesEditor(game, rules, set_rules, ident=f"{game}-rules"),
         ft.Row(
             [
                 ft.TextField(

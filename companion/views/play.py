@@ -40,7 +40,8 @@ def refusal_banner(session: GameSession) -> ft.Control | None:
     parts.append(icon_button(ft.Icons.CLOSE, "Dismiss", lambda _: session.clear_error()))
     return labelled(
         ft.Container(
-            content=ft.Row(parts, vertical_alignment=ft.CrossAxisAlignment.CENTER, wrap=True),
+            # no wrap: an expanding Text inside a wrapping Row grows without bound
+            content=ft.Row(parts, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             bgcolor=ft.Colors.ERROR_CONTAINER,
             border_radius=8,
             padding=8,
@@ -98,6 +99,9 @@ def PlayView() -> ft.View:
             actions=[
                 icon_button(ft.Icons.UNDO, "Undo", undo, "undo", disabled=not session.can_undo),
                 icon_button(ft.Icons.REDO, "Redo", redo, "redo", disabled=not session.can_redo),
+                icon_button(
+                    ft.Icons.FACT_CHECK, "Check a meld", lambda _: go(f"/check?gid={gid}"), "check"
+                ),
                 icon_button(
                     ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{stored.game}"), "game-rules"
                 ),

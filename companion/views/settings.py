@@ -21,18 +21,18 @@ from companion.backup import (
     export_json_bytes,
     import_backup_bytes,
 )
+from companion.components.house_rules import HouseRulesEditor
 from companion.demo import load_demo
 from companion.preferences import (
     default_rules,
     describe_rules,
-    presets,
     save_default_rules,
     save_theme,
 )
+from companion.presets import load_presets
 from companion.services import Services, use_services, use_ui
 from companion.storage import StorageError
 from companion.ui import labelled
-from companion.views.checker import HouseRulesEditor
 from rulesets import GAMES, RulesetError, load_ruleset
 
 
@@ -104,6 +104,7 @@ def RulesDialogBody(services: Services, game: str) -> ft.Control:
         else:
             set_problem("")
 
+    shipped = load_presets(game, data_dir)
     preset_buttons: list[ft.Control] = [
         labelled(
             ft.OutlinedButton(
@@ -114,13 +115,13 @@ def RulesDialogBody(services: Services, game: str) -> ft.Control:
             f"settings-preset-{game}-{i}",
             button=True,
         )
-        for i, p in enumerate(presets(game))
+        for i, p in enumerate(shipped)
     ]
     return ft.Column(
         [
             ft.Text("Presets", weight=ft.FontWeight.W_500),
             ft.Row(preset_buttons, wrap=True, spacing=6, run_spacing=6),
-            *[ft.Text(f"{p.name}: {p.note}", size=12) for p in presets(game)],
+            *[ft.Text(f"{p.name}: {p.note}", size=12) for p in shipped],
             ft.Text(problem, color=ft.Colors.ERROR) if problem else ft.Container(),
             ft.Divider(height=1),
             HouseRulesEditor(game, rules, apply, ident=f"settings-rule-{game}"),

@@ -107,3 +107,12 @@ def test_unreadable_replay_file(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "not valid JSON" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.json")]) == 2
     assert "cannot read the file" in capsys.readouterr().err
+
+
+def test_demo_flag_loads_demo_games_once(tmp_path: Path) -> None:
+    proc, _ = _start(["--web", "--demo"], tmp_path)
+    _, out = _stop(proc, signal.SIGTERM)
+    assert "Demo games: 9 added" in out
+    proc, _ = _start(["--web", "--demo"], tmp_path)
+    _, out = _stop(proc, signal.SIGTERM)
+    assert "Demo games: 0 added" in out

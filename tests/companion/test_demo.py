@@ -17,12 +17,12 @@ from companion.demo import DEMO_DIR, demo_games, demo_records, load_demo
 from companion.preferences import (
     default_rules,
     load_preferences,
-    presets,
     save_default_rules,
     save_theme,
     saved_theme,
     validate_rules,
 )
+from companion.presets import builtin_presets
 from companion.storage import MemoryRepository, StorageError, open_repository
 from rulesets import GAMES, HouseRuleError, load_ruleset
 from rulesets.protocol import GameRecord
@@ -78,7 +78,7 @@ def test_load_demo_reports_unreadable_folder(tmp_path: Path) -> None:
 
 def test_every_preset_is_valid_and_each_game_has_the_rulebook_one() -> None:
     for game in GAMES:
-        shipped = presets(game)
+        shipped = builtin_presets(game)
         assert len(shipped) >= 3, game
         assert shipped[0].rules == {}
         for preset in shipped:
@@ -92,7 +92,7 @@ def test_invalid_presets_are_left_out(tmp_path: Path) -> None:
             {"presets": [{"name": "bad", "rules": {"round_the_corner": True}}, {"name": "ok"}]}
         )
     )
-    assert [p.name for p in presets("rummy", tmp_path)] == ["ok"]
+    assert [p.name for p in builtin_presets("rummy", tmp_path)] == ["ok"]
 
 
 def test_default_rules_round_trip_and_keep_only_changes(tmp_path: Path) -> None:
