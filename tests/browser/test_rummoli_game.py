@@ -63,6 +63,7 @@ End of game -- one final poker for all 48 chips on the board (M7.2): Bob wins ->
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Iterator
@@ -195,6 +196,13 @@ def lay(page: Any, who: str, card: str, symbol: str) -> None:
     says(page, "laid-log", f"{card.upper()} by {who}")
 
 
+def shot(page: Any, ident: str, name: str) -> None:
+    """A phone screenshot with ``ident`` scrolled into view."""
+    with contextlib.suppress(Exception):
+        page.get_by_test_id(ident).scroll_into_view_if_needed(timeout=5_000)
+    stable_screenshot(page, name)
+
+
 def snap(browser: Any, url: str, name: str, main: Any) -> None:
     """The same table in other windows: desktop, and phone + desktop in dark mode."""
     stable_screenshot(main, f"rummoli-{name}-phone")
@@ -275,7 +283,7 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     says(page, "won-so-far", "10♠ by Dan")
     tap(page, "claim-7-8-9")
     says(page, "combo-question", "Did one player lay all of it?")
-    stable_screenshot(page, "rummoli-combo-question-phone")
+    shot(page, "combo-question", "rummoli-combo-question-phone")
     tap(page, "combo-yes")
     tap(page, "claim-by-bob")
     sheet(page, (42, 47, 41, 55), (1, 0, 4, 4, 4, 4, 4, 0, 4))
@@ -288,7 +296,7 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     step(page, "held-bob", "Bob holds", 1)
     step(page, "held-dan", "Dan holds", 3)
     shows(page, "record-out", "Cy went out: collects 6 + the Rummoli pot")
-    stable_screenshot(page, "rummoli-going-out-phone")
+    shot(page, "record-out", "rummoli-going-out-phone")
     tap(page, "record-out")
     expect(page.get_by_test_id("settlement-1")).to_be_visible(timeout=WAIT)
     sheet(page, (40, 46, 51, 52), (1, 0, 4, 4, 4, 4, 4, 0, 0))
