@@ -8,8 +8,11 @@ from companion.ui import BLACK_SUIT, RED_SUIT
 from rulesets.cards import Card, Color, parse_cards
 
 
-def card_face(card: Card, *, width: int = 40, selected: bool = False) -> ft.Control:
-    """One card: rank above suit symbol, red or black, with its name for screen readers."""
+def card_face(
+    card: Card, *, width: int = 40, selected: bool = False, label: str | None = None
+) -> ft.Control:
+    """One card: rank above suit symbol, red or black, with its name for screen readers
+    (``label`` replaces the name, e.g. "Remove seven of hearts")."""
     color = "#6A1B9A" if card.is_joker else (RED_SUIT if card.s.color is Color.RED else BLACK_SUIT)
     if card.is_joker:
         top, bottom = "JK", "🃏"
@@ -34,7 +37,7 @@ def card_face(card: Card, *, width: int = 40, selected: bool = False) -> ft.Cont
             alignment=ft.MainAxisAlignment.CENTER,
         ),
     )
-    return ft.Semantics(content=face, label=card.words, image=True, exclude_semantics=True)
+    return ft.Semantics(content=face, label=label or card.words, image=True, exclude_semantics=True)
 
 
 def card_row(cards: str | list[Card] | tuple[Card, ...], *, width: int = 40) -> ft.Row:

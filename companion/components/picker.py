@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Sequence
 import flet as ft
 
 from companion.components.cards import card_face
-from companion.ui import BLACK_SUIT, RED_SUIT
+from companion.ui import BLACK_SUIT, RED_SUIT, icon_button
 from rulesets import RulesetError
 from rulesets.cards import JOKER, Card, Color, Rank, Suit, format_cards, parse_cards
 
@@ -25,6 +25,8 @@ def _card_button(
 ) -> ft.Control:
     color = RED_SUIT if card.suit is not None and card.s.color is Color.RED else BLACK_SUIT
     text = "🃏" if card.is_joker else card.r.value
+    # The name sits on the text, not on an excluding wrapper: a wrapper that hides its
+    # content from assistive technology hides the tap too (screen readers could not press).
     button = ft.Container(
         width=TARGET,
         height=TARGET,
@@ -37,17 +39,16 @@ def _card_button(
             size=18,
             weight=ft.FontWeight.BOLD,
             color="#9E9E9E" if disabled else color,
+            semantics_label=card.words,
         ),
         on_click=None if disabled else (lambda _: on_tap(card)),
         ink=True,
     )
     return ft.Semantics(
         content=button,
-        label=card.words,
         identifier=f"{ident}-card-{card}",
         button=True,
         selected=chosen,
-        exclude_semantics=True,
     )
 
 
@@ -137,13 +138,10 @@ def CardPicker(
     chosen_row: list[ft.Control] = [
         ft.Semantics(
             content=ft.Container(
-                content=card_face(c, width=34),
+                content=card_face(c, width=34, label=f"Remove {c.words}"),
                 on_click=lambda _, i=i: remove_at(i),
             ),
-            label=f"Remove {c.words}",
             identifier=f"{ident}-chosen-{i}",
-            button=True,
-            exclude_semantics=True,
         )
         for i, c in enumerate(chosen)
     ]
@@ -164,28 +162,18 @@ def CardPicker(
                         dense=True,
                         expand=True,
                     ),
-                    ft.Semantics(
-                        content=ft.IconButton(
-                            icon=ft.Icons.KEYBOARD_RETURN,
-                            tooltip="Use typed cards",
-                            on_click=lambda _: submit(),
-                        ),
-                        label=f"Use typed {label.lower()}",
-                        identifier=f"{ident}-use-typed",
-                        button=True,
-                        exclude_semantics=True,
+                    icon_button(
+                        ft.Icons.KEYBOARD_RETURN,
+                        f"Use typed {label.lower()}",
+                        lambda _: submit(),
+                        f"{ident}-use-typed",
                     ),
-                    ft.Semantics(
-                        content=ft.IconButton(
-                            icon=ft.Icons.BACKSPACE_OUTLINED,
-                            tooltip="Clear",
-                            on_click=lambda _: on_change([]),
-                            disabled=not chosen,
-                        ),
-                        label=f"Clear {label.lower()}",
-                        identifier=f"{ident}-clear",
-                        button=True,
-                        exclude_semantics=True,
+                    icon_button(
+                        ft.Icons.BACKSPACE_OUTLINED,
+                        f"Clear {label.lower()}",
+                        lambda _: on_change([]),
+                        f"{ident}-clear",
+                        disabled=not chosen,
                     ),
                 ],
                 spacing=4,

@@ -62,14 +62,19 @@ def meld_tile(
     """One meld: its cards and "#n Kind · points"; in Extend mode a tappable anchor."""
     cards = parse_cards(list(meld.get("cards", [])))
     caption = meld_caption(meld, index)
+    # Only the content is hidden from assistive technology, not the tap: an excluding
+    # wrapper around the tappable box would leave screen readers nothing to press.
     box = ft.Container(
-        content=ft.Column(
-            [
-                ft.Row([card_face(c, width=30) for c in cards], spacing=2, wrap=True),
-                ft.Text(caption, size=12),
-            ],
-            spacing=2,
-            tight=True,
+        content=ft.Semantics(
+            exclude_semantics=True,
+            content=ft.Column(
+                [
+                    ft.Row([card_face(c, width=30) for c in cards], spacing=2, wrap=True),
+                    ft.Text(caption, size=12),
+                ],
+                spacing=2,
+                tight=True,
+            ),
         ),
         padding=5,
         border_radius=8,
@@ -88,9 +93,7 @@ def meld_tile(
         identifier=f"meld-{slug(side)}-{index}",
         button=pickable,
         selected=selected if pickable else None,
-        on_tap=(lambda _: on_pick((side, index))) if pickable and on_pick else None,
         container=True,
-        exclude_semantics=True,
         # a fresh node when the role changes: Flutter web drops the identifier otherwise
         key=f"meld-{side}-{index}-{'anchor' if pickable else 'meld'}",
     )

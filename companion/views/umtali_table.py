@@ -29,7 +29,7 @@ from companion.components.umtali_parts import (
     verdict_line,
 )
 from companion.session import GameSession
-from companion.ui import labelled, slug
+from companion.ui import icon_button, labelled, slug
 from rulesets import RulesetError
 from rulesets.cards import Card, format_cards, parse_cards
 from rulesets.protocol import Verdict
@@ -690,17 +690,11 @@ def UmtaliTable(session: GameSession) -> ft.Control:
                 ft.Row(
                     [
                         ft.Text(text, expand=True),
-                        ft.Semantics(
-                            content=ft.IconButton(
-                                icon=ft.Icons.DELETE_OUTLINE,
-                                on_click=lambda _, i=i: session.replace(
-                                    actions[:i] + actions[i + 1 :]
-                                ),
-                            ),
-                            label=f"Remove: {text}",
-                            identifier=f"remove-action-{i}",
-                            button=True,
-                            exclude_semantics=True,
+                        icon_button(
+                            ft.Icons.DELETE_OUTLINE,
+                            f"Remove: {text}",
+                            lambda _, i=i: session.replace(actions[:i] + actions[i + 1 :]),
+                            f"remove-action-{i}",
                         ),
                     ],
                     vertical_alignment=ft.CrossAxisAlignment.CENTER,
