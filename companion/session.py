@@ -146,7 +146,7 @@ class GameSession:
         # Re-read first: another window may have added entries to this game meanwhile.
         stored = self.repo.get_game(self.game_id)
         try:
-            replay(stored, [*stored.actions, *new])
+            summary = replay(stored, [*stored.actions, *new])
         except RulesetError as exc:
             self.error = Refusal(exc.reason, exc.rule)
             return self.error
@@ -161,20 +161,39 @@ class GameSession:
             return self.error
         if clear_redo:
             self.redo_stack = []
-        self._refresh(self.repo.get_game(self.game_id))
+        self._refresh(self.repo.get_game(self.game_id), summary)
         return None
 
-    def _refresh(self, stored: StoredGame) -> None:
+    def _refresh(self, stored: StoredGame, summary: dict[str, Any] | None = None) -> None:
+        """Show ``stored`` (its summary replayed unless the caller just did)."""
         self.actions = list(stored.actions)
-        try:
-            summary = replay(stored)
-        except RulesetError as exc:  # a record the referee no longer accepts: show, keep
-            self.error = Refusal(f"This game cannot be replayed: {exc.reason}", exc.rule)
-            summary = {"game": stored.game, "players": stored.players, "finished": False}
+        if summary is None:
+            try:
+                summary = replay(stored)
+            except RulesetError as exc:  # a record the referee no longer accepts: show, keep
+                self.error = Refusal(f"This game cannot be replayed: {exc.reason}", exc.rule)
+                summary = {"game": stored.game, "players": stored.players, "finished": False}
+            else:
+                self.error = None
         else:
             self.error = None
         self.summary = summary
         status: GameStatus = "finished" if summary.get("finished") else "in_progress"
-        if stored.summary != summary or stored.status != status:
+        # The stored summary feeds the history list (status, winners, totals, hands); a
+        # write costs several fsyncs, so it is refreshed only when that part changes.
+        if stored.status != status or _listed(stored.summary) != _listed(summary):
             self.repo.set_summary(self.game_id, summary, status)
         self.revision += 1
+
+
+def _listed(summary: dict[str, Any] | None) -> tuple[Any, ...]:
+    """The part of a summary the history list shows."""
+    if not summary:
+        return ()
+    return (
+        summary.get("finished"),
+        summary.get("winners"),
+        summary.get("totals"),
+        len(summary.get("hands", [])),
+        summary.get("dealer"),
+    )
