@@ -30,15 +30,15 @@ def labelled(control: ft.Control, label: str, ident: str | None = None, **kw: An
 def icon_button(
     icon: ft.IconData, label: str, on_click: Any, ident: str | None = None, **kw: Any
 ) -> ft.Semantics:
-    """An icon-only button that still has a name (tooltips are not names in Flutter).
+    """An icon-only button whose own node is named ``label``.
 
-    No tooltip: Flutter would read it out after the label, naming the button twice.
+    The name goes on the icon (``semantics_label``), so the button node that
+    assistive technology activates is the named one; a label on a wrapper would
+    name a node that cannot be pressed.  The wrapper only carries the test id.
     """
-    return labelled(
-        ft.IconButton(icon=icon, on_click=on_click, **kw),
-        label,
-        ident,
-        button=True,
+    return ft.Semantics(
+        identifier=ident or slug(label),
+        content=ft.IconButton(icon=ft.Icon(icon, semantics_label=label), on_click=on_click, **kw),
     )
 
 

@@ -66,6 +66,14 @@ def CardPicker(
     typed = ft.use_ref("")
     problem, set_problem = ft.use_state("")
     chosen = list(selected)
+    # When the parent empties the selection (an entry was recorded), the typed text
+    # goes too: a new key gives a fresh, empty text box.
+    had_cards = ft.use_ref(False)
+    field_gen = ft.use_ref(0)
+    if had_cards.current and not chosen and typed.current:
+        typed.current = ""
+        field_gen.current = (field_gen.current or 0) + 1
+    had_cards.current = bool(chosen)
 
     def tap(card: Card) -> None:
         if card in chosen and not card.is_joker:
@@ -155,6 +163,7 @@ def CardPicker(
             ft.Row(
                 [
                     ft.TextField(
+                        key=f"{ident}-typed-{field_gen.current}",
                         label=f"Type {label.lower()}",
                         hint_text="e.g. 5h 6h 7h",
                         on_change=on_text,

@@ -247,7 +247,7 @@ def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: An
     verdict(page, "Marriage: 20 points")
     press(page, "add-meld")
     side(page, "Ann", 21)
-    expect(page.get_by_test_id("meld-ann-1")).to_contain_text(
+    expect(page.get_by_test_id("meld-ann-1")).to_have_accessible_name(
         "Ann's meld 2: Marriage K♠ Q♠, 20 points", timeout=T
     )
 
