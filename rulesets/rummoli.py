@@ -669,6 +669,11 @@ def _seat(s: State, seat: int, what: str) -> int:
     return seat
 
 
+def _cards(n: int) -> str:
+    """``1 card`` / ``3 cards`` for statements."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _name(s: State, seat: int) -> str:
     return s.players[seat]
 
@@ -1308,7 +1313,7 @@ def _end_round(s: State, out: int | None, held: list[int]) -> None:
         log.impasse = True
         for q, h in enumerate(held):
             if h and s.in_game[q]:
-                _move_to_pot(s, log.ledger, q, "rummoli", h, f"impasse, {h} cards held", "M5.7")
+                _move_to_pot(s, log.ledger, q, "rummoli", h, f"impasse, {_cards(h)} held", "M5.7")
     else:
         log.out = out
         _pot_to_seat(s, log.ledger, "rummoli", out, s.pots["rummoli"], "Rummoli pot", "M6.1")
@@ -1324,7 +1329,7 @@ def _end_round(s: State, out: int | None, held: list[int]) -> None:
             short = "" if paid == h else f" (had only {paid})"
             log.ledger.append(
                 Entry(
-                    q, -paid, f"{h} cards held, paid to {_name(s, out)}", "M6.1", short.strip(" ()")
+                    q, -paid, f"{_cards(h)} held, paid to {_name(s, out)}", "M6.1", short.strip(" ()")
                 )
             )
             owed.append(f"{_name(s, q)} {paid}")
