@@ -8,17 +8,10 @@ count is read back from the rendered semantic labels.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 import flet as ft
-from flet.controls.context import _context_page
-from flet.messaging.connection import Connection
-from flet.messaging.protocol import MessageAction
-from flet.messaging.session import Session
-from flet.pubsub.pubsub_hub import PubSubHub
 
 from companion.session import GameSession
 from companion.storage import MemoryRepository
@@ -30,70 +23,19 @@ from companion.views.rummoli_table import (
     parse_statement,
 )
 from rulesets.rummoli import RummoliRules
+from tests.companion.flet_harness import HeadlessScreen, render_headless
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dan"]
 
 
-class RecordingConnection(Connection):
-    def __init__(self) -> None:
-        super().__init__()
-        self.messages: list[Any] = []
-
-    def send_message(self, message: Any) -> None:
-        self.messages.append(message)
-
-
-def run_async(coro: Coroutine[Any, Any, Any]) -> Any:
-    """asyncio.run in a worker thread (Playwright's sync API may own this thread's loop)."""
-    with concurrent.futures.ThreadPoolExecutor(1) as ex:
-        return ex.submit(asyncio.run, coro).result()
-
-
-class Table:
+class Table(HeadlessScreen):
     """The rendered table in a headless Flet session."""
 
-    def __init__(self, fs: Session, conn: RecordingConnection) -> None:
-        self.fs = fs
-        self.conn = conn
-
-    def _controls(self) -> list[Any]:
-        for _ in range(5):
-            try:
-                return list(self.fs.index.values())
-            except RuntimeError:  # the index changed while we looked
-                continue
-        return list(self.fs.index.values())
-
-    def semantics(self, ident: str) -> Any:
-        found = [
-            c
-            for c in self._controls()
-            if isinstance(c, ft.Semantics) and getattr(c, "identifier", None) == ident
-        ]
-        assert len(found) == 1, f"{ident}: {len(found)} controls"
-        return found[0]
-
-    def has(self, ident: str) -> bool:
-        return any(
-            isinstance(c, ft.Semantics) and getattr(c, "identifier", None) == ident
-            for c in self._controls()
-        )
-
-    def label(self, ident: str) -> str:
-        return str(self.semantics(ident).label)
-
-    async def flush(self, n: int = 20) -> None:
-        for _ in range(n):
-            await asyncio.sleep(0)
-
     async def tap(self, ident: str) -> None:
-        target = self.semantics(ident).content
-        assert not getattr(target, "disabled", False), f"{ident} is disabled"
-        await self.fs.dispatch_event(target._i, "click", None)
-        await self.flush()
+        await self.click(ident)
 
     async def type_cards(self, label: str, text: str) -> None:
-        fields = [c for c in self._controls() if isinstance(c, ft.TextField) and c.label == label]
+        fields = [c for c in self.controls() if isinstance(c, ft.TextField) and c.label == label]
         assert len(fields) == 1, f"{label}: {len(fields)} fields"
         tf = fields[0]
         self.fs.apply_patch(tf._i, {"value": text})
@@ -104,9 +46,6 @@ class Table:
     async def step(self, ident: str, times: int) -> None:
         for _ in range(times):
             await self.tap(f"{ident}-plus")
-
-    def crashed(self) -> bool:
-        return any(m.action == MessageAction.SESSION_CRASHED for m in self.conn.messages)
 
 
 def play(
@@ -119,29 +58,11 @@ def play(
     game = GameSession.start(repo, "rummoli", PLAYERS, rules or {})
     assert game.add({"type": "start", "chips": chips, "dealer": dealer}) is None
 
-    async def main() -> None:
-        conn = RecordingConnection()
-        conn.pubsubhub = PubSubHub()
-        fs = Session(conn)
-        token = _context_page.set(fs.page)
-        try:
+    @ft.component
+    def Root() -> ft.Control:
+        return RummoliTable(game)
 
-            @ft.component
-            def Root() -> ft.Control:
-                return RummoliTable(game)
-
-            fs.page.render(Root)
-            fs.get_page_patch()
-            table = Table(fs, conn)
-            await table.flush()
-            await scenario(table, game)
-            assert not table.crashed()
-        finally:
-            fs.close()
-            await asyncio.sleep(0)
-            _context_page.reset(token)
-
-    run_async(main())
+    render_headless(Root, scenario=lambda t: scenario(t, game), screen=Table)
     return game
 
 

@@ -6,18 +6,11 @@ Scores asserted here are hand-computed with R6.1 (K Q J 10 = 10, 2-9 face, A = 1
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 import flet as ft
 import pytest
-from flet.controls.context import _context_page
-from flet.messaging.connection import Connection
-from flet.messaging.protocol import MessageAction
-from flet.messaging.session import Session
-from flet.pubsub.pubsub_hub import PubSubHub
 
 from companion.components.rummy_entry import (
     corrected,
@@ -33,6 +26,7 @@ from companion.session import GameSession
 from companion.storage import MemoryRepository
 from companion.views.rummy_table import RummyTable
 from rulesets.cards import parse_cards
+from tests.companion.flet_harness import HeadlessScreen, render_headless
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 
@@ -180,97 +174,18 @@ def test_a_r11_result_card_shows_shared_win() -> None:
 # ---------------------------------------------------------------- component ----------
 
 
-class RecordingConnection(Connection):
-    def __init__(self) -> None:
-        super().__init__()
-        self.messages: list[Any] = []
-
-    def send_message(self, message: Any) -> None:
-        self.messages.append(message)
-
-
-def run_async(coro: Coroutine[Any, Any, None]) -> None:
-    """asyncio.run in a worker thread (Playwright may hold the main thread's loop)."""
-    with concurrent.futures.ThreadPoolExecutor(1) as ex:
-        ex.submit(asyncio.run, coro).result()
-
-
-async def flush(n: int = 20) -> None:
-    for _ in range(n):
-        await asyncio.sleep(0)
-
-
-class Screen:
+class Screen(HeadlessScreen):
     """The RummyTable rendered in a headless Flet session."""
 
-    def __init__(self, flet_session: Session, conn: RecordingConnection) -> None:
-        self.s = flet_session
-        self.conn = conn
-
-    def controls(self) -> list[Any]:
-        for _ in range(5):
-            try:
-                return list(self.s.index.values())
-            except RuntimeError:  # the index changed while iterating
-                continue
-        return list(self.s.index.values())
-
     def by_id(self, ident: str) -> Any:
-        found = [
-            c
-            for c in self.controls()
-            if isinstance(c, ft.Semantics) and getattr(c, "identifier", None) == ident
-        ]
-        assert len(found) == 1, (ident, found)
-        return found[0].content
+        return self.semantics(ident).content
 
     def has_id(self, ident: str) -> bool:
-        return any(
-            isinstance(c, ft.Semantics) and getattr(c, "identifier", None) == ident
-            for c in self.controls()
-        )
-
-    def label(self, ident: str) -> str:
-        found = [
-            c
-            for c in self.controls()
-            if isinstance(c, ft.Semantics) and getattr(c, "identifier", None) == ident
-        ]
-        assert len(found) == 1, (ident, found)
-        return str(found[0].label)
-
-    async def click(self, ident: str) -> None:
-        await self.s.dispatch_event(self.by_id(ident)._i, "click", None)
-        await flush()
-
-    async def change(self, control: Any, value: Any) -> None:
-        self.s.apply_patch(control._i, {"value": value})
-        await self.s.dispatch_event(control._i, "change", None)
-        await flush()
-
-    def crashes(self) -> list[Any]:
-        return [m for m in self.conn.messages if m.action == MessageAction.SESSION_CRASHED]
+        return self.has(ident)
 
 
 def drive(game: GameSession, scenario: Callable[[Screen], Coroutine[Any, Any, None]]) -> None:
-    async def main() -> None:
-        conn = RecordingConnection()
-        conn.pubsubhub = PubSubHub()
-        fs = Session(conn)
-        token = _context_page.set(fs.page)
-        try:
-            fs.page.render(RummyTable, game)
-            fs.get_page_patch()
-            await flush()
-            screen = Screen(fs, conn)
-            await scenario(screen)
-            assert screen.crashes() == []
-        finally:
-            fs.close()
-            await flush()
-            _context_page.reset(token)
-
-    run_async(main())
+    render_headless(RummyTable, game, scenario=scenario, screen=Screen)
 
 
 def test_r6_2_component_hand_over_scores_and_deals_next() -> None:

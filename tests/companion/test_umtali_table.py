@@ -6,23 +6,17 @@ Points are hand-computed with U9 (10/J/Q/K = 5, A-9 = 1, marriage = 20).
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 import flet as ft
-from flet.controls.context import _context_page
-from flet.messaging.connection import Connection
-from flet.messaging.protocol import MessageAction
-from flet.messaging.session import Session
-from flet.pubsub.pubsub_hub import PubSubHub
 
 from companion.components.umtali_parts import meld_caption, side_total_text, verdict_line
 from companion.session import GameSession
 from companion.storage import MemoryRepository
 from companion.views.umtali_table import UmtaliTable, _action_text, _hand_spans
 from rulesets.protocol import Verdict
+from tests.companion.flet_harness import HeadlessScreen, flush, render_headless
 
 PLAYERS = ["Ann", "Bob"]
 
@@ -80,26 +74,6 @@ def test_hand_spans_and_action_text() -> None:
 # ---------------------------------------------------------------- component ----------
 
 
-class RecordingConnection(Connection):
-    def __init__(self) -> None:
-        super().__init__()
-        self.messages: list[Any] = []
-
-    def send_message(self, message: Any) -> None:
-        self.messages.append(message)
-
-
-def run_async(coro: Coroutine[Any, Any, None]) -> None:
-    """asyncio.run in a worker thread (Playwright may hold the main thread's loop)."""
-    with concurrent.futures.ThreadPoolExecutor(1) as ex:
-        ex.submit(asyncio.run, coro).result()
-
-
-async def flush(n: int = 20) -> None:
-    for _ in range(n):
-        await asyncio.sleep(0)
-
-
 @ft.component
 def Host(session: GameSession) -> ft.Control:
     """What the play frame does: subscribe to the session, render the table."""
@@ -107,62 +81,21 @@ def Host(session: GameSession) -> ft.Control:
     return UmtaliTable(session)
 
 
-class Screen:
-    def __init__(self, flet_session: Session, conn: RecordingConnection) -> None:
-        self.s = flet_session
-        self.conn = conn
-
-    def controls(self) -> list[Any]:
-        for _ in range(5):
-            try:
-                return list(self.s.index.values())
-            except RuntimeError:
-                continue
-        return list(self.s.index.values())
-
+class Screen(HeadlessScreen):
     def sem(self, ident: str) -> Any:
-        found = [
-            c
-            for c in self.controls()
-            if isinstance(c, ft.Semantics) and getattr(c, "identifier", None) == ident
-        ]
-        assert len(found) == 1, (ident, found)
-        return found[0]
-
-    def texts(self) -> list[str]:
-        return [str(c.value) for c in self.controls() if isinstance(c, ft.Text) and c.value]
+        return self.semantics(ident)
 
     async def click(self, ident: str) -> None:
-        await self.s.dispatch_event(self.sem(ident).content._i, "click", None)
+        await self.fs.dispatch_event(self.sem(ident).content._i, "click", None)
         await flush()
 
     async def tap_cards(self, picker: str, cards: str) -> None:
         for c in cards.split():
             await self.click(f"{picker}-card-{c}")
 
-    def crashes(self) -> list[Any]:
-        return [m for m in self.conn.messages if m.action == MessageAction.SESSION_CRASHED]
-
 
 def drive(game: GameSession, scenario: Callable[[Screen], Coroutine[Any, Any, None]]) -> None:
-    async def main() -> None:
-        conn = RecordingConnection()
-        conn.pubsubhub = PubSubHub()
-        fs = Session(conn)
-        token = _context_page.set(fs.page)
-        try:
-            fs.page.render(Host, game)
-            fs.get_page_patch()
-            await flush()
-            screen = Screen(fs, conn)
-            await scenario(screen)
-            assert screen.crashes() == []
-        finally:
-            fs.close()
-            await flush()
-            _context_page.reset(token)
-
-    run_async(main())
+    render_headless(Host, game, scenario=scenario, screen=Screen)
 
 
 def test_u5_1_illegal_meld_refused_live_then_u6_2_extension_on_opponent_side() -> None:
@@ -210,8 +143,8 @@ def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
         await sc.tap_cards("pair", "4C 4D")
         await sc.click("part-discard")
         await sc.tap_cards("out-discard", "2C")
-        sc.s.apply_patch(sc.sem("face-down").content._i, {"value": True})
-        await sc.s.dispatch_event(sc.sem("face-down").content._i, "change", None)
+        sc.fs.apply_patch(sc.sem("face-down").content._i, {"value": True})
+        await sc.fs.dispatch_event(sc.sem("face-down").content._i, "change", None)
         await flush()
         assert "Discard: 2♣ (face down)" in sc.texts()
         await sc.click("add-go-out")
