@@ -1329,7 +1329,11 @@ def _end_round(s: State, out: int | None, held: list[int]) -> None:
             short = "" if paid == h else f" (had only {paid})"
             log.ledger.append(
                 Entry(
-                    q, -paid, f"{_cards(h)} held, paid to {_name(s, out)}", "M6.1", short.strip(" ()")
+                    q,
+                    -paid,
+                    f"{_cards(h)} held, paid to {_name(s, out)}",
+                    "M6.1",
+                    short.strip(" ()"),
                 )
             )
             owed.append(f"{_name(s, q)} {paid}")
