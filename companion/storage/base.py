@@ -115,6 +115,23 @@ def check_name(name: Any, what: str = "player name") -> str:
     return name.strip()
 
 
+def check_merge(
+    source: str, target: str, src: str | None, dst: str | None, games: Iterable[StoredGame]
+) -> tuple[str, str]:
+    """Refuse a merge of unknown, identical, or co-seated players; return the stored names."""
+    if src is None or dst is None:
+        missing = source if src is None else target
+        raise StorageError(f"{missing!r}: no such player")
+    if src == dst:
+        raise StorageError(f"{source!r} and {target!r} are the same player")
+    both = [g for g in games if src in g.players and dst in g.players]
+    if both:
+        raise StorageError(
+            f"cannot merge {source!r} into {target!r}: both played in {len(both)} game(s)"
+        )
+    return src, dst
+
+
 def check_players(players: Any) -> list[str]:
     if isinstance(players, str) or not isinstance(players, list | tuple) or not players:
         raise StorageError(f"{players!r}: a game needs a list of at least one player")

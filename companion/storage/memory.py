@@ -10,6 +10,7 @@ from typing import Any
 from companion.storage.base import (
     BaseRepository,
     check_action,
+    check_merge,
     check_name,
     check_players,
     check_status,
@@ -175,17 +176,8 @@ class MemoryRepository(BaseRepository):
 
     def merge_players(self, source: str, target: str) -> None:
         with self._lock:
-            src, dst = self._find_player(source), self._find_player(target)
-            if src is None or dst is None:
-                missing = source if src is None else target
-                raise StorageError(f"{missing!r}: no such player")
-            if src == dst:
-                raise StorageError(f"{source!r} and {target!r} are the same player")
-            both = [g for g in self._all() if src in g.players and dst in g.players]
-            if both:
-                raise StorageError(
-                    f"cannot merge {source!r} into {target!r}: both played in {len(both)} game(s)"
-                )
+            found = self._find_player(source), self._find_player(target)
+            src, dst = check_merge(source, target, *found, self._all())
             self._rename(src, dst)
 
     def _all(self) -> list[StoredGame]:

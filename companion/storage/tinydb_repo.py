@@ -46,6 +46,7 @@ from companion.storage.atomic import (
 from companion.storage.base import (
     BaseRepository,
     check_action,
+    check_merge,
     check_name,
     check_players,
     check_status,
@@ -713,17 +714,13 @@ class TinyDbRepository(BaseRepository):
 
     def merge_players(self, source: str, target: str) -> None:
         with self._writing():
-            src, dst = self._find_player(source), self._find_player(target)
-            if src is None or dst is None:
-                missing = source if src is None else target
-                raise StorageError(f"{missing!r}: no such player")
-            if src == dst:
-                raise StorageError(f"{source!r} and {target!r} are the same player")
-            both = [g for g in self._all_games() if src in g.players and dst in g.players]
-            if both:
-                raise StorageError(
-                    f"cannot merge {source!r} into {target!r}: both played in {len(both)} game(s)"
-                )
+            src, dst = check_merge(
+                source,
+                target,
+                self._find_player(source),
+                self._find_player(target),
+                self._all_games(),
+            )
             self._rename(src, dst)
 
     def _all_games(self) -> Iterator[StoredGame]:
