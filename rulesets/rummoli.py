@@ -1492,9 +1492,19 @@ def _summary(s: State, dealer: int) -> dict[str, Any]:
         "adjustments": list(s.adjustments),
         "in_game": [n for i, n in enumerate(names) if s.in_game and s.in_game[i]],
         "final": list(s.final_log),
+        "final_next": _final_next(s),
         "final_statement": statement(names, s.final_ledger),
         "rules": s.rules.model_dump(mode="json"),
     }
+
+
+def _final_next(s: State) -> dict[str, Any] | None:
+    """The pot the next final poker is played for (M7.2): the whole board (``final``),
+    or with ``final_poker=per_pot`` the pot with the fewest chips; None outside it."""
+    if s.phase != "final" or not s.final_queue:
+        return None
+    pot = s.final_queue[0]
+    return {"pot": pot, "chips": s.pool if pot == "final" else s.pots[pot]}
 
 
 # --------------------------------------------------------------------------- simulation

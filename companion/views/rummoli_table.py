@@ -135,15 +135,10 @@ def bets_and_folds(
     return bets, folded
 
 
-def next_final_pot(pots: dict[str, int], rules: RummoliRules) -> tuple[str, int]:
-    """The pot the next final poker is for: the whole board, or the smallest pot (M7.2)."""
-    if "final" in pots:
-        return "final", pots["final"]
-    order = [p for p in pots if p != "final"]
-    live = sorted((p for p in order if pots[p] > 0), key=lambda p: (pots[p], order.index(p)))
-    if not live:
-        return "final", 0
-    return live[0], pots[live[0]]
+def next_final_pot(summary: dict[str, Any]) -> tuple[str, int]:
+    """The pot the next final poker is for, as the referee says (M7.2)."""
+    nxt = summary.get("final_next") or {"pot": "final", "chips": 0}
+    return str(nxt["pot"]), int(nxt["chips"])
 
 
 def names_and(names: Sequence[str]) -> str:
@@ -891,7 +886,7 @@ def _poker_panel(
     contenders = [p for i, p in enumerate(players) if p in in_game and i not in folded]
     out: list[ft.Control] = []
     if final:
-        pot, chips = next_final_pot(pots, rules)
+        pot, chips = next_final_pot(summary)
         what = (
             f"All {chips} chips left on the board are played for in one final poker."
             if pot == "final"

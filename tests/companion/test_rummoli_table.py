@@ -22,7 +22,6 @@ from companion.views.rummoli_table import (
     next_final_pot,
     parse_statement,
 )
-from rulesets.rummoli import RummoliRules
 from tests.companion.flet_harness import HeadlessScreen, render_headless
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dan"]
@@ -120,10 +119,9 @@ def test_bets_and_folds_count_only_the_current_poker() -> None:
     assert bets_and_folds(actions, 3, final=True) == ([0, 0, 0], set())
 
 
-def test_m7_2_next_final_pot_is_the_whole_board_or_the_smallest_pot() -> None:
-    assert next_final_pot({"poker": 3, "final": 40}, RummoliRules()) == ("final", 40)
-    pots = {"poker": 0, "10S": 4, "JD": 2, "QC": 2, "rummoli": 9}
-    assert next_final_pot(pots, RummoliRules(final_poker="per_pot")) == ("JD", 2)
+def test_m7_2_next_final_pot_comes_from_the_referee() -> None:
+    assert next_final_pot({"final_next": {"pot": "JD", "chips": 2}}) == ("JD", 2)
+    assert next_final_pot({"final_next": None}) == ("final", 0)
 
 
 # --------------------------------------------------------------------------- taps

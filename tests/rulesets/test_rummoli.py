@@ -984,3 +984,30 @@ def test_m6_2_round_summary_lists_the_pots_carried_over() -> None:
     assert g.open_pots() == []
     carried = g.summary()["hands"][0]["carried"]
     assert carried == {p: 3 for p in ("10S", "JD", "QC", "KH", "AD+KD", "7-8-9")}
+
+
+def test_m7_2_summary_names_the_next_final_pot() -> None:
+    from rulesets.protocol import GameRecord
+    from rulesets.rummoli import RULESET as RUMMOLI
+
+    seen = set()
+    for seed in range(200):
+        record = RUMMOLI.random_record(seed)
+        cut = next((i for i, a in enumerate(record.actions) if a["type"] == "final_poker"), None)
+        if cut is None:
+            continue
+        mode = record.rules.get("final_poker", "single")
+        before = RUMMOLI.replay(
+            GameRecord.model_validate({**record.model_dump(), "actions": record.actions[:cut]})
+        )
+        nxt = before["final_next"]
+        if mode == "single":
+            assert nxt["pot"] == "final"
+        else:  # per pot, fewest chips first (M7.2)
+            live = {p: c for p, c in before["pots"].items() if c > 0}
+            assert nxt["chips"] == min(live.values()) == before["pots"][nxt["pot"]]
+        seen.add(mode)
+        if seen == {"single", "per_pot"}:
+            break
+    assert seen == {"single", "per_pot"}
+    assert RUMMOLI.replay(record)["final_next"] is None
