@@ -244,41 +244,23 @@ def _verdict_panel(outcome: Outcome, game: str, dark: bool) -> ft.Control:
         body.extend(ft.Text(line, color=fg) for line in outcome.lines)
     if outcome.rule:
         body.append(rule_link(outcome.rule, "checker-rule-link"))
-    return ft.Semantics(
-        identifier="checker-verdict",
-        container=True,
-        live_region=True,
-        content=ft.Container(
-            bgcolor=bg,
-            border_radius=10,
-            padding=12,
-            content=ft.Column(
-                [
-                    ft.Row(
-                        [
-                            ft.Icon(icon, color=fg),
-                            ft.Text(
-                                headline,
-                                size=18,
-                                weight=ft.FontWeight.BOLD,
-                                color=fg,
-                                expand=True,
-                            ),
-                        ]
-                    ),
-                    *body,
-                ],
-                spacing=6,
-            ),
-        ),
-    )
+    return _panel("checker-verdict", bg, ft.Icon(icon, color=fg), headline, fg, body)
 
 
 def _suggestion_panel(outcome: Outcome, dark: bool) -> ft.Control:
     bg, accent = PALETTE[dark]["hint"]
     fg = PALETTE[dark]["neutral"][1]
+    icon = ft.Icon(ft.Icons.LIGHTBULB_OUTLINE, color=accent)
+    lines = [ft.Text(line, color=fg) for line in outcome.lines]
+    return _panel("checker-suggestion", bg, icon, outcome.headline, accent, lines)
+
+
+def _panel(
+    ident: str, bg: str, icon: ft.Icon, headline: str, color: str, body: Sequence[ft.Control]
+) -> ft.Control:
+    """A coloured box read out when it changes: icon and headline, then the lines."""
     return ft.Semantics(
-        identifier="checker-suggestion",
+        identifier=ident,
         container=True,
         live_region=True,
         content=ft.Container(
@@ -289,17 +271,17 @@ def _suggestion_panel(outcome: Outcome, dark: bool) -> ft.Control:
                 [
                     ft.Row(
                         [
-                            ft.Icon(ft.Icons.LIGHTBULB_OUTLINE, color=accent),
+                            icon,
                             ft.Text(
-                                outcome.headline,
+                                headline,
                                 size=18,
                                 weight=ft.FontWeight.BOLD,
-                                color=accent,
+                                color=color,
                                 expand=True,
                             ),
                         ]
                     ),
-                    *[ft.Text(line, color=fg) for line in outcome.lines],
+                    *body,
                 ],
                 spacing=6,
             ),
