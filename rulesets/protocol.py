@@ -9,40 +9,97 @@ Glossary used across the games:
   meld it is played against is its **anchor**.
 * **pot** -- a pile of chips on the Rummoli board.
 * **record** -- a game as the list of actions the table reported; replaying
-  it rebuilds the state, undo is pop-and-replay.
+  it rebuilds the state once, then the live game pushes and pops.
+* **ledger** -- every score or chip movement, one :class:`LedgerEntry` each
+  (who, how much, why: the kind, the rule ID and the cards it came from).
 
-A ruleset is a module registered in :mod:`rulesets` (``load_ruleset("umtali")``)
-whose module-level object satisfies :class:`Ruleset`.
+Two protocols, one per level (python-chess / OpenSpiel style):
+
+* :class:`Ruleset` -- what a game *is*: its facts (players, units, house-rule
+  switches, opening words), stateless checks (``check``, ``score``,
+  ``suggest``) and the factory of live games.  Each game package exposes one
+  object ``RULESET``; find it with :func:`rulesets.load_ruleset`.
+* :class:`Game` -- one game at the table, implemented identically by all three
+  games: ``verify`` / ``can`` / ``push`` / ``pop`` / ``judge`` / ``summary``.
+  Players are always addressed by name.
+
+>>> entries = (
+...     LedgerEntry(player="Ann", amount=50, kind="start", rule="M1.3", hand=None),
+...     LedgerEntry(player="Ann", amount=-9, kind="ante", rule="M1.3", hand=1),
+...     LedgerEntry(player="Ann", amount=4, kind="pot", rule="M5.6", hand=1, cards=("KH",)),
+... )
+>>> [(r.title, r.amounts) for r in ledger_rows(("Ann",), entries, hand_word="Round")]
+[('Start', {'Ann': 50}), ('Round 1', {'Ann': -5})]
+>>> Units.CHIPS.of(1), Units.PENALTY.of(12)
+('1 chip', '12 penalty points')
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rulesets.cards import Card
 from rulesets.errors import HouseRuleError, RecordError
 
 __all__ = [
     "RECORD_SCHEMA_VERSION",
+    "Action",
+    "Advice",
+    "Game",
     "GameRecord",
+    "HandSummary",
     "HouseRulesBase",
+    "LedgerEntry",
+    "LedgerRow",
+    "Opening",
     "Ruleset",
     "ScoreReport",
+    "Summary",
+    "SummaryDetail",
+    "Units",
     "Verdict",
+    "ledger_rows",
     "parse_house_rules",
 ]
 
 RECORD_SCHEMA_VERSION = 1
 
 
+# --------------------------------------------------------------------------- units
+
+
+class Units(StrEnum):
+    """What a game's totals count.  ``of(n)`` words a number correctly."""
+
+    POINTS = "points"
+    PENALTY = "penalty points"
+    CHIPS = "chips"
+
+    def of(self, n: int) -> str:
+        """``n`` with the unit, singular for one: "1 point", "3 chips".
+
+        >>> Units.POINTS.of(-1), Units.POINTS.of(0)
+        ('-1 point', '0 points')
+        """
+        word = str(self.value)
+        if abs(n) == 1:
+            word = word[:-1]
+        return f"{n} {word}"
+
+
+# --------------------------------------------------------------------------- verdicts
+
+
 class Verdict(BaseModel):
     """The referee's answer to "is this legal?".
 
     ``legal``, ``kind``, ``points``, ``rule`` and ``reason`` are a public
-    contract (``companion check --json`` prints them).
+    contract (``companion check --json`` prints them).  ``rule`` is a rule ID of
+    RULES.md (the rulebook links it); ``reason`` is plain words.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -73,13 +130,231 @@ class ScoreReport(BaseModel):
         return self.model_dump(mode="json")
 
 
+class Advice(BaseModel):
+    """A ruleset's suggestion for a private hand: the best plays, exact, not greedy.
+
+    ``plays`` are verdicts on each meld/extension of the best line, in the order
+    to make them; ``left`` the cards that stay in hand; ``points`` what the line
+    is worth in the game's units (Umtali: points onto your side; Rummy: the
+    penalty of the cards left).  ``can_go_out`` says whether the line empties
+    the hand (a final discard allowed where the rules allow it).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    plays: tuple[Verdict, ...] = ()
+    left: tuple[str, ...] = ()
+    points: int = 0
+    can_go_out: bool = False
+    reason: str = ""
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+# --------------------------------------------------------------------------- ledger
+
+
+class LedgerEntry(BaseModel):
+    """One score or chip movement, with its audit trail.
+
+    * ``player`` -- whose total moves (a player name).
+    * ``amount`` -- by how much, in the game's units (negative: paid / lost).
+    * ``kind`` -- a stable machine word for the movement ("meld", "penalty",
+      "ante", "pot", "start", "buy_in", ...); each game documents its kinds.
+    * ``rule`` -- the RULES.md ID that makes it so.
+    * ``cards`` -- the cards it came from (canonical text, e.g. ``"10H"``).
+    * ``hand`` -- the hand / round number it belongs to; None for movements
+      outside any hand (Rummoli's starting stacks, buy-ins, the final poker).
+    * ``label`` -- the words a person reads ("K♥ pot", "cards held").
+    * ``other`` -- the counterpart, where there is one (who paid whom).
+    * ``detail`` -- extra words for the audit line ("Ann 4, Bob 2").
+
+    A game's totals are exactly the sums of its ledger, per player.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    player: str
+    amount: int
+    kind: str
+    rule: str
+    cards: tuple[str, ...] = ()
+    hand: int | None = None
+    label: str = ""
+    other: str | None = None
+    detail: str = ""
+
+    def line(self) -> str:
+        """The audit line: label, signed amount, detail and rule.
+
+        >>> LedgerEntry(player="Ann", amount=3, kind="owed", rule="A-M11",
+        ...             label="cards owed", detail="Bob 3").line()
+        'cards owed +3 (Bob 3) [A-M11]'
+        """
+        detail = f" ({self.detail})" if self.detail else ""
+        return f"{self.label or self.kind} {self.amount:+d}{detail} [{self.rule}]"
+
+
+class LedgerRow(BaseModel):
+    """Consecutive ledger entries that a history table shows as one row."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str
+    hand: int | None
+    kind: str
+    amounts: dict[str, int]
+    entries: tuple[LedgerEntry, ...]
+
+
+_ROW_TITLES: dict[str, str] = {
+    "start": "Start",
+    "buy_in": "Buy-in",
+    "adjust": "Adjustment",
+    "final_poker": "Final poker",
+}
+
+
+def ledger_rows(
+    players: Sequence[str], ledger: Sequence[LedgerEntry], *, hand_word: str = "Hand"
+) -> list[LedgerRow]:
+    """Group a ledger into history rows: one per hand, and one per run of
+    movements outside a hand (start, buy-ins, final poker).  Every player has
+    an amount in every row, so the rows add up to the totals.
+    """
+    rows: list[LedgerRow] = []
+    group: list[LedgerEntry] = []
+
+    def key(e: LedgerEntry) -> tuple[int | None, str]:
+        return (e.hand, "" if e.hand is not None else e.kind)
+
+    def flush() -> None:
+        if not group:
+            return
+        first = group[0]
+        amounts = dict.fromkeys(players, 0)
+        for e in group:
+            amounts[e.player] = amounts.get(e.player, 0) + e.amount
+        if first.hand is not None:
+            title = f"{hand_word} {first.hand}"
+        else:
+            title = _ROW_TITLES.get(first.kind, first.label or first.kind)
+        rows.append(
+            LedgerRow(
+                title=title,
+                hand=first.hand,
+                kind="hand" if first.hand is not None else first.kind,
+                amounts=amounts,
+                entries=tuple(group),
+            )
+        )
+        group.clear()
+
+    for entry in ledger:
+        if group and key(group[0]) != key(entry):
+            flush()
+        group.append(entry)
+    flush()
+    return rows
+
+
+# --------------------------------------------------------------------------- summaries
+
+
+class SummaryDetail(BaseModel):
+    """Base of each game's typed part of a :class:`Summary`."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+class HandSummary(BaseModel):
+    """A finished hand (or Rummoli round): its dealer, score per player and ledger."""
+
+    model_config = ConfigDict(frozen=True)
+
+    number: int
+    dealer: str | None = None
+    scores: dict[str, int] = Field(default_factory=dict)
+    ledger: tuple[LedgerEntry, ...] = ()
+
+
+class Summary(BaseModel):
+    """Where a game stands: the fields every game shares, plus ``detail``.
+
+    ``totals`` are the sums of ``ledger`` per player (the movements that count;
+    an Umtali or Rummy hand counts once it has ended).  ``units`` and
+    ``higher_is_better`` say how to read the totals under this game's rules.
+    ``hand`` is the number of the hand in play (or of the last one played).
+    Each game subclasses this with typed ``hands`` and ``detail`` and
+    implements :meth:`to_json`, the JSON that ``companion replay`` prints and
+    the history keeps (a stable public shape).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    game: str
+    players: tuple[str, ...]
+    phase: str
+    finished: bool
+    winners: tuple[str, ...] = ()
+    totals: dict[str, int]
+    units: Units
+    higher_is_better: bool
+    dealer: str | None = None
+    turn: str | None = None
+    hand: int = 0
+    hands: tuple[HandSummary, ...] = ()
+    ledger: tuple[LedgerEntry, ...] = ()
+    detail: SummaryDetail = Field(default_factory=SummaryDetail)
+
+    #: what a history row of one hand is called ("Hand", "Round").
+    HAND_WORD: ClassVar[str] = "Hand"
+
+    def rows(self) -> list[LedgerRow]:
+        """The ledger as history rows (see :func:`ledger_rows`)."""
+        return ledger_rows(self.players, self.ledger, hand_word=self.HAND_WORD)
+
+    def to_json(self) -> dict[str, Any]:
+        """The public JSON shape (``companion replay --json``); games override it."""
+        return self.model_dump(mode="json")
+
+
+# --------------------------------------------------------------------------- house rules
+
+
 class HouseRulesBase(BaseModel):
-    """Base for each game's frozen house-rules model (defaults = RULES.md)."""
+    """Base for each game's frozen house-rules model (defaults = RULES.md).
+
+    ``TITLES`` names each switch in the words players use ("Ace high or low");
+    ``EXPLAIN`` says in one line what it changes.  Screens and messages show
+    these, never the field name.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     #: one-line explanation per field, shown next to each switch in the app.
     EXPLAIN: ClassVar[dict[str, str]] = {}
+    #: a short name per field, in the words players use.
+    TITLES: ClassVar[dict[str, str]] = {}
+
+    @classmethod
+    def title_of(cls, name: str) -> str:
+        """The switch's name in plain words (falls back to the field name, spaced).
+
+        >>> HouseRulesBase.title_of("ace_high_or_low")
+        'Ace high or low'
+        """
+        title = cls.TITLES.get(name)
+        if title:
+            return title
+        words = name.replace("_", " ").strip()
+        return words[:1].upper() + words[1:]
+
+    def changed(self) -> dict[str, Any]:
+        """The switches that differ from the defaults (what a record stores)."""
+        return self.model_dump(mode="json", exclude_defaults=True)
 
 
 HR = TypeVar("HR", bound=HouseRulesBase)
@@ -123,9 +398,25 @@ def parse_house_rules(model: type[HR], specs: Sequence[str] | str | None) -> HR:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise HouseRuleError(
-            f'"{",".join(items)}": bad value for {where}: {first["msg"]}'
-        ) from None
+        msg = str(first["msg"]).removeprefix("Value error, ")
+        if where:
+            raise HouseRuleError(f'"{",".join(items)}": bad value for {where}: {msg}') from None
+        raise HouseRuleError(f'"{",".join(items)}": {msg}') from None
+
+
+# --------------------------------------------------------------------------- records and actions
+
+
+class Action(BaseModel):
+    """Base of every game's recorded actions (each game's are a discriminated union
+    on ``type``).  Frozen, JSON-able; ``to_json`` is what a record stores."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: str
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
 
 
 class GameRecord(BaseModel):
@@ -160,13 +451,91 @@ class GameRecord(BaseModel):
         return record
 
 
+class Opening(BaseModel):
+    """Who deals and who plays first in a new game, with the rule that says so."""
+
+    model_config = ConfigDict(frozen=True)
+
+    dealer: str
+    first: str
+    text: str
+    rule: str
+
+
+# --------------------------------------------------------------------------- protocols
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One game at the table: a stack of recorded actions and the state they built.
+
+    Identical in all three games (python-chess's move stack):
+
+    * ``verify(action)`` raises from the :class:`~rulesets.errors.RulesetError`
+      family (reason + rule ID) if ``action`` is illegal now; never changes state.
+    * ``can(action)`` -- the same answer as a bool (to grey out a button).
+    * ``push(action)`` -- verify, then apply; returns the parsed action.  A
+      refused action changes nothing.
+    * ``pop()`` -- the exact inverse of the last ``push``; returns that action.
+    * ``judge(action)`` -- a :class:`Verdict` (legal or not, kind, points, rule,
+      reason); never raises for an illegal action and agrees with ``verify``.
+    * ``summary()`` -- the typed :class:`Summary`.
+
+    ``action`` is the game's action model or its JSON dict.  ``hand`` is the
+    acting player's private hand where the table entered it (it enables checks
+    such as Umtali's no-breaking rule); it is never recorded.
+    """
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def rules(self) -> HouseRulesBase: ...
+
+    @property
+    def actions(self) -> tuple[Action, ...]: ...
+
+    def verify(
+        self, action: Action | dict[str, Any], *, hand: Sequence[Card] | None = None
+    ) -> None: ...
+
+    def can(
+        self, action: Action | dict[str, Any], *, hand: Sequence[Card] | None = None
+    ) -> bool: ...
+
+    def push(
+        self, action: Action | dict[str, Any], *, hand: Sequence[Card] | None = None
+    ) -> Action: ...
+
+    def pop(self) -> Action: ...
+
+    def judge(
+        self, action: Action | dict[str, Any], *, hand: Sequence[Card] | None = None
+    ) -> Verdict: ...
+
+    def summary(self) -> Summary: ...
+
+    def to_record(self) -> GameRecord: ...
+
+
 @runtime_checkable
 class Ruleset(Protocol):
-    """What every game module offers (each module exposes one object ``RULESET``).
+    """What a game is (each game package exposes one object ``RULESET``).
 
+    Facts: ``name``, ``title``, ``summary`` (one line), ``min_players`` /
+    ``max_players``, ``house_rules`` (the switches: a frozen model with
+    ``TITLES`` and ``EXPLAIN``), ``hand_word`` ("Hand" or "Round"),
+    ``starting_stack`` (chips per player at the start, None without chips),
+    ``units(rules)`` and ``higher_is_better(rules)``.
+
+    * ``new_game`` / ``from_record`` -- a live :class:`Game`.
+    * ``parse_action`` -- one recorded action from its JSON (``RecordError``).
+    * ``opening`` -- who deals and plays first, in words, with the rule.
+    * ``opening_actions`` -- the action(s) that open a new game's record.
     * ``check`` -- verdict on a proposed play (CLI ``companion check``).
     * ``score`` -- points of some cards (CLI ``companion score``).
-    * ``replay`` -- JSON-able summary of a recorded game (CLI ``companion replay``).
+    * ``suggest`` -- the best plays for a private hand (optionally at a live table).
+    * ``replay`` -- the public JSON summary of a record (CLI ``companion replay``).
     * ``random_record`` -- a random *legal* game record, for the conformance test.
     """
 
@@ -176,6 +545,26 @@ class Ruleset(Protocol):
     min_players: int
     max_players: int
     house_rules: type[HouseRulesBase]
+    hand_word: str
+    starting_stack: int | None
+
+    def units(self, rules: HouseRulesBase | None = None) -> Units: ...
+
+    def higher_is_better(self, rules: HouseRulesBase | None = None) -> bool: ...
+
+    def new_game(
+        self, players: Sequence[str], rules: HouseRulesBase | dict[str, Any] | None = None
+    ) -> Game: ...
+
+    def from_record(self, record: GameRecord) -> Game: ...
+
+    def parse_action(self, data: Any) -> Action: ...
+
+    def opening(self, players: Sequence[str], dealer: str) -> Opening: ...
+
+    def opening_actions(
+        self, players: Sequence[str], dealer: str, *, chips: Sequence[int] | None = None
+    ) -> list[Action]: ...
 
     def check(
         self,
@@ -190,6 +579,15 @@ class Ruleset(Protocol):
     def score(
         self, cards: Sequence[Card], *, rules: HouseRulesBase | None = None
     ) -> ScoreReport: ...
+
+    def suggest(
+        self,
+        hand: Sequence[Card],
+        *,
+        rules: HouseRulesBase | None = None,
+        game: Game | None = None,
+        player: str | None = None,
+    ) -> Advice: ...
 
     def replay(self, record: GameRecord) -> dict[str, Any]: ...
 
