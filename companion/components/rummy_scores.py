@@ -13,9 +13,9 @@ import flet as ft
 
 from companion.components.rummy_entry import cards_of
 from companion.games import opening
+from companion.routes import rule_route
 from companion.session import Refusal
 from companion.ui import go, slug
-from companion.views.rules import rule_route
 from rulesets.cards import format_cards
 
 

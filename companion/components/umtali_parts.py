@@ -12,8 +12,8 @@ from typing import Any
 import flet as ft
 
 from companion.components.cards import card_face
+from companion.routes import rule_route
 from companion.ui import go, slug
-from companion.views.rules import rule_route
 from rulesets.cards import format_cards, parse_cards
 from rulesets.protocol import Verdict
 

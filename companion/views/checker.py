@@ -25,10 +25,10 @@ from companion.components.cards import card_row
 from companion.components.house_rules import HouseRulesEditor
 from companion.components.picker import CardPicker
 from companion.preferences import default_rules, describe_rules, validate_rules
+from companion.routes import rule_route
 from companion.services import use_services, use_ui
 from companion.storage import StorageError
 from companion.ui import go, labelled
-from companion.views.rules import rule_route
 from rulesets import GAMES, RulesetError, load_ruleset
 from rulesets.cards import Card, format_cards
 from rulesets.protocol import HouseRulesBase, Verdict

@@ -12,11 +12,11 @@ from typing import Any
 
 import flet as ft
 
+from companion.routes import rule_route
 from companion.services import use_services
 from companion.session import GameSession
 from companion.storage import GameRepository, StorageError
 from companion.ui import go, icon_button, labelled
-from companion.views.rules import rule_route
 from companion.views.rummoli_table import RummoliTable
 from companion.views.rummy_table import RummyTable
 from companion.views.umtali_table import UmtaliTable

@@ -10,21 +10,8 @@ import flet as ft
 
 from companion import rulebook
 from companion.components.cards import card_row
+from companion.routes import section_route
 from companion.ui import go, labelled
-
-
-def section_route(sec: rulebook.Section) -> str:
-    """``/rules/umtali/U6.2/``: the trailing slash keeps a reload working, because the
-    web server treats a last segment with a dot (``U6.2``) as a file, not a screen."""
-    return f"/rules/{sec.game}/{sec.id}/"
-
-
-def rule_route(rule_id: str) -> str:
-    """The screen of a rule ID (``U6.2``) -- what verdicts and settlements link to."""
-    found = rulebook.section(rule_id)
-    if found is None:
-        return "/rules"
-    return section_route(found)
 
 
 def _section_tile(sec: rulebook.Section, snippet: str | None = None) -> ft.Control:

@@ -40,9 +40,9 @@ from companion.components.rummoli_board import (
     stacks,
 )
 from companion.games import RUMMOLI_ANTE
+from companion.routes import rule_route
 from companion.session import GameSession
 from companion.ui import go, labelled, slug
-from companion.views.rules import rule_route
 from rulesets import RulesetError
 from rulesets import poker as pk
 from rulesets.cards import Card, parse_cards

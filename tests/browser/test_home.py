@@ -45,7 +45,7 @@ def test_theme_switch_to_dark(app_server: AppServer, phone_page: Any) -> None:
 
 
 def test_rule_page_survives_a_reload(app_server: AppServer, phone_page: Any) -> None:
-    from companion.views.rules import rule_route
+    from companion.routes import rule_route
 
     route = rule_route("U6.2")
     assert route == "/rules/umtali/U6.2/"

@@ -1,0 +1,157 @@
+"""Controls every screen shares: the rule link, the verdict line, choice buttons.
+
+One implementation each, so a rule link or a verdict looks and reads the same
+on every screen, and a change (e.g. opening rules over the table) is made once.
+
+KEYS: every control with a test/accessibility identifier also carries it as its
+key.  Flutter web sets a semantics node's identifier when it creates the node
+and does not update it when the widget in that place changes (seen with Flet
+1.0.5): without a key, "record-poker" could name whatever button later takes
+its place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+from companion.routes import rule_route
+from companion.ui import go, labelled, slug
+from rulesets.protocol import Verdict
+
+__all__ = ["button", "choice", "kind_words", "rule_link", "said", "tag", "verdict_line"]
+
+
+def rule_link(rule: str, ident: str | None = None) -> ft.Control:
+    """The "Rule U6.2" button every verdict, refusal and ledger line carries."""
+    ident = ident or f"rule-{slug(rule)}"
+    return labelled(
+        ft.TextButton(
+            f"Rule {rule}",
+            icon=ft.Icons.MENU_BOOK,
+            on_click=lambda _, r=rule: go(rule_route(r)),
+            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)),
+        ),
+        f"Rule {rule}",
+        ident,
+        button=True,
+        key=ident,
+    )
+
+
+def said(control: ft.Control, label: str, ident: str, *, expand: bool = False) -> ft.Semantics:
+    """Something to read, not to press: one clear sentence for screen readers (and tests);
+    the text inside is not read twice."""
+    return ft.Semantics(
+        content=control,
+        label=label,
+        identifier=ident,
+        key=ident,  # a new node when the meaning changes (see KEYS)
+        container=True,
+        exclude_semantics=True,
+        expand=expand,
+    )
+
+
+def tag(control: ft.Control, ident: str, *, expand: bool = False) -> ft.Semantics:
+    """A stable test id on a control that already has its own name (a labelled button)."""
+    if expand:  # (expand=False is not "no expand" to the client: leave it unset)
+        return ft.Semantics(content=control, identifier=ident, expand=True, key=ident)
+    return ft.Semantics(content=control, identifier=ident, key=ident)
+
+
+def button(
+    text: str,
+    on_click: Callable[..., Any],
+    ident: str,
+    *,
+    filled: bool = False,
+    icon: ft.IconData | None = None,
+    disabled: bool = False,
+    label: str | None = None,
+) -> ft.Control:
+    """A thumb-sized (44 px) labelled button."""
+    cls = ft.FilledButton if filled else ft.OutlinedButton
+    ctl = cls(text, icon=icon, on_click=on_click, disabled=disabled, height=44)
+    return labelled(ctl, label or text, ident, button=True, key=ident)
+
+
+def choice(
+    text: str, chosen: bool, on_click: Callable[..., Any], ident: str, label: str | None = None
+) -> ft.Control:
+    """A toggle chip: a player, a pot or a mode to pick (thumb-sized)."""
+    # The tap of the InkWell joins the labelled node; only the text inside is hidden from
+    # screen readers (hiding everything would hide the tap too).
+    chip = ft.Container(
+        content=ft.Semantics(
+            exclude_semantics=True,
+            content=ft.Text(
+                text,
+                size=15,
+                weight=ft.FontWeight.W_600 if chosen else ft.FontWeight.NORMAL,
+                color=ft.Colors.ON_PRIMARY if chosen else None,
+            ),
+        ),
+        padding=ft.Padding.symmetric(horizontal=14, vertical=10),
+        border_radius=22,
+        bgcolor=ft.Colors.PRIMARY if chosen else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        border=ft.Border.all(1, ft.Colors.OUTLINE),
+        on_click=on_click,
+        ink=True,
+    )
+    return ft.Semantics(
+        content=chip,
+        label=label or text,
+        identifier=ident,
+        key=ident,
+        button=True,
+        selected=chosen,
+        container=True,
+    )
+
+
+def kind_words(kind: str | None) -> str:
+    """A verdict's ``kind`` as a heading: "sequence" -> "Sequence", "lay_off" -> "Lay off"."""
+    words = (kind or "").replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def verdict_line(v: Verdict | None, *, ident: str = "verdict", empty: str = "") -> ft.Control:
+    """The referee's live verdict: kind and points, or the reason -- always with its rule."""
+    if v is None:
+        return ft.Text(empty, size=13, italic=True) if empty else ft.Container()
+    if v.legal:
+        head = kind_words(v.kind) or "Allowed"
+        if v.points is not None:
+            head += f": {v.points} point{'s' if abs(v.points) != 1 else ''}"
+        color = None
+        bg = ft.Colors.SURFACE_CONTAINER_HIGH
+        icon = ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.PRIMARY)
+    else:
+        head = "Not allowed"
+        color = ft.Colors.ON_ERROR_CONTAINER
+        bg = ft.Colors.ERROR_CONTAINER
+        icon = ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR)
+    lines: list[ft.Control] = [
+        ft.Row(
+            [icon, ft.Text(head, weight=ft.FontWeight.BOLD, color=color, expand=True)],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        ft.Text(v.reason, color=color),
+    ]
+    for note in v.notes:
+        lines.append(ft.Text(note, size=12, italic=True, color=color))
+    if v.rule:
+        lines.append(rule_link(v.rule, f"{ident}-rule"))
+    label = f"{head}. {v.reason}" + (f" (rule {v.rule})" if v.rule else "")
+    return ft.Semantics(
+        content=ft.Container(
+            content=ft.Column(lines, spacing=4), bgcolor=bg, border_radius=8, padding=8
+        ),
+        identifier=ident,
+        key=ident,
+        label=label,
+        container=True,
+    )
