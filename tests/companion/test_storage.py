@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+import companion.backup
+from companion.backup import replay_and_store, replayed_summary
 from companion.storage import (
     GameListItem,
     GameNotFoundError,
@@ -19,7 +21,6 @@ from companion.storage import (
     TinyDbRepository,
     open_repository,
 )
-from companion.storage import base as storage_base
 
 
 @pytest.fixture(params=["memory", "tinydb"])
@@ -263,13 +264,14 @@ class FakeReferee:
 def test_csv_one_row_per_player_per_hand(
     repo: GameRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(storage_base, "load_ruleset", lambda name: FakeReferee())
+    # storage never replays: the referee's hands come from above it (companion.backup)
+    monkeypatch.setattr(companion.backup, "load_ruleset", lambda name: FakeReferee())
     g = repo.create_game("umtali", ["Ann", "Bob"])
     repo.append_action(g.id, {"type": "hand", "scores": {"Ann": 12, "Bob": -3}})
     repo.append_action(g.id, {"type": "hand", "scores": {"Ann": 0, "Bob": 40}})
     broken = repo.create_game("rummy", ["Cy", "Dee"])
     repo.append_action(broken.id, {"type": "bad"})
-    rows = list(csv.DictReader(io.StringIO(repo.export_csv())))
+    rows = list(csv.DictReader(io.StringIO(repo.export_csv(replayed_summary))))
     mine = [r for r in rows if r["game_id"] == g.id]
     assert [(r["hand"], r["player"], r["score"]) for r in mine] == [
         ("1", "Ann", "12"),
@@ -285,7 +287,7 @@ def test_csv_one_row_per_player_per_hand(
 def test_csv_with_the_real_referees_never_fails(repo: GameRepository) -> None:
     for game in ("umtali", "rummy", "rummoli"):
         repo.create_game(game, ["Ann", "Bob", "Cy"])
-    rows = list(csv.DictReader(io.StringIO(repo.export_csv())))
+    rows = list(csv.DictReader(io.StringIO(repo.export_csv(replayed_summary))))
     assert {r["game"] for r in rows} == {"umtali", "rummy", "rummoli"}
 
 
@@ -307,9 +309,7 @@ def test_default_data_dir_platformdirs(monkeypatch: pytest.MonkeyPatch, tmp_path
 def test_replay_and_store_keeps_summary_and_status(
     repo: GameRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from companion.storage import replay_and_store
-
-    monkeypatch.setattr(storage_base, "load_ruleset", lambda name: FakeReferee())
+    monkeypatch.setattr(companion.backup, "load_ruleset", lambda name: FakeReferee())
     g = repo.create_game("umtali", ["Ann", "Bob"])
     repo.append_action(g.id, {"type": "hand", "scores": {"Ann": 7, "Bob": 9}})
     summary = replay_and_store(repo, g.id)
