@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 from typing import Any
 
@@ -322,3 +323,111 @@ def test_replay_and_store_keeps_summary_and_status(
     with pytest.raises(RulesetError):
         replay_and_store(repo, g.id)
     assert repo.get_game(g.id).summary == summary
+
+
+# ---- issue 13: a backup is checked whole before anything is written ------------------------
+def backup_of(*games: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"format": "rummy-companion-backup", "schema_version": 1, "games": list(games), **extra}
+
+
+def state(repo: GameRepository) -> tuple[Any, ...]:
+    data = repo.export_json()
+    return (data["players"], data["games"], data["trash"])
+
+
+@pytest.mark.parametrize(
+    "backup",
+    [
+        {"format": "rummy-companion-backup", "schema_version": 0},
+        {"format": "rummy-companion-backup", "schema_version": True},
+        {"format": "rummy-companion-backup", "schema_version": 1, "games": {"a": 1}},
+        {"format": "rummy-companion-backup", "schema_version": 1, "players": "Ann"},
+        backup_of({"x": [[[[]]]]}, deep=json.loads("[" * 90 + "]" * 90)),
+    ],
+    ids=["version 0", "version true", "games not a list", "players not a list", "too deep"],
+)
+def test_import_refuses_a_broken_backup_whole(repo: GameRepository, backup: Any) -> None:
+    repo.create_game("rummy", ["Ann"])
+    before = state(repo)
+    with pytest.raises(StorageError, match="nothing was imported|schema version|format 0"):
+        repo.import_json(backup)
+    assert state(repo) == before
+
+
+def test_import_refuses_a_backup_listing_a_game_twice(repo: GameRepository) -> None:
+    a = StoredGame(game="rummy", players=["Ann"]).model_dump(mode="json")
+    b = {**StoredGame(game="umtali", players=["Bob"]).model_dump(mode="json"), "id": a["id"]}
+    with pytest.raises(StorageError, match="twice; nothing was imported"):
+        repo.import_json(backup_of(a, b))
+    with pytest.raises(StorageError, match="twice"):
+        repo.import_json(backup_of(a, trash=[a]))
+    assert repo.list_games() == [] and repo.list_players() == []
+
+
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        ({"players": ["Ann", "ann"]}, "twice"),
+        ({"players": ["Ann", " "]}, "empty"),
+        ({"players": ["A" * 101]}, "at most 100"),
+        ({"players": ["Ann\x00"]}, "control"),
+        ({"players": ["\ud800"]}, "control"),
+        ({"game": ""}, "empty"),
+        ({"summary": {"winners": [1]}}, "winners"),
+        ({"summary": {"totals": []}}, "totals"),
+        ({"actions": [{"x": "y" * 70_000}]}, "too big"),
+        ({"actions": [json.loads('{"a":' * 50 + "1" + "}" * 50)]}, "levels deep"),
+        ({"actions": [{"n": float("nan")}]}, "plain JSON"),
+        ({"created": "yesterday"}, "date"),
+        ({"id": "../x"}, "id"),
+        ({"status": "won"}, "status"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_import_skips_a_game_that_could_not_be_stored_with_its_reason(
+    repo: GameRepository, change: dict[str, Any], reason: str
+) -> None:
+    bad = {**StoredGame(game="rummy", players=["Ann"]).model_dump(mode="json"), **change}
+    good = StoredGame(game="rummy", players=["Bob"]).model_dump(mode="json")
+    report = repo.import_json(backup_of(bad, good))
+    assert report.added == [good["id"]]
+    [problem] = report.problems
+    assert "games entry 1" in problem and reason in problem
+    assert [i.id for i in repo.list_games()] == [good["id"]]
+    assert [p.name for p in repo.list_players()] == ["Bob"]
+
+
+def test_set_summary_refuses_what_the_list_cannot_show(repo: GameRepository) -> None:
+    g = repo.create_game("rummy", ["Ann"])
+    for summary in ({"winners": [1]}, {"winners": "Ann"}, {"hands": 3}, {"totals": [1]}):
+        with pytest.raises(StorageError):
+            repo.set_summary(g.id, summary, "finished")
+    assert repo.list_games()[0].status == "in_progress"
+
+
+def test_rename_refuses_a_name_already_at_the_same_table(repo: GameRepository) -> None:
+    g = repo.create_game("rummy", ["Ann", "Bob"])
+    repo.import_json({**backup_of(), "players": []})
+    with pytest.raises(StorageError, match="merge|already"):
+        repo.rename_player("Ann", "Bob")
+    assert repo.get_game(g.id).players == ["Ann", "Bob"]
+
+
+# ---- issue 13: CSV cells are safe in a spreadsheet ------------------------------------------
+def test_csv_neutralises_formulas_and_strips_control_characters(repo: GameRepository) -> None:
+    evil = ['=HYPERLINK("http://x","y")', "+1", "-1", "@SUM(A1)"]
+    g = repo.create_game("rummy", evil)
+    scores: dict[str, Any] = {name: -3 for name in evil}
+    scores.update({"\tTab": 1, "\rCr": 2, "Bel\x07l": "=1+1"})  # a summary is not checked
+    repo.set_summary(g.id, {"winners": [evil[0]], "hands": [{"number": 1, "scores": scores}]})
+    rows = list(csv.DictReader(io.StringIO(repo.export_csv())))
+    assert [(r["player"], r["score"]) for r in rows] == [
+        ('\'=HYPERLINK("http://x","y")', "-3"),  # numbers stay numbers
+        ("'+1", "-3"),
+        ("'-1", "-3"),
+        ("'@SUM(A1)", "-3"),
+        ("'Tab", "1"),
+        ("'Cr", "2"),
+        ("Bell", "'=1+1"),
+    ]
+    assert rows[0]["winners"].startswith("'=") and rows[0]["players"].startswith("'=")

@@ -180,3 +180,105 @@ def test_a_game_file_at_version_zero_is_quarantined_not_retried_forever(tmp_path
     assert "format 0" in str(err.value)
     assert fresh.list_games() == []
     assert len(quarantined(tmp_path)) == 1
+
+
+# ---- 11. the action log: one line per entry, crash-safe -------------------------------------
+def log_file(repo: TinyDbRepository, gid: str) -> Path:
+    return game_file(repo, gid).with_suffix(".log")
+
+
+def test_an_entry_is_one_line_appended_and_undo_is_another(tmp_path: Path) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    size = log_file(repo, g.id).stat().st_size
+    before = game_file(repo, g.id).read_bytes()
+    assert repo.append_action(g.id, {"type": "y"}) == 2
+    assert log_file(repo, g.id).read_bytes().count(b"\n") == 3  # header + 2 entries
+    assert log_file(repo, g.id).stat().st_size > size
+    assert repo.pop_action(g.id) == {"type": "y"}
+    assert game_file(repo, g.id).read_bytes() == before  # the game file was not rewritten
+    assert open_repository(tmp_path).get_game(g.id).actions == [{"type": "x"}]
+    assert repo.append_action(g.id, {"type": "z"}) == 2
+
+
+def test_a_torn_last_line_is_ignored_then_cut_off(tmp_path: Path) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    repo.append_action(g.id, {"type": "y"})
+    whole = log_file(repo, g.id).read_bytes()
+    with log_file(repo, g.id).open("ab") as fh:
+        fh.write(b'{"n":3,"t":"2026","a":{"type":"torn')  # killed mid-write
+    fresh = open_repository(tmp_path)
+    assert fresh.get_game(g.id).actions == [{"type": "x"}, {"type": "y"}]
+    assert fresh.append_action(g.id, {"type": "z"}) == 3
+    assert log_file(repo, g.id).read_bytes().startswith(whole)
+    assert open_repository(tmp_path).get_game(g.id).actions[-1] == {"type": "z"}
+    assert fresh.problems == []
+
+
+def test_a_line_with_a_wrong_checksum_at_the_end_is_a_torn_tail(tmp_path: Path) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    repo.append_action(g.id, {"type": "y"})
+    raw = log_file(repo, g.id).read_bytes()
+    log_file(repo, g.id).write_bytes(raw[:-3] + b"00\n")
+    assert open_repository(tmp_path).get_game(g.id).actions == [{"type": "x"}]
+
+
+def test_a_damaged_log_is_set_aside_and_the_game_opens_from_its_file(tmp_path: Path) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    repo.set_summary(g.id, {"hands": []}, "in_progress")  # folds the log into the file
+    repo.append_action(g.id, {"type": "y"})
+    repo.append_action(g.id, {"type": "z"})
+    lines = log_file(repo, g.id).read_bytes().split(b"\n")
+    lines[1] = lines[1].replace(b'"y"', b'"Y"')  # damage in the middle: checksum fails
+    damaged = b"\n".join(lines)
+    log_file(repo, g.id).write_bytes(damaged)
+    fresh = open_repository(tmp_path)
+    assert fresh.get_game(g.id).actions == [{"type": "x"}]
+    [problem] = fresh.problem_reports()
+    assert "latest entries" in problem.note and problem.file_name.endswith(".log")
+    assert fresh.problem_file(problem.id)[1] == damaged
+    assert fresh.append_action(g.id, {"type": "again"}) == 2
+
+
+def test_a_log_left_behind_by_a_rewrite_is_ignored(tmp_path: Path) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    stale = log_file(repo, g.id).read_bytes()
+    repo.replace_actions(g.id, [{"type": "new"}])
+    log_file(repo, g.id).write_bytes(stale)  # as if killed before the old log was removed
+    fresh = open_repository(tmp_path)
+    assert fresh.get_game(g.id).actions == [{"type": "new"}]
+    assert fresh.append_action(g.id, {"type": "more"}) == 2
+    assert open_repository(tmp_path).get_game(g.id).actions == [{"type": "new"}, {"type": "more"}]
+
+
+def test_another_process_appending_is_seen_by_a_cached_writer(tmp_path: Path) -> None:
+    a, g = store_with_a_game(tmp_path)
+    b = TinyDbRepository(tmp_path)
+    assert a.append_action(g.id, {"type": "a"}) == 2
+    assert b.append_action(g.id, {"type": "b"}) == 3
+    b.set_summary(g.id, None, "in_progress")  # b rewrites the file
+    assert a.append_action(g.id, {"type": "a2"}) == 4
+    assert [x["type"] for x in b.get_game(g.id).actions] == ["x", "a", "b", "a2"]
+
+
+# ---- a data folder written by the previous version opens and shows every game ------------------
+V1 = Path(__file__).resolve().parents[1] / "data" / "store-v1"
+
+
+def test_a_folder_from_the_previous_version_opens_with_every_game(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "data"
+    shutil.copytree(V1, folder)
+    repo = open_repository(folder)
+    listed = repo.list_games(limit=100)
+    assert {i.id for i in listed} == {p.stem for p in (V1 / "games").glob("*.json")}
+    assert len(listed) == 4 and repo.problems == []
+    [mine] = [i for i in listed if not i.id.startswith("demo-")]
+    assert mine.status == "finished"  # its old-format journal was finished on open
+    assert repo.get_game(mine.id).actions == [{"type": "note", "n": i} for i in range(3)]
+    assert [i.game for i in repo.list_trash()] == ["rummy"]
+    assert repo.append_action(mine.id, {"type": "note", "n": 3}) == 4
+    fmt = json.loads((folder / "format.json").read_text())["meta"]["1"]
+    assert fmt["schema_version"] == 2 and fmt["documents"] == 1
+    names = ["Ann", "Bob", "Cy", "Dee", "Farai", "Sam", "Thandi"]
+    assert [p.name for p in repo.list_players()] == names
