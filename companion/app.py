@@ -13,8 +13,10 @@ import flet as ft
 
 from companion.config import AppConfig
 from companion.preferences import saved_theme
+from companion.preload import preload_in_background
 from companion.services import Services, ServicesContext
-from companion.storage import GameRepository, open_repository
+from companion.storage import GameRepository, StorageError, open_repository
+from companion.views.cannot_open import cannot_open
 from companion.views.checker import CheckerView
 from companion.views.history import GameDetailView, HistoryView
 from companion.views.home import HomeView
@@ -98,9 +100,15 @@ def App(services: Services) -> ft.Control:
 def build_main(config: AppConfig, repo: GameRepository | None = None) -> Callable[[ft.Page], None]:
     """The per-browser-session entry point Flet calls with each new page.
 
-    The history is opened once, here, and shared by every session.
+    The history is opened once, here, and shared by every session.  A history
+    that must not be opened (newer or unknown format, unusable folder) gets a
+    screen saying what to do instead; pokerkit loads in the background.
     """
-    shared_repo = repo if repo is not None else open_repository(config.data_dir)
+    try:
+        shared_repo = repo if repo is not None else open_repository(config.data_dir)
+    except StorageError as exc:
+        return cannot_open(config.data_dir, exc, theme())
+    preload_in_background()
 
     def main(page: ft.Page) -> None:
         page.title = "Rummy Companion"
