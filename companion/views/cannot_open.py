@@ -39,7 +39,7 @@ def _what_to_do(error: StorageError, data_dir: Path) -> list[str]:
 
 @ft.component
 def CannotOpenView(message: str, steps: list[str]) -> ft.View:
-    controls: list[ft.Control] = [
+    controls: list[ft.BaseControl] = [
         heading("Your game history cannot be opened"),
         labelled(
             ft.Text(message, selectable=True, size=15),
