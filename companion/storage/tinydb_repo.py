@@ -1029,7 +1029,11 @@ class TinyDbRepository(BaseRepository):
 
     def dismiss_problem(self, ident: str) -> None:
         with self._writing():
+            kept = quarantine.kept_file(self._dir, ident)
+            note = kept.with_name(kept.name + ".txt")
             quarantine.dismiss(self._dir, ident)
+        with contextlib.suppress(OSError, ValueError):
+            self._problems.remove(note.read_text(encoding="utf-8", errors="replace"))
 
     def check_all(self) -> list[str]:
         """Open every file (slow: for a repair screen); returns :attr:`problems`."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 import flet as ft
 
 from companion import rulebook
+from companion.components.problems import open_problems, problems_banner
 from companion.services import use_services, use_ui
-from companion.storage import GameListItem
+from companion.storage import GameListItem, GameRepository, StorageError
 from companion.ui import go, icon_button, labelled
 
 
@@ -69,6 +70,33 @@ def _continue_tile(item: GameListItem) -> ft.Control:
     )
 
 
+def _damaged_tile(item: GameListItem) -> ft.Control:
+    """A game in progress whose file could not be read: marked, and where to look."""
+    title = item.game.title()
+    who = ", ".join(item.players)
+    label = f"{title} with {who} could not be read: see the problems in Settings"
+    return labelled(
+        ft.ListTile(
+            leading=ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR),
+            title=ft.Text(f"{title}: could not be read"),
+            subtitle=ft.Text(f"{who} — set aside and kept; see Settings › Problems", max_lines=2),
+            on_click=lambda _: go("/settings"),
+        ),
+        label,
+        f"damaged-{item.id}",
+        button=True,
+    )
+
+
+def _readable(repo: GameRepository, item: GameListItem) -> bool:
+    """Open the game's file now, so damage shows on Home at once, not when it is tapped."""
+    try:
+        repo.get_game(item.id)
+    except StorageError:
+        return False
+    return True
+
+
 @ft.component
 def HomeView() -> ft.View:
     services = use_services()
@@ -87,7 +115,10 @@ def HomeView() -> ft.View:
     controls: list[ft.BaseControl] = []
     if in_progress:
         controls.append(ft.Text("Games in progress", size=16, weight=ft.FontWeight.BOLD))
-        controls.extend(_continue_tile(g) for g in in_progress)
+        controls.extend(
+            _continue_tile(g) if _readable(services.repo, g) else _damaged_tile(g)
+            for g in in_progress
+        )
     else:
         controls.append(
             ft.Text(
@@ -114,8 +145,9 @@ def HomeView() -> ft.View:
             run_spacing=8,
         )
     )
-    for problem in services.repo.problems:
-        controls.append(ft.Text(problem, color=ft.Colors.ERROR, selectable=True))
+    reports, others = open_problems(services)
+    if reports or others:
+        controls.insert(0, problems_banner(len(reports) + len(others)))
     return ft.View(
         route="/",
         appbar=ft.AppBar(
