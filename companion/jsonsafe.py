@@ -45,31 +45,30 @@ def _no_constant(name: str) -> Any:
     raise JsonInputError(f"{name} is not a number JSON allows")
 
 
+_CONTAINERS = (dict, list, tuple)
+
+
 def depth_of(value: Any, limit: int = MAX_DEPTH) -> int:
     """How deeply lists and objects nest in ``value`` (0 for a plain value), at most limit+1.
 
-    Iterative, so it works on values too deep for recursion.
+    Level by level, without recursion, so it works on values too deep for it
+    (and visits each container once: cheap enough for every read).
 
     >>> depth_of({"a": [1, {"b": 2}]}), depth_of(3)
     (3, 0)
     """
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list | tuple):
-            children = item
-        else:
-            continue
+    level = [value] if value.__class__ in _CONTAINERS else []
+    depth = 0
+    while level:
         depth += 1
-        if depth > deepest:
-            deepest = depth
-            if deepest > limit:
-                return deepest
-        stack.extend((child, depth) for child in children)
-    return deepest
+        if depth > limit:
+            return depth
+        below: list[Any] = []
+        for item in level:
+            children = item.values() if item.__class__ is dict else item
+            below += [c for c in children if c.__class__ in _CONTAINERS]
+        level = below
+    return depth
 
 
 def check_depth(value: Any, max_depth: int = MAX_DEPTH) -> None:

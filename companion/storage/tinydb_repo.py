@@ -202,6 +202,7 @@ class TinyDbRepository(BaseRepository):
         self._marker_pid = 0
         self._problems: list[str] = []
         self._live: dict[str, _Live] = {}
+        self._shards: dict[str, tuple[FileSig, list[GameListItem]]] = {}  # index months read
         self._dir.mkdir(parents=True, exist_ok=True)
         self._lock_key = lock_key(self._dir)
         with folder_lock(self._dir, self._lock_key).hold(lock_timeout):
@@ -678,12 +679,8 @@ class TinyDbRepository(BaseRepository):
         path = self._game_path(game.id, folder)
         token = secrets.token_hex(4)
         self._write(path, game_tables(game, token))
-        log_path = path.with_suffix(".log")
-        if log_path.exists():
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(log_path)
-                if self._durable:
-                    fsync_dir(path.parent)
+        with contextlib.suppress(FileNotFoundError):  # stale now (token); no fsync needed
+            os.unlink(path.with_suffix(".log"))
         sig = _stat(path)
         if folder in (None, self._games_dir) and sig is not None:
             self._remember(game.id, _Live(sig, None, token, len(game.actions)))
@@ -804,6 +801,9 @@ class TinyDbRepository(BaseRepository):
     def _read_shard(self, path: Path, *, writing: bool = False) -> list[GameListItem]:
         """Index lines of one month; a newer-format shard reads as empty, but is never
         overwritten (``writing=True`` raises :class:`NewerVersionError` instead)."""
+        cached = self._shards.get(path.stem)
+        if cached is not None and cached[0] == _stat(path):
+            return list(cached[1])  # unchanged since read (list lines are never mutated)
         try:
             found = self._read(path, "index", f"the history index for {path.stem}")
         except _Damaged:
@@ -812,7 +812,11 @@ class TinyDbRepository(BaseRepository):
             if writing:
                 raise
             return []
-        return parse_index(found[0]) if found else []
+        if not found:
+            return []
+        lines = parse_index(found[0])
+        self._shards[path.stem] = (found[1], lines)
+        return list(lines)
 
     def _shard_writable(self, created: str) -> None:
         """Raise NewerVersionError before touching anything if that month is a newer app's."""

@@ -14,6 +14,7 @@ from flet.controls.context import _context_page
 from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
+import companion.app
 from companion.app import build_main
 from companion.config import AppConfig
 from companion.storage import open_repository
@@ -83,18 +84,22 @@ def test_a_normal_history_starts_on_the_home_screen(tmp_path: Path) -> None:
     assert not screen.has("cannot-open-message")
 
 
-def test_first_poker_judgement_after_start_is_as_quick_as_the_rest(tmp_path: Path) -> None:
-    """In a fresh interpreter: start the app, let start-up settle, time the first judgement."""
+def test_start_up_loads_pokerkit_in_the_background(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[bool] = []
+    monkeypatch.setattr(companion.app, "preload_in_background", lambda: started.append(True))
+    build_main(AppConfig(data_dir=tmp_path))
+    assert started == [True]
+
+
+def test_first_poker_judgement_after_the_preload_is_as_quick_as_the_rest() -> None:
+    """In a fresh interpreter: preload as start-up does, then time the first judgement."""
     script = textwrap.dedent(
-        f"""
-        import sys, threading, time
-        from pathlib import Path
-        from companion.app import build_main
-        from companion.config import AppConfig
-        build_main(AppConfig(data_dir=Path({str(tmp_path)!r})))
-        for t in threading.enumerate():
-            if t.name == "preload-pokerkit":
-                t.join(30)
+        """
+        import time
+        from companion.preload import preload_in_background
+        preload_in_background().join(60)
         from rulesets import poker
         t0 = time.perf_counter()
         poker.judge(["AS KS QS JS 10S 2H", "9C 9D 9H 2S 2C 4H"])

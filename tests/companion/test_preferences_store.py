@@ -46,7 +46,7 @@ def _open_many(data_dir: str, n: int) -> None:
 
 def test_theme_saves_and_store_opens_at_once_lose_nothing(tmp_path: Path) -> None:
     open_repository(tmp_path).close()
-    n = 150
+    n = 100
     procs = [
         FORK.Process(target=_save_theme, args=(str(tmp_path), n)),
         FORK.Process(target=_save_rules, args=(str(tmp_path), n)),

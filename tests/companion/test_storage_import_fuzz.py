@@ -131,7 +131,7 @@ def files(folder: Path) -> dict[str, bytes]:
     }
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(backups())
 def test_any_backup_is_refused_cleanly_or_imported_cleanly(backup: Any) -> None:
     with tempfile.TemporaryDirectory() as tmp:
