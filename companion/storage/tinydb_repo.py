@@ -98,6 +98,8 @@ _ID_RE = re.compile(models.GAME_ID_PATTERN)
 _MARKER = ".writer-"
 _SHARD_RE = re.compile(r"^\d{4}-\d{2}$")
 _CACHE = 256
+#: a log longer than this is folded into its game file (one rewrite per this many saves)
+COMPACT_AFTER = 512
 #: every way a file's content can fail to be what its kind holds
 _INVALID = (ValueError, KeyError, TypeError, AttributeError, RecursionError)
 
@@ -117,6 +119,7 @@ class _Live:
     log_token: str | None = None  # the log's token (None: no log, or not even a whole header)
     log_valid: int = 0  # bytes of whole lines in the log
     log_torn: bool = False  # the log ends with a line cut off by a crash
+    log_ops: int = 0  # entries and undos in the log (it is folded in past COMPACT_AFTER)
 
     @property
     def log_ok(self) -> bool:
@@ -582,6 +585,7 @@ class TinyDbRepository(BaseRepository):
                     log_token=parsed.token,
                     log_valid=parsed.valid_size,
                     log_torn=parsed.torn,
+                    log_ops=len(parsed.ops) if parsed.token == token else 0,
                 )
                 if parsed.token != token or not parsed.ops:
                     return game, live
@@ -672,7 +676,13 @@ class TinyDbRepository(BaseRepository):
             os.close(fd)
         if not live.log_ok and self._durable:
             fsync_dir(self._games_dir)
-        return replace(live, log_sig=FileSig.of(st), log_token=live.token, log_torn=False)
+        return replace(
+            live,
+            log_sig=FileSig.of(st),
+            log_token=live.token,
+            log_torn=False,
+            log_ops=live.log_ops + 1 if live.log_ok else 1,
+        )
 
     def _rewrite(self, game: StoredGame, folder: Path | None = None) -> None:
         """Write the whole game file (a new log token), then drop the old log."""
@@ -720,6 +730,8 @@ class TinyDbRepository(BaseRepository):
             line = actionlog.op(live.count + 1, now_iso(), action)
             live = self._append_line(game_id, live, line)
             self._remember(game_id, replace(live, count=live.count + 1))
+            if live.log_ops >= COMPACT_AFTER:  # saved already; this only keeps reads quick
+                self._rewrite(self._fresh_state(game_id)[0])
             return live.count + 1
 
     def pop_action(self, game_id: str) -> dict[str, Any] | None:
@@ -731,6 +743,8 @@ class TinyDbRepository(BaseRepository):
             line = actionlog.op(live.count - 1, now_iso(), None)
             live = self._append_line(game_id, live, line)
             self._remember(game_id, replace(live, count=live.count - 1))
+            if live.log_ops >= COMPACT_AFTER:
+                self._rewrite(game.model_copy(update={"actions": game.actions[:-1]}))
             return game.actions[-1]
 
     def replace_actions(self, game_id: str, actions: list[dict[str, Any]]) -> None:

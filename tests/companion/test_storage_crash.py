@@ -88,6 +88,20 @@ def test_a_kill_at_any_step_leaves_before_or_after(
 ) -> None:
     folder, ids = template
     name, args = operations(ids)[index]
+    kill_at_every_step(folder, name, args, tmp_path)
+
+
+def test_a_kill_while_a_long_log_is_folded_in_leaves_before_or_after(
+    template: tuple[Path, dict[str, str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.storage import tinydb_repo
+
+    monkeypatch.setattr(tinydb_repo, "COMPACT_AFTER", 2)  # the forked children see it too
+    folder, ids = template
+    kill_at_every_step(folder, "append", {"id": ids["g0"], "action": {"type": "z"}}, tmp_path)
+
+
+def kill_at_every_step(folder: Path, name: str, args: dict[str, Any], tmp_path: Path) -> None:
     before = crash_model.snapshot(fresh(folder, tmp_path / "before"))
     after = crash_model.expected_after(folder, name, args, tmp_path / "after")
     assert after != before, f"{name} changed nothing"

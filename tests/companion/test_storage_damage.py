@@ -282,3 +282,19 @@ def test_a_folder_from_the_previous_version_opens_with_every_game(tmp_path: Path
     assert fmt["schema_version"] == 2 and fmt["documents"] == 1
     names = ["Ann", "Bob", "Cy", "Dee", "Farai", "Sam", "Thandi"]
     assert [p.name for p in repo.list_players()] == names
+
+
+def test_a_long_log_is_folded_into_the_game_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.storage import tinydb_repo
+
+    monkeypatch.setattr(tinydb_repo, "COMPACT_AFTER", 5)
+    repo, g = store_with_a_game(tmp_path)
+    for n in range(3):
+        repo.append_action(g.id, {"type": "n", "n": n})
+    repo.pop_action(g.id)  # the 5th line: folded in
+    assert not log_file(repo, g.id).exists()
+    assert repo.append_action(g.id, {"type": "z"}) == 4
+    expected = [{"type": "x"}, {"type": "n", "n": 0}, {"type": "n", "n": 1}, {"type": "z"}]
+    assert open_repository(tmp_path).get_game(g.id).actions == expected
