@@ -6,14 +6,14 @@ Each trial picks an operation that fits the history as it is -- save an entry,
 undo, edit a hand (replace), finish a game (summary), start, delete, restore,
 rename or merge players, import a backup, add a player, save preferences, or
 just open the store -- runs it in a forked child and kills it with SIGKILL a
-random moment after it started (the window follows how long that operation
-takes, so most kills land mid-way).  When the kill left an unfinished change
-(a journal), half of the time a second child opens the store -- which finishes
-the change -- and is killed too, mid-recovery.  Then the store is reopened and
-compared with the state before the operation and the state after it (the
-operation run to completion on a copy): it must equal one of them exactly
-(``tests/companion/crash_model.py``) and open cleanly -- no problem, nothing
-quarantined, no temp file, the index equal to the game files.
+random moment after the operation began (the window follows how long that
+operation takes, so most kills land mid-way; "open" is killed while opening).
+When the kill left an unfinished change (a journal), a second child opens the
+store -- which finishes the change -- and is killed too, mid-recovery.  Then
+the store is reopened and compared with the state before the operation and
+the state after it (the operation run to completion on a copy): it must equal
+one of them exactly (``tests/companion/crash_model.py``) and open cleanly -- no
+problem, nothing quarantined, no temp file, the index equal to the game files.
 
 Counted: corrupt (the store did not open cleanly), lost (the child finished but
 the state is not "after"), half-done (neither before nor after).  Target: 0 of
@@ -162,7 +162,7 @@ def storm(trials: int, seed: int, recovery_share: float) -> int:
     rng = random.Random(seed)
     counts: Counter[str] = Counter()
     by_op: Counter[str] = Counter()
-    window: dict[str, float] = dict.fromkeys(list(WEIGHTS), 0.02)
+    window: dict[str, float] = dict.fromkeys([*WEIGHTS, "recovery"], 0.02)
     bad = {"corrupt": 0, "lost": 0, "half-done": 0}
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
@@ -179,8 +179,13 @@ def storm(trials: int, seed: int, recovery_share: float) -> int:
                 window[name] = 0.8 * window[name] + 0.2 * took
             by_op[f"{name}, {'finished' if finished else 'killed before it finished'}"] += 1
             if (data / "journal.json").exists() and rng.random() < recovery_share:
-                crash_model.kill_at_random(data, "open", {}, rng, within=1.3 * window["open"])
+                done, took = crash_model.kill_at_random(
+                    data, "open", {}, rng, within=1.3 * window["recovery"]
+                )
+                if took is not None:
+                    window["recovery"] = 0.8 * window["recovery"] + 0.2 * took
                 counts["kills while finishing an interrupted change"] += 1
+                counts[f"recovery {'finished' if done else 'killed before it finished'}"] += 1
             try:
                 actual = crash_model.snapshot(data)
             except AssertionError as exc:
@@ -207,7 +212,11 @@ def storm(trials: int, seed: int, recovery_share: float) -> int:
                 )
     mid = sum(v for k, v in by_op.items() if k.endswith("before it finished"))
     print(f"\n{trials} operations killed ({mid} mid-way, {trials - mid} just after finishing)")
-    print(f"plus {counts['kills while finishing an interrupted change']} kills mid-recovery")
+    print(
+        f"plus {counts['kills while finishing an interrupted change']} kills of the open that "
+        f"finishes an interrupted change ({counts['recovery killed before it finished']} "
+        "before it finished)"
+    )
     for key in sorted(by_op):
         print(f"  {key:<36} {by_op[key]:>5}")
     print(
@@ -250,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--recovery-share", type=float, default=0.5)
+    parser.add_argument("--recovery-share", type=float, default=1.0)
     parser.add_argument("--writers", type=int, default=0, help="run the older entries storm")
     parser.add_argument("--check-every", type=int, default=50)
     args = parser.parse_args(argv)

@@ -250,16 +250,26 @@ def kill_at_step(data_dir: Path, name: str, args: dict[str, Any], step: int) -> 
 
 
 def _timed_child(data_dir: str, name: str, args: dict[str, Any], ack: Any) -> None:
-    ack.send("start")
+    """Open the store, say "start", run the operation, say how long it took.
+
+    For "open" the opening is the operation: "start" comes before it.
+    """
+    if name == "open":
+        ack.send("start")
     t = time.perf_counter()
-    run_op(Path(data_dir), name, args)
+    repo = TinyDbRepository(Path(data_dir))
+    if name != "open":
+        ack.send("start")
+        t = time.perf_counter()
+        OPS[name](repo, args)
+    repo.close()
     ack.send(f"done {time.perf_counter() - t}")
 
 
 def kill_at_random(
     data_dir: Path, name: str, args: dict[str, Any], rng: random.Random, within: float
 ) -> tuple[bool, float | None]:
-    """Run ``name`` in a child, SIGKILL it a random 0..``within`` s after it started.
+    """Run ``name`` in a child, SIGKILL it a random 0..``within`` s after the operation began.
 
     Returns (finished before the kill?, how long the operation took if it finished).
     """
