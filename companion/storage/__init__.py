@@ -8,6 +8,7 @@ Public API (both implementations satisfy :class:`GameRepository`)::
     g = repo.create_game("umtali", ["Ann", "Bob"], rules={})   # -> StoredGame (id = uuid4 hex)
     repo.get_game(g.id)                       # -> StoredGame (GameNotFoundError if unknown/trashed)
     repo.append_action(g.id, {"type": ...})   # -> new action count; fsynced on disk when it returns
+    repo.append_actions(g.id, [a1, a2])       # several actions as one entry: all or none
     repo.pop_action(g.id)                     # undo: -> the removed action, or None
     repo.replace_actions(g.id, actions)       # edit a finished hand (one rewrite of the game)
     repo.set_summary(g.id, summary, "finished")   # the caller's summary (+ status) for the list

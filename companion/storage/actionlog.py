@@ -7,6 +7,7 @@ of ``games/<id>.log``; a game is its file plus the lines of its log::
     {"log":"9f2c01ab","v":1}<TAB>1a2b3c4d
     {"n":18,"t":"2026-11-29T19:30:01.000001+00:00","a":{"type":"meld",...}}<TAB>5e6f7a8b
     {"n":17,"t":"2026-11-29T19:30:05.000002+00:00","pop":1}<TAB>...      (undo)
+    {"n":19,"t":"...","aa":[{...},{...}]}<TAB>...      (an entry of several actions, at once)
 
 Each line ends with the CRC-32 of its JSON and a newline.  ``n`` is the number
 of actions after the line, so a line that does not follow its predecessor is
@@ -49,7 +50,7 @@ class LogNewerError(ValueError):
 class LogOp:
     n: int
     t: str
-    action: dict[str, Any] | None  # None: undo (pop)
+    actions: tuple[dict[str, Any], ...] | None  # None: undo (pop); else appended, in order
 
 
 @dataclass
@@ -82,6 +83,11 @@ def op(n: int, t: str, action: dict[str, Any] | None) -> bytes:
     return _line({"n": n, "t": t, "a": action})
 
 
+def op_many(n: int, t: str, actions: list[dict[str, Any]]) -> bytes:
+    """One line for several actions appended as one entry: all of them or none survive."""
+    return _line({"n": n, "t": t, "aa": actions})
+
+
 def _decode(line: bytes) -> dict[str, Any] | None:
     body, tab, crc = line.rpartition(b"\t")
     if not tab or crc != f"{zlib.crc32(body):08x}".encode():
@@ -99,10 +105,12 @@ def _op_of(doc: dict[str, Any]) -> LogOp | None:
         return None
     if doc.keys() == {"n", "t", "pop"} and doc["pop"] == 1:
         return LogOp(n, t, None)
-    action = doc.get("a")
+    action, many = doc.get("a"), doc.get("aa")
     if doc.keys() == {"n", "t", "a"} and isinstance(action, dict):
-        return LogOp(n, t, action)
-    return None
+        return LogOp(n, t, (action,))
+    if doc.keys() != {"n", "t", "aa"} or not isinstance(many, list) or not many:
+        return None
+    return LogOp(n, t, tuple(many)) if all(isinstance(a, dict) for a in many) else None
 
 
 def parse(raw: bytes) -> LogRead:
@@ -150,12 +158,12 @@ def apply(actions: list[dict[str, Any]], ops: list[LogOp]) -> tuple[list[dict[st
     out = list(actions)
     last = ""
     for number, entry in enumerate(ops, 2):
-        if entry.action is None:
+        if entry.actions is None:
             if not out:
                 raise LogDamagedError(f"line {number} undoes an entry that is not there")
             out.pop()
         else:
-            out.append(entry.action)
+            out.extend(entry.actions)
         if entry.n != len(out):
             raise LogDamagedError(
                 f"line {number} says {entry.n} entries where there are {len(out)}"

@@ -88,6 +88,16 @@ class MemoryRepository(BaseRepository):
             stored.updated = now_iso()
             return len(stored.actions)
 
+    def append_actions(self, game_id: str, actions: list[dict[str, Any]]) -> int:
+        checked = [check_action(a) for a in actions]
+        if not checked:
+            raise StorageError("an entry needs at least one action")
+        with self._lock:
+            stored = self._get(game_id)
+            stored.actions.extend(checked)
+            stored.updated = now_iso()
+            return len(stored.actions)
+
     def pop_action(self, game_id: str) -> dict[str, Any] | None:
         with self._lock:
             stored = self._get(game_id)

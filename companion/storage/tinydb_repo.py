@@ -734,6 +734,20 @@ class TinyDbRepository(BaseRepository):
                 self._rewrite(self._fresh_state(game_id)[0])
             return live.count + 1
 
+    def append_actions(self, game_id: str, actions: list[dict[str, Any]]) -> int:
+        """Add several actions as one entry: one appended line, all of them or none."""
+        checked = [check_action(a) for a in actions]
+        if not checked:
+            raise StorageError("an entry needs at least one action")
+        with self._writing():
+            live = self._state(game_id)
+            count = live.count + len(checked)
+            live = self._append_line(game_id, live, actionlog.op_many(count, now_iso(), checked))
+            self._remember(game_id, replace(live, count=count))
+            if live.log_ops >= COMPACT_AFTER:
+                self._rewrite(self._fresh_state(game_id)[0])
+            return count
+
     def pop_action(self, game_id: str) -> dict[str, Any] | None:
         """Undo the last entry (one line appended to the log); returns it, or None."""
         with self._writing():

@@ -53,6 +53,7 @@ OPS: dict[str, Op] = {
     "open": lambda repo, args: None,
     "create": lambda repo, a: repo.create_game(a["game"], a["players"], a.get("rules")),
     "append": lambda repo, a: repo.append_action(a["id"], a["action"]),
+    "append_many": lambda repo, a: repo.append_actions(a["id"], a["actions"]),
     "undo": lambda repo, a: repo.pop_action(a["id"]),
     "replace": lambda repo, a: repo.replace_actions(a["id"], a["actions"]),
     "summary": lambda repo, a: repo.set_summary(a["id"], a["summary"], a["status"]),

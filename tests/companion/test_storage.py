@@ -431,3 +431,16 @@ def test_csv_neutralises_formulas_and_strips_control_characters(repo: GameReposi
         ("Bell", "'=1+1"),
     ]
     assert rows[0]["winners"].startswith("'=") and rows[0]["players"].startswith("'=")
+
+
+def test_append_actions_is_one_entry_of_several(repo: GameRepository) -> None:
+    g = repo.create_game("rummy", ["Ann", "Bob"])
+    repo.append_action(g.id, {"type": "a"})
+    assert repo.append_actions(g.id, [{"type": "b"}, {"type": "c"}]) == 3
+    assert [a["type"] for a in repo.get_game(g.id).actions] == ["a", "b", "c"]
+    assert repo.pop_action(g.id) == {"type": "c"}  # undo still takes one action
+    with pytest.raises(StorageError):
+        repo.append_actions(g.id, [{"type": "ok"}, ["not a dict"]])  # type: ignore[list-item]
+    with pytest.raises(StorageError):
+        repo.append_actions(g.id, [])
+    assert [a["type"] for a in repo.get_game(g.id).actions] == ["a", "b"]

@@ -58,6 +58,7 @@ def operations(ids: dict[str, str]) -> list[tuple[str, dict[str, Any]]]:
         ),
         ("create", {"game": "umtali", "players": ["Ann", "New"], "rules": {"x": 1}}),
         ("append", {"id": ids["g0"], "action": {"type": "z"}}),
+        ("append_many", {"id": ids["g1"], "actions": [{"type": "y"}, {"type": "z"}]}),
         ("undo", {"id": ids["g0"]}),
         ("replace", {"id": ids["g2"], "actions": [{"type": "only"}]}),
         ("summary", {"id": ids["g0"], "summary": {"winners": ["Bob"]}, "status": "finished"}),
@@ -82,7 +83,7 @@ def fresh(template: Path, where: Path) -> Path:
     return where
 
 
-@pytest.mark.parametrize("index", range(13), ids=lambda i: f"op{i}")
+@pytest.mark.parametrize("index", range(14), ids=lambda i: f"op{i}")
 def test_a_kill_at_any_step_leaves_before_or_after(
     template: tuple[Path, dict[str, str]], tmp_path: Path, index: int
 ) -> None:
