@@ -2,10 +2,11 @@
 
 Run: ``.venv/bin/python benchmarks/crash_storm.py [--trials 1000] [--seed 2026]``
 
-Each trial picks an operation that fits the history as it is -- save an entry,
-undo, edit a hand (replace), finish a game (summary), start, delete, restore,
-rename or merge players, import a backup, add a player, save preferences, or
-just open the store -- runs it in a forked child and kills it with SIGKILL a
+Each trial picks an operation that fits the history as it is -- save an entry
+(of one action or several), undo, edit a hand (replace), finish a game
+(summary), start, delete, restore, rename or merge players, import a backup,
+add a player, save preferences, or just open the store -- runs it in a forked
+child and kills it with SIGKILL a
 random moment after the operation began (the window follows how long that
 operation takes, so most kills land mid-way; "open" is killed while opening).
 When the kill left an unfinished change (a journal), a second child opens the
@@ -39,7 +40,8 @@ from tests.companion import crash_model, crash_writer  # noqa: E402
 
 POOL = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo"]
 WEIGHTS = {
-    "append": 20,
+    "append": 18,
+    "append_many": 4,
     "undo": 8,
     "replace": 6,
     "summary": 10,
@@ -104,58 +106,73 @@ def _import_args(state: dict[str, Any], rng: random.Random, trial: int) -> dict[
                        "players": [{"name": f"Guest{trial}"}]}}  # fmt: skip
 
 
+def _game_op(
+    name: str, gid: str, game: dict[str, Any], rng: random.Random, trial: int
+) -> dict[str, Any] | None:
+    """Arguments of an operation on one game (None: it does not fit this game)."""
+    n = len(game["actions"])
+    if name == "append":
+        return {"id": gid, "action": {"type": "entry", "n": n, "by": game["players"][0]}}
+    if name == "append_many":
+        return {"id": gid, "actions": [{"type": "entry", "n": n + k} for k in range(2, 5)]}
+    if name == "undo":
+        return {"id": gid} if n else None
+    if name == "replace":
+        return {"id": gid, "actions": [*game["actions"][: n // 2], {"type": "edit", "t": trial}]}
+    if name == "summary":
+        who = rng.choice(game["players"])
+        summary = {"winners": [who], "totals": {who: trial}, "hands": [{}] * (trial % 4)}
+        return {"id": gid, "summary": summary, "status": rng.choice(["finished", "in_progress"])}
+    return {"id": gid}  # delete
+
+
+def _other_op(
+    name: str, state: dict[str, Any], rng: random.Random, trial: int
+) -> dict[str, Any] | None:
+    """Arguments of an operation on the history as a whole (None: it does not fit now)."""
+    if name == "restore":
+        return {"id": rng.choice(sorted(state["trash"]))} if state["trash"] else None
+    if name == "create":
+        players = rng.sample(POOL, rng.randint(2, 3))
+        return {"game": rng.choice(["umtali", "rummy", "rummoli"]), "players": players}
+    if name == "rename":
+        if not state["players"]:
+            return None
+        return {"old": rng.choice(state["players"]), "new": _fresh_name(state, trial)}
+    if name == "merge":
+        return _merge_args(state, rng)
+    if name == "import":
+        return _import_args(state, rng, trial)
+    if name == "add_player":
+        return {"name": f"Solo{trial}"}
+    if name == "preferences":
+        if rng.random() < 0.5:
+            return {"dark": rng.choice([True, False, None])}
+        return {"game": "rummy", "rules": {"jokers": rng.random() < 0.5}}
+    return {}  # open
+
+
+GAME_OPS = ("append", "append_many", "undo", "replace", "summary", "delete")
+
+
 def pick(state: dict[str, Any], rng: random.Random, trial: int) -> tuple[str, dict[str, Any]]:
     """An operation that fits the history as it is now, with its arguments."""
     games = state["games"]
     while True:
         name = rng.choices(list(WEIGHTS), weights=list(WEIGHTS.values()))[0]
-        gid = rng.choice(sorted(games)) if games else None
-        if name in ("append", "undo", "replace", "summary", "delete") and gid is None:
-            continue
         if name in ("create", "import") and len(games) >= MAX_GAMES:
             continue
         if name == "delete" and len(games) <= 4:
             continue
-        game = games.get(gid) if gid else None
-        if name == "append" and game:
-            n = len(game["actions"])
-            return name, {"id": gid, "action": {"type": "entry", "n": n, "by": game["players"][0]}}
-        if name == "undo" and game and game["actions"]:
-            return name, {"id": gid}
-        if name == "replace" and game:
-            kept = game["actions"][: len(game["actions"]) // 2]
-            return name, {"id": gid, "actions": [*kept, {"type": "edited", "trial": trial}]}
-        if name == "summary" and game:
-            who = rng.choice(game["players"])
-            summary = {"winners": [who], "totals": {who: trial}, "hands": [{}] * (trial % 4)}
-            return name, {
-                "id": gid,
-                "summary": summary,
-                "status": rng.choice(["finished", "in_progress"]),
-            }
-        if name == "delete" and gid:
-            return name, {"id": gid}
-        if name == "restore" and state["trash"]:
-            return name, {"id": rng.choice(sorted(state["trash"]))}
-        if name == "create":
-            players = rng.sample(POOL, rng.randint(2, 3))
-            return name, {"game": rng.choice(["umtali", "rummy", "rummoli"]), "players": players}
-        if name == "rename" and state["players"]:
-            return name, {"old": rng.choice(state["players"]), "new": _fresh_name(state, trial)}
-        if name == "merge":
-            args = _merge_args(state, rng)
-            if args:
-                return name, args
-        if name == "import":
-            return name, _import_args(state, rng, trial)
-        if name == "add_player":
-            return name, {"name": f"Solo{trial}"}
-        if name == "preferences":
-            if rng.random() < 0.5:
-                return name, {"dark": rng.choice([True, False, None])}
-            return name, {"game": "rummy", "rules": {"jokers": rng.random() < 0.5}}
-        if name == "open":
-            return name, {}
+        if name in GAME_OPS:
+            if not games:
+                continue
+            gid = rng.choice(sorted(games))
+            args = _game_op(name, gid, games[gid], rng, trial)
+        else:
+            args = _other_op(name, state, rng, trial)
+        if args is not None:
+            return name, args
 
 
 def storm(trials: int, seed: int, recovery_share: float) -> int:
