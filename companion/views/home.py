@@ -79,7 +79,7 @@ def _damaged_tile(item: GameListItem) -> ft.Control:
         ft.ListTile(
             leading=ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR),
             title=ft.Text(f"{title}: could not be read"),
-            subtitle=ft.Text(f"{who} — set aside and kept; see Settings › Problems", max_lines=2),
+            subtitle=ft.Text(f"{who} — see Settings › Problems", max_lines=2),
             on_click=lambda _: go("/settings"),
         ),
         label,
