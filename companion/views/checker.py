@@ -22,13 +22,13 @@ from urllib.parse import parse_qs, urlparse
 import flet as ft
 
 from companion.components.cards import card_row
+from companion.components.common import rule_link
 from companion.components.house_rules import HouseRulesEditor
 from companion.components.picker import CardPicker
 from companion.preferences import default_rules, describe_rules, validate_rules
-from companion.routes import rule_route
 from companion.services import use_services, use_ui
 from companion.storage import StorageError
-from companion.ui import go, labelled
+from companion.ui import labelled
 from rulesets import GAMES, RulesetError, load_ruleset
 from rulesets.cards import Card, format_cards
 from rulesets.protocol import HouseRulesBase, Verdict
@@ -208,18 +208,6 @@ def _choice(
         ident,
         button=True,
         selected=selected,
-    )
-
-
-def rule_link(rule: str, ident: str) -> ft.Control:
-    """The 'Rule U6.2' button every verdict carries."""
-    return labelled(
-        ft.TextButton(
-            f"Rule {rule}", icon=ft.Icons.MENU_BOOK, on_click=lambda _: go(rule_route(rule))
-        ),
-        f"Rule {rule}",
-        ident,
-        button=True,
     )
 
 
