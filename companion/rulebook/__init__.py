@@ -43,6 +43,7 @@ __all__ = [
     "Section",
     "games",
     "house_rules",
+    "published_id",
     "search",
     "section",
     "sections",
@@ -98,13 +99,22 @@ class Section:
         >>> section("R7.joker_swap").shown_id, section("U6.2").shown_id
         ('R7', 'U6.2')
         """
-        head, *rest = self.id.split(".")
-        return ".".join([head, *takewhile(str.isdigit, rest)])
+        return published_id(self.id)
 
     @property
     def game_title(self) -> str:
         """The name of the game this rule belongs to (``"Umtali"``)."""
         return next((g.title for g in _GAME_INFO if g.id == self.game), self.game.title())
+
+
+def published_id(rule_id: str) -> str:
+    """A rule ID as people read and cite it: a variant's key is dropped.
+
+    >>> published_id("R7.joker_swap"), published_id("U6.2"), published_id("A-M17")
+    ('R7', 'U6.2', 'A-M17')
+    """
+    head, *rest = rule_id.split(".")
+    return ".".join([head, *takewhile(str.isdigit, rest)])
 
 
 @dataclass(frozen=True, slots=True)
