@@ -1,7 +1,8 @@
 """The panels of the new-game screen: players, first dealer, house rules, Start.
 
 Each panel shows its own problems (``NewGameForm.problems``) right under the control
-that caused them.  Start sits in a bar pinned to the bottom of the screen, so it is
+that caused them.  Each takes the observable form as an argument, so it re-renders
+itself when the form changes.  Start sits in a bar pinned to the bottom of the screen, so it is
 always in reach without scrolling; the 11-17 house-rule switches are folded into one
 "House rules: standard (change)" row that opens the editor.
 """
@@ -30,7 +31,7 @@ from companion.presets import Preset, load_presets, save_preset
 from companion.ui import icon_button, labelled
 from rulesets.protocol import Ruleset
 
-__all__ = ["DealerPanel", "HouseRulesRow", "PlayersPanel", "StartBar", "use_house_rules_dialog"]
+__all__ = ["DealerPanel", "HouseRulesDialog", "HouseRulesRow", "PlayersPanel", "StartBar"]
 
 
 def scroll_key(name: str) -> ft.ScrollKey:
@@ -162,7 +163,6 @@ def _saved_players(form: NewGameForm, ruleset: Ruleset, saved: list[str]) -> ft.
 @ft.component
 def PlayersPanel(form: NewGameForm, ruleset: Ruleset, saved: list[str]) -> ft.Control:
     """Who plays, in seating order; the game's limits are shown before anyone is added."""
-    ft.use_state(form)  # re-render when the form changes
     return ft.Column(
         [
             _heading("Players"),
@@ -184,7 +184,6 @@ def PlayersPanel(form: NewGameForm, ruleset: Ruleset, saved: list[str]) -> ft.Co
 @ft.component
 def DealerPanel(form: NewGameForm, ruleset: Ruleset) -> ft.Control:
     """The first dealer: picked, or drawn at random; the opening in the referee's words."""
-    ft.use_state(form)
 
     def pick(e: ft.Event[ft.RadioGroup]) -> None:
         form.dealer = e.control.value or ""
@@ -234,7 +233,6 @@ def rules_words(form: NewGameForm, presets: list[Preset]) -> str:
 @ft.component
 def HouseRulesRow(form: NewGameForm, data_dir: Any) -> ft.Control:
     """One row, "House rules: standard (change)"; the switches open in a dialog."""
-    ft.use_state(form)
     words = rules_words(form, load_presets(form.game, data_dir))
 
     def open_editor(_: Any) -> None:
@@ -291,10 +289,10 @@ def _presets_row(form: NewGameForm, presets: list[Preset]) -> ft.Control:
     )
 
 
-def use_house_rules_dialog(form: NewGameForm, data_dir: Any) -> None:
-    """The house-rules editor, over the form (a hook of the screen that shows it):
-    presets, every switch, save as a preset."""
-    ft.use_state(form)
+@ft.component
+def HouseRulesDialog(form: NewGameForm, data_dir: Any) -> ft.Control:
+    """The house-rules editor, over the form while ``form.rules_open``: presets, every
+    switch, save as a preset.  (It shows as a dialog; in the page it takes no room.)"""
     presets_rev, set_presets_rev = ft.use_state(0)
     name = ft.use_ref("")
     _ = presets_rev
@@ -350,12 +348,12 @@ def use_house_rules_dialog(form: NewGameForm, data_dir: Any) -> None:
         if form.rules_open
         else None
     )
+    return ft.Container(height=0)
 
 
 @ft.component
 def StartBar(form: NewGameForm, title: str, on_start: Callable[[Any], None]) -> ft.Control:
     """Start, pinned to the bottom of the screen, with any problem that is nobody's control."""
-    ft.use_state(form)
     start = tag(
         ft.FilledButton(
             f"Start {title}", icon=ft.Icons.PLAY_ARROW, on_click=on_start, height=48, expand=True

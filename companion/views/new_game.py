@@ -20,10 +20,10 @@ from companion.components.common import readable
 from companion.components.new_game_form import NewGameForm, Problems, check
 from companion.components.new_game_parts import (
     DealerPanel,
+    HouseRulesDialog,
     HouseRulesRow,
     PlayersPanel,
     StartBar,
-    use_house_rules_dialog,
 )
 from companion.preferences import default_rules
 from companion.services import Services, use_services
@@ -78,12 +78,12 @@ def _form_column(
 def NewGameView() -> ft.View:
     services = use_services()
     game = ft.use_route_params().get("game", "")
-    first: NewGameForm = ft.use_memo(
-        lambda: NewGameForm(game=game, rules=default_rules(services.config.data_dir, game)), []
+    # a fresh form for each game (the panels re-render themselves as it changes)
+    form: NewGameForm = ft.use_memo(
+        lambda: NewGameForm(game=game, rules=default_rules(services.config.data_dir, game)),
+        [game],
     )
-    form, _ = ft.use_state(first)
     scroller = ft.use_ref(cast(ft.Column | None, None))
-    use_house_rules_dialog(form, services.config.data_dir)
     info = next((g for g in rulebook.games() if g.id == game), None)
     if info is None:
         return _unknown(game)
@@ -108,5 +108,9 @@ def NewGameView() -> ft.View:
         appbar=ft.AppBar(title=ft.Text(f"New {info.title} game")),
         padding=0,
         spacing=0,
-        controls=[column, StartBar(form, info.title, start)],
+        controls=[
+            column,
+            StartBar(form, info.title, start),
+            HouseRulesDialog(form, services.config.data_dir),
+        ],
     )

@@ -129,13 +129,18 @@ def _results(query: str) -> list[ft.Control]:
 
 @ft.component
 def RulesView() -> ft.View:
-    initial: str = ft.use_memo(lambda: query_value(_here(), "q"), [])
-    query, set_query = ft.use_state(initial)
+    here = _here()
+    asked = query_value(here, "q") if path_of(here) == "/rules" else None
+    query, set_query = ft.use_state(asked or "")
+    seen = ft.use_ref(asked)
+    if asked is not None and asked != seen.current:  # arrived at another search's address
+        seen.current = asked
+        query = asked
+        set_query(asked)
 
     def on_change(e: ft.Event[ft.TextField]) -> None:
         set_query(e.control.value or "")
 
-    here = _here()
     body = (
         _results(query)
         if query.strip()
