@@ -13,7 +13,7 @@ import flet as ft
 from companion import rulebook
 from companion.components.rule_text import rule_body, rule_heading
 from companion.routes import rule_route, with_back
-from companion.ui import go, labelled
+from companion.ui import go
 
 __all__ = ["rule_sheet", "show_rule"]
 
@@ -26,6 +26,11 @@ def _open_in_rulebook(rule: str) -> None:
     here = page.route or "/"
     page.pop_dialog()
     go(with_back(rule_route(rule), here))
+
+
+def _tag(control: ft.Control, ident: str) -> ft.Control:
+    """A test id on a button named by its own text."""
+    return ft.Semantics(content=control, identifier=ident, key=ident)
 
 
 def _close(_: object = None) -> None:
@@ -42,7 +47,7 @@ def rule_sheet(rule: str) -> ft.BottomSheet:
         heading, body = rule_heading(sec), rule_body(sec)
     actions = ft.Row(
         [
-            labelled(
+            _tag(
                 ft.OutlinedButton(
                     "Open in the rulebook",
                     icon=ft.Icons.MENU_BOOK,
@@ -50,15 +55,11 @@ def rule_sheet(rule: str) -> ft.BottomSheet:
                     height=44,
                     disabled=sec is None,
                 ),
-                "Open in the rulebook",
                 "rule-sheet-open",
-                button=True,
             ),
-            labelled(
+            _tag(
                 ft.FilledButton("Close", icon=ft.Icons.CLOSE, on_click=_close, height=44),
-                "Close",
                 "rule-sheet-close",
-                button=True,
             ),
         ],
         alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
