@@ -291,8 +291,8 @@ def _presets_row(form: NewGameForm, presets: list[Preset]) -> ft.Control:
 
 @ft.component
 def HouseRulesDialog(form: NewGameForm, data_dir: Any) -> ft.Control:
-    """The house-rules editor, over the form while ``form.rules_open``: presets, every
-    switch, save as a preset.  (It shows as a dialog; in the page it takes no room.)"""
+    """The house-rules editor, in a sheet over the form while ``form.rules_open``:
+    presets, every switch, save as a preset.  (In the page it takes no room.)"""
     presets_rev, set_presets_rev = ft.use_state(0)
     name = ft.use_ref("")
     _ = presets_rev
@@ -316,34 +316,39 @@ def HouseRulesDialog(form: NewGameForm, data_dir: Any) -> ft.Control:
     def close(_: Any = None) -> None:
         form.rules_open = False
 
-    body = ft.Column(
-        [
-            _presets_row(form, presets),
-            ft.Text(form.rules_note, size=13) if form.rules_note else ft.Container(),
-            HouseRulesEditor(form.game, form.rules, set_rules, ident=f"{form.game}-rules"),
-            ft.Row(
-                [
-                    ft.TextField(
-                        label="Preset name", dense=True, expand=True, on_change=typed_name
-                    ),
-                    ft.OutlinedButton("Save preset", icon=ft.Icons.SAVE, on_click=save),
-                ]
-            ),
-        ],
-        scroll=ft.ScrollMode.AUTO,
-        tight=True,
-        width=READABLE_WIDTH - 200,
-    )
-    done = labelled(
-        ft.FilledButton("Done", on_click=close, height=44), "Done", "house-rules-done", button=True
+    body = [
+        _presets_row(form, presets),
+        ft.Text(form.rules_note, size=13) if form.rules_note else ft.Container(),
+        HouseRulesEditor(form.game, form.rules, set_rules, ident=f"{form.game}-rules"),
+        ft.Row(
+            [
+                ft.TextField(label="Preset name", dense=True, expand=True, on_change=typed_name),
+                ft.OutlinedButton("Save preset", icon=ft.Icons.SAVE, on_click=save),
+            ]
+        ),
+    ]
+    done = tag(ft.FilledButton("Done", on_click=close, height=44), "house-rules-done")
+    sheet = ft.Container(
+        padding=ft.Padding.only(left=16, right=16, bottom=12),
+        content=ft.Column(
+            [
+                ft.Text("House rules", size=20, weight=ft.FontWeight.BOLD),
+                # the switches scroll; the title and Done stay in reach
+                ft.Column(body, scroll=ft.ScrollMode.AUTO, expand=True, expand_loose=True),
+                ft.Divider(height=1),
+                ft.Row([done], alignment=ft.MainAxisAlignment.END),
+            ],
+            tight=True,
+            spacing=8,
+        ),
     )
     ft.use_dialog(
-        ft.AlertDialog(
-            title=ft.Text("House rules"),
-            content=body,
-            actions=[done],
-            on_dismiss=close,
+        ft.BottomSheet(
+            content=sheet,
             scrollable=True,
+            show_drag_handle=True,
+            on_dismiss=close,
+            size_constraints=ft.BoxConstraints(max_width=READABLE_WIDTH),
         )
         if form.rules_open
         else None

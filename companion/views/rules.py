@@ -150,13 +150,18 @@ def RulesView() -> ft.View:
         "/rules",
         "Rules",
         [
-            ft.TextField(
-                label="Search rules",
-                hint_text=SEARCH_HINT,
-                prefix_icon=ft.Icons.SEARCH,
-                value=query,
-                on_change=on_change,
-                autofocus=False,
+            ft.Row(  # the field takes the whole width of the column
+                [
+                    ft.TextField(
+                        label="Search rules",
+                        hint_text=SEARCH_HINT,
+                        prefix_icon=ft.Icons.SEARCH,
+                        value=query,
+                        on_change=on_change,
+                        autofocus=False,
+                        expand=True,
+                    )
+                ]
             ),
             *body,
         ],

@@ -98,6 +98,7 @@ def test_a_question_is_answered_for_each_game(app_server: AppServer, phone_page:
             timeout=30_000
         )
     assert_words_people_use(page, "rules search")
+    stable_screenshot(page, "rules-question-phone")
 
 
 def test_a_rule_address_reloads_to_the_rule(app_server: AppServer, phone_page: Any) -> None:
