@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from companion.demo import load_demo
 from companion.storage import open_repository
 from tests.browser.conftest import AppServer, open_app, stable_screenshot, unexpected_external
+from tests.browser.shots import painted_screenshot
 from tests.browser.words import assert_words_people_use
 
 
@@ -104,7 +105,7 @@ def test_games_in_progress_say_who_when_and_how_far(
     all_games = page.get_by_role("button", name="All games (1 more in progress)")
     expect(all_games).to_be_visible()
     assert_words_people_use(page, "home")
-    stable_screenshot(page, f"home-in-progress-{page.size_name}")
+    painted_screenshot(page, f"home-in-progress-{page.size_name}")
     all_games.click()
     expect(page.get_by_role("heading", name="History")).to_be_visible(timeout=15_000)
 
@@ -120,7 +121,7 @@ def test_abandon_a_game_then_undo(games_in_progress: AppServer, phone_page: Any)
     # the fourth game moves up; nothing more is left to show
     expect(page.get_by_role("button", name=re.compile(r"^Continue "))).to_have_count(3)
     expect(page.get_by_role("button", name="All games", exact=True)).to_be_visible()
-    stable_screenshot(page, "home-abandoned-phone")
+    painted_screenshot(page, "home-abandoned-phone")
     page.get_by_role("button", name="Undo").click()
     expect(umtali).to_be_visible(timeout=15_000)
     expect(page.get_by_role("button", name="All games (1 more in progress)")).to_be_visible()

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import AppServer, flutter_fill, open_app, stable_screenshot
+from tests.browser.conftest import AppServer, flutter_fill, open_app
+from tests.browser.shots import painted_screenshot
 
 T = 15_000
 
@@ -66,7 +67,7 @@ def test_each_problem_shows_at_its_control(fresh_server: AppServer, page: Any) -
     just_below(page.get_by_test_id("add-player"), players_error, gap=90)
     just_below(page.get_by_role("button", name="Draw the dealer at random"), dealer_error)
     assert in_view(page, start)
-    stable_screenshot(page, f"new-game-errors-{page.size_name}")
+    painted_screenshot(page, f"new-game-errors-{page.size_name}")
 
     add_players(page, ["bob"], first_seat=2)  # names keep the case they were typed in
     page.get_by_role("radio", name="bob").click()
@@ -95,13 +96,13 @@ def test_house_rules_fold_into_one_row(fresh_server: AppServer, page: Any) -> No
     open_new_game(page, fresh_server.url, "rummy")
     row = page.get_by_test_id("house-rules")
     expect(row).to_have_accessible_name("House rules: standard. Change", timeout=T)
-    stable_screenshot(page, f"new-game-{page.size_name}")
+    painted_screenshot(page, f"new-game-{page.size_name}")
     row.click()
     switch = page.get_by_test_id("rummy-rules-multi_meld").get_by_role("switch")
     expect(switch).to_be_visible(timeout=T)
     switch.click()
     expect(switch).to_be_checked(timeout=T)
-    stable_screenshot(page, f"new-game-house-rules-{page.size_name}")
+    painted_screenshot(page, f"new-game-house-rules-{page.size_name}")
     page.get_by_test_id("house-rules-done").click()
     expect(page.get_by_test_id("house-rules-done")).to_have_count(0, timeout=T)
     expect(row).to_have_accessible_name(re.compile(r"^House rules: (?!standard)\w"), timeout=T)

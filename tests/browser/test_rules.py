@@ -8,7 +8,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import AppServer, flutter_fill, open_app, stable_screenshot
+from tests.browser.conftest import AppServer, flutter_fill, open_app
+from tests.browser.shots import painted_screenshot
 from tests.browser.words import assert_words_people_use
 
 T = 15_000
@@ -44,7 +45,7 @@ def test_a_rule_opens_over_the_screen_and_closes_back_to_it(
     assert in_view(page, close)  # one tap, no scrolling
     assert page.url == before  # nothing navigated: the screen underneath is untouched
     assert_words_people_use(page, "rule sheet")
-    stable_screenshot(page, f"rules-sheet-{page.size_name}")
+    painted_screenshot(page, f"rules-sheet-{page.size_name}")
 
     close.click()
     expect(sheet).to_have_count(0, timeout=T)
@@ -77,7 +78,7 @@ def test_back_from_a_search_result_keeps_the_search(app_server: AppServer, phone
     flutter_fill(page, box, "marrige")  # a typo
     result = page.get_by_role("button", name="Umtali rule U5.3: Marriage")
     expect(result).to_be_visible(timeout=T)
-    stable_screenshot(page, "rules-search-phone")
+    painted_screenshot(page, "rules-search-phone")
     result.click()
     expect(page.get_by_role("heading", name="Rule U5.3")).to_be_visible(timeout=T)
     page.get_by_test_id("rules-back").click()
@@ -98,7 +99,7 @@ def test_a_question_is_answered_for_each_game(app_server: AppServer, phone_page:
             timeout=30_000
         )
     assert_words_people_use(page, "rules search")
-    stable_screenshot(page, "rules-question-phone")
+    painted_screenshot(page, "rules-question-phone")
 
 
 def test_a_rule_address_reloads_to_the_rule(app_server: AppServer, phone_page: Any) -> None:
