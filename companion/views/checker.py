@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlparse
 import flet as ft
 
 from companion.components.cards import card_row
-from companion.components.common import rule_link
+from companion.components.common import readable, rule_link
 from companion.components.house_rules import HouseRulesEditor
 from companion.components.picker import CardPicker
 from companion.preferences import default_rules, describe_rules, validate_rules
@@ -277,6 +277,23 @@ def _panel(
     )
 
 
+def _unavailable(
+    game: str, mode: Mode, active: Target, groups: dict[str, list[Card]], use_hand: bool
+) -> set[Card]:
+    """Cards the picker being filled cannot take: they are already in another group."""
+    cards, anchor, hand = groups["cards"], groups["anchor"], groups["hand"]
+    others: set[Card] = set()
+    if active == "cards":
+        others = set(anchor) if mode == "extend" else set()
+        if game == "rummy" and use_hand:
+            others |= set(hand)
+    elif active == "anchor":
+        others = set(cards) | (set(hand) if use_hand else set())
+    elif active == "hand":
+        others = set(anchor) | (set(cards) if game == "rummy" else set())
+    return {c for c in others if not c.is_joker}
+
+
 @ft.component
 def CheckerView() -> ft.View:
     services = use_services()
@@ -510,16 +527,7 @@ def CheckerView() -> ft.View:
                         spacing=2,
                     )
                 )
-    others: set[Card] = set()
-    if active == "cards":
-        others = set(anchor) if eff_mode == "extend" else set()
-        if game == "rummy" and use_hand:
-            others |= set(hand)
-    elif active == "anchor":
-        others = set(cards) | (set(hand) if use_hand else set())
-    elif active == "hand":
-        others = set(anchor) | (set(cards) if game == "rummy" else set())
-    others = {c for c in others if not c.is_joker}
+    others = _unavailable(game, eff_mode, active, groups, use_hand)
     controls.append(
         CardPicker(
             groups[active],
@@ -535,10 +543,5 @@ def CheckerView() -> ft.View:
         appbar=ft.AppBar(title=ft.Text("Check a meld")),
         scroll=ft.ScrollMode.AUTO,
         padding=12,
-        controls=[
-            ft.Container(
-                content=ft.Column(controls, spacing=12),
-                width=None,
-            )
-        ],
+        controls=[readable(controls, spacing=12)],
     )
