@@ -36,7 +36,7 @@ def test_a_typo_with_a_game_chosen(typed: str, game: str, expected: str) -> None
 
 
 def test_a_real_word_is_not_read_as_a_typo_of_another() -> None:
-    """"poker" is a word of the rulebook: it must not also find jokers."""
+    """ "poker" is a word of the rulebook: it must not also find jokers."""
     hits = search("poker")
     assert hits and all(h.section.game == "rummoli" for h in hits)
 
