@@ -1428,8 +1428,8 @@ def _live(
                 "laid-log",
             )
         )
-    for seat, pot in game.pending_claims:
-        who_won = players[seat]
+    for who_won, pot in game.pending_claims:
+        seat = seat_of(players, who_won)
         rows.append(
             explain(
                 f"{who_won} may claim the {pot_label(pot)} pot now: an unclaimed pot stays on "
@@ -1447,7 +1447,7 @@ def _live(
             )
         )
     nxt = game.next_card()
-    expected = [players[q] for q in game.expected_layers()]
+    expected = game.expected_layers()
     colour = game.break_colour()
     if not laid:
         hint = f"{expected[0] if expected else 'The poker winner'} starts with their lowest card."

@@ -55,6 +55,11 @@ def in_play(names: list[str] = NAMES3, winner: int = 1, **rules: Any) -> Rummoli
     return g
 
 
+def js(g: RummoliGame) -> dict[str, Any]:
+    """The public JSON summary (what ``companion replay --json`` prints)."""
+    return g.summary().to_json()
+
+
 def same_state(g: RummoliGame) -> tuple[Any, ...]:
     return (g.summary(), g.held, g.pending_claims, len(g.actions))
 
@@ -169,7 +174,7 @@ def test_m2_3_auction_winner_pays_dealer_and_takes_widow() -> None:
     assert g.stacks == [44, 38, 41, 41]
     assert g.held[1] == 10  # Bob now holds the widow's 10; his 11 are dead
     assert g.chips_total == 200
-    s = g.summary()["hands"][0]
+    s = js(g)["hands"][0]
     assert s["widow"] == {"taken_by": "Bob", "bid": 3}
     assert "widow bid to Ann -3 [M2.3]" in s["statement"]["Bob"]
 
@@ -233,7 +238,7 @@ def test_m3_1_equal_lowest_cards_player_chooses() -> None:
     g.lay(1, "5H")
     g.lay(1, "6H")  # continuation
     g.push(Lay(player=1, card="5S"))  # break: 7H dead, lowest black 5S (equal rank is fine)
-    assert g.laid[-1] == (1, "5S")
+    assert g.laid[-1] == ("Bob", "5S")
 
 
 def test_m3_1_a_card_lower_than_the_claimed_lowest_is_refused() -> None:
@@ -259,9 +264,9 @@ def test_m4_1_best_five_from_the_whole_hand() -> None:
     bob = ["AS", "KS", "QS", "JS", "10S", "4D", "5D", "6D", "7D", "8D", "9H", "3H", "4H"]
     cy = ["AC", "AD", "AH", "KC", "QC", "JC", "9C", "8C", "7C", "6H", "5H", "2S", "4S"]
     g.push(Poker(hands=[ann, bob, cy]))
-    poker = g.summary()["hands"][0]["poker"]
+    poker = js(g)["hands"][0]["poker"]
     assert poker["winners"] == ["Bob"]
-    assert poker["hands"]["Bob"]["name"] == "Straight flush, ace high"
+    assert poker["hands"]["Bob"]["name"] == "Royal flush"
     assert poker["hands"]["Ann"]["name"] == "Full house, 2s over 9s"
     assert poker["hands"]["Cy"]["name"] == "Flush, ace high"
     assert poker["hands"]["Bob"]["best"] == ["AS", "KS", "QS", "JS", "10S"]
@@ -299,7 +304,7 @@ def test_m4_3_winner_takes_pot_and_starts_phase() -> None:
     g = in_play(winner=2)
     assert g.stacks == [41, 41, 44]
     assert g.pots["poker"] == 0
-    assert g.expected_layers() == [2]
+    assert g.expected_layers() == ["Cy"]
     refused(g, Lay(player=0, card="2C"), "M5.1")
 
 
@@ -321,7 +326,7 @@ def test_m4_3_folded_players_still_play_the_rummoli_phase() -> None:
     g.push(Poker(winners=[1]))
     g.lay(1, "5H")
     g.lay(0, "6H")  # Ann folded but holds 6H
-    assert g.laid == [(1, "5H"), (0, "6H")]
+    assert g.laid == [("Bob", "5H"), ("Ann", "6H")]
 
 
 def test_m4_3_shown_hands_must_agree_with_named_winners() -> None:
@@ -346,11 +351,11 @@ def test_m4_4_tie_splits_remainder_stays_first_clockwise_starts() -> None:
         ["2S", "2C", "5H", "6H", "9D"],  # Di   pair of 2s, same kickers as Ann
     ]
     g.push(Poker(hands=hands))
-    poker = g.summary()["hands"][0]["poker"]
+    poker = js(g)["hands"][0]["poker"]
     # dealer Ann: clockwise from her left is Bob, Cy, Di, Ann -> Di is the first tied winner
     assert poker["winners"] == ["Di", "Ann"]
     assert poker["share"] == 2 and poker["carried"] == 0
-    assert g.expected_layers() == [3]
+    assert g.expected_layers() == ["Di"]
 
 
 def test_a_m5_tie_odd_chip_stays_in_poker_pot() -> None:
@@ -360,7 +365,7 @@ def test_a_m5_tie_odd_chip_stays_in_poker_pot() -> None:
     g.push(Poker(winners=[0, 2]))
     assert g.pots["poker"] == 1
     assert g.stacks == [42, 41, 42]
-    assert g.expected_layers() == [2]  # Cy is first clockwise from Ann's left (Bob lost)
+    assert g.expected_layers() == ["Cy"]  # Cy is first clockwise from Ann's left (Bob lost)
 
 
 # ---------------------------------------------------------------- M5 the Rummoli phase
@@ -369,7 +374,7 @@ def test_a_m5_tie_odd_chip_stays_in_poker_pot() -> None:
 def test_m5_1_poker_winner_lays_first() -> None:
     g = in_play(winner=1)
     g.lay(1, "3C")
-    assert g.laid == [(1, "3C")]
+    assert g.laid == [("Bob", "3C")]
 
 
 def test_m5_2_next_card_of_the_suit_by_whoever_holds_it() -> None:
@@ -379,7 +384,7 @@ def test_m5_2_next_card_of_the_suit_by_whoever_holds_it() -> None:
     g.lay(2, "5C")
     g.lay(2, "6C")
     assert [c for _, c in g.laid] == ["3C", "4C", "5C", "6C"]
-    assert g.expected_layers() == [2, 0, 1]
+    assert g.expected_layers() == ["Cy", "Ann", "Bob"]
 
 
 def test_m5_2_card_already_laid_is_refused() -> None:
@@ -412,7 +417,7 @@ def test_m5_4_after_an_ace_opposite_colour() -> None:
     g.lay(1, "QH")
     g.lay(2, "KH")  # K♥ pot to Cy
     g.lay(0, "AH")
-    assert g.expected_layers() == [0, 1, 2]
+    assert g.expected_layers() == ["Ann", "Bob", "Cy"]
     refused(g, Lay(player=0, card="2D"), "M5.4")  # red after the ace
     g.lay(0, "2S")
 
@@ -421,7 +426,7 @@ def test_m5_5_turn_passes_clockwise_and_players_skipped_hold_no_such_colour() ->
     g = in_play(NAMES4, winner=1)
     g.lay(1, "3C")
     g.lay(3, "5H")  # break: Bob and Cy hold no red card
-    assert g.laid[-1] == (3, "5H")
+    assert g.laid[-1] == ("Di", "5H")
     refused(g, Lay(player=2, card="6H"), "M5.5")  # Cy showed she has no red
     g.lay(0, "6H")
 
@@ -450,7 +455,7 @@ def test_a_m10_claim_strict_before_the_next_card() -> None:
     g = in_play(claim="strict")
     g.lay(1, "9S")
     g.lay(0, "10S")
-    assert g.pending_claims == [(0, "10S")]
+    assert g.pending_claims == [("Ann", "10S")]
     g.push(Claim(player=0, pot="10♠"))
     assert g.stacks[0] == 44
     g.lay(0, "JS")
@@ -467,7 +472,7 @@ def test_a_m10_claim_strict_before_the_next_card() -> None:
     for card in ("6C", "7C", "8C", "9C", "10C", "JC"):
         g.lay(2, card)
     g.lay(1, "QC")  # Q♣ pot for Bob, if he claims in time
-    assert g.pending_claims == [(1, "QC")]
+    assert g.pending_claims == [("Bob", "QC")]
     g.lay(1, "KC")  # too late
     refused(g, Claim(player=1, pot="QC"), "M5.6")
     assert g.pots["QC"] == 3
@@ -478,7 +483,7 @@ def test_a_m8_ak_diamonds_two_players_no_payout() -> None:
     g.lay(1, "KD")
     g.lay(2, "AD")
     assert g.pots["AD+KD"] == 3
-    assert g.summary()["hands"][0]["pots_won"] == {}
+    assert js(g)["hands"][0]["pots_won"] == {}
 
 
 def test_a_m8_ak_diamonds_same_player_collects() -> None:
@@ -486,7 +491,7 @@ def test_a_m8_ak_diamonds_same_player_collects() -> None:
     g.lay(1, "KD")
     g.lay(1, "AD")
     assert g.pots["AD+KD"] == 0
-    assert g.summary()["hands"][0]["pots_won"] == {"AD+KD": "Bob"}
+    assert js(g)["hands"][0]["pots_won"] == {"AD+KD": "Bob"}
     assert g.stacks[1] == 41 + 3 + 3
 
 
@@ -496,7 +501,7 @@ def test_a_m9_seven_eight_nine_same_player_same_suit() -> None:
     g.lay(1, "8H")
     g.lay(1, "9H")
     assert g.pots["7-8-9"] == 0
-    assert g.summary()["hands"][0]["pots_won"] == {"7-8-9": "Bob"}
+    assert js(g)["hands"][0]["pots_won"] == {"7-8-9": "Bob"}
 
 
 def test_a_m9_seven_eight_nine_split_between_players_no_payout() -> None:
@@ -531,7 +536,7 @@ def test_m5_7_impasse_pays_per_card_to_the_centre() -> None:
     held = [13, 12, 13]
     assert g.stacks == [41 - 13, 44 - 12, 41 - 13]
     assert g.pots["rummoli"] == 3 + sum(held)
-    s = g.summary()["hands"][0]
+    s = js(g)["hands"][0]
     assert s["impasse"] and s["out"] is None
     assert "impasse, 13 cards held -13 [M5.7]" in s["statement"]["Ann"]
 
@@ -553,7 +558,7 @@ def test_a_m12_impasse_centre_carries_over_to_next_first_out() -> None:
     g.push(Poker(winners=[0]))
     g.push(Out(player=2, held=[1, 1, 0]))
     assert g.pots["rummoli"] == 0
-    assert g.summary()["hands"][1]["statement"]["Cy"].count("Rummoli pot +12 [M6.1]") == 1
+    assert js(g)["hands"][1]["statement"]["Cy"].count("Rummoli pot +12 [M6.1]") == 1
 
 
 # ---------------------------------------------------------------- M6 end of round
@@ -564,12 +569,12 @@ def test_m6_1_a_m11_first_out_takes_centre_and_cards_owed() -> None:
     g.push(Claim(player=3, pot="JD"))
     g.push(Out(player=0, held=[0, 3, 5, 1]))
     assert g.stacks == [41 + 4 + 9, 45 - 3, 41 - 5, 41 + 4 - 1]
-    line = g.summary()["hands"][0]["statement"]["Ann"]
+    line = js(g)["hands"][0]["statement"]["Ann"]
     assert (
         line == "Ann +4: ante -9 [M1.3], Rummoli pot +4 [M6.1], "
         "cards owed +9 (Bob 3, Cy 5, Di 1) [A-M11]"
     )
-    assert g.summary()["hands"][0]["statement"]["Cy"] == (
+    assert js(g)["hands"][0]["statement"]["Cy"] == (
         "Cy -14: ante -9 [M1.3], 5 cards held, paid to Ann -5 [M6.1]"
     )
 
@@ -603,7 +608,7 @@ def test_m6_1_live_going_out_ends_the_round_by_itself() -> None:
         assert g.chips_total == 150
         if result.out is not None:
             owed = sum(result.held)
-            hand = g.summary()["hands"][0]
+            hand = js(g)["hands"][0]
             assert hand["out"] == NAMES3[result.out]
             assert f"cards owed +{owed}" in hand["statement"][NAMES3[result.out]]
             del stacks
@@ -630,7 +635,7 @@ def test_m6_1_a_player_pays_at_most_their_stack() -> None:
     g.push(Out(player=0, held=[0, 5, 5]))
     assert g.stacks == [4 + 3 + 1 + 1, 0, 0]
     assert g.chips_total == 30
-    assert "had only 1" in g.summary()["hands"][0]["statement"]["Bob"]
+    assert "had only 1" in js(g)["hands"][0]["statement"]["Bob"]
 
 
 def test_m6_2_unwon_pots_carry_over_and_hands_do_not_pay() -> None:
@@ -657,12 +662,12 @@ def test_m6_3_deal_passes_one_seat_clockwise() -> None:
     dealers = []
     for _ in range(4):
         g.push(Deal())
-        dealers.append(g.summary()["hands"][-1]["dealer"])
+        dealers.append(js(g)["hands"][-1]["dealer"])
         g.push(Widow())
         g.push(Poker(winners=[0]))
         g.push(Impasse(held=[0, 0, 1]))
     assert dealers == ["Cy", "Ann", "Bob", "Cy"]
-    assert g.summary()["dealer"] == "Ann"
+    assert js(g)["dealer"] == "Ann"
 
 
 # ---------------------------------------------------------------- M7 end of game
@@ -677,10 +682,10 @@ def test_m7_1_player_who_cannot_ante_is_out() -> None:
     g.push(Out(player=0, held=[0, 0, 0]))  # Bob has 0 chips left
     assert g.stacks[1] == 0
     g.push(Deal())
-    assert g.in_game == [True, False, True]
+    assert g.in_game == ("Ann", "Cy")
     assert g.held[1] == 0
     refused(g, Widow(player=1), "M7.1")
-    assert "out of the game" in g.summary()["hands"][1]["statement"]["Bob"]
+    assert "out of the game" in js(g)["hands"][1]["statement"]["Bob"]
 
 
 def test_m7_1_no_deal_with_fewer_than_two_who_can_ante() -> None:
@@ -701,7 +706,7 @@ def test_m7_2_final_poker_single_pot_odd_chips_nearest_dealers_left() -> None:
     assert sum(g.pots.values()) == 21  # 27 - poker 3 - centre 3
     board = sum(g.pots.values()) - g.pots["rummoli"]
     g.push(End())
-    assert g.summary()["pots"]["final"] == board
+    assert js(g)["pots"]["final"] == board
     # next dealer is Bob; his left is Cy, then Ann
     g.push(FinalPoker(winners=[0, 2]))
     assert g.phase == "over"
@@ -723,14 +728,14 @@ def test_m7_2_per_pot_fewest_chips_first() -> None:
     g.push(End())
     order = []
     while g.phase == "final":
-        s = g.summary()
+        s = js(g)
         pot = next(p for p in s["pots"] if s["pots"][p] and p not in order)
         order.append(pot)
         g.push(FinalPoker(winners=[0]))
     chips = [before[p] for p in order]
     assert chips == sorted(chips)
     assert order[0] == "10S"
-    assert [f["pot"] for f in g.summary()["final"]] == order
+    assert [f["pot"] for f in js(g)["final"]] == order
 
 
 def test_a_m16_final_poker_five_fresh_cards() -> None:
@@ -757,7 +762,7 @@ def test_a_m16_final_poker_five_fresh_cards() -> None:
             ]
         )
     )
-    assert g.summary()["final"][0]["winners"] == ["Bob"]
+    assert js(g)["final"][0]["winners"] == ["Bob"]
 
 
 def test_m7_3_most_chips_wins() -> None:
@@ -765,7 +770,7 @@ def test_m7_3_most_chips_wins() -> None:
     g.push(Out(player=1, held=[1, 0, 1]))
     g.push(End())
     g.push(FinalPoker(winners=[1]))
-    s = g.summary()
+    s = js(g)
     assert s["finished"] and s["winners"] == ["Bob"]
     assert s["totals"]["Bob"] == max(s["totals"].values())
     refused(g, FinalPoker(winners=[1]), "M7.2")
@@ -801,7 +806,7 @@ def test_record_roundtrip_and_replay_summary_shape() -> None:
     g.lay(0, "10S")
     record = GameRecord.from_json(g.to_record().model_dump(mode="json"))
     summary = load_ruleset("rummoli").replay(record)
-    assert summary == g.summary()
+    assert summary == js(g)
     for key in (
         "game",
         "players",
@@ -848,7 +853,7 @@ def test_bad_seat_and_bad_card_raise_only_the_error_family() -> None:
 def test_adjust_between_rounds_is_an_explicit_chip_change() -> None:
     g = started(NAMES3)
     g.push(Adjust(player=1, chips=10, note="buy-in"))
-    assert g.chips_total == 160 and g.summary()["chips_added"] == 160
+    assert g.chips_total == 160 and js(g)["chips_added"] == 160
     refused(g, Adjust(player=1, chips=-100), "M1.1")
 
 
@@ -877,14 +882,14 @@ def test_ruleset_protocol_score_and_house_rules() -> None:
 def test_m5_2_m5_3_next_card_and_break_colour_for_the_ui() -> None:
     g = in_play()
     assert g.next_card() is None and g.break_colour() is None
-    assert g.expected_layers() == [1]
+    assert g.expected_layers() == ["Bob"]
     g.lay(1, "2H")
     assert g.next_card() == "3H" and g.break_colour() == "black"
     g.lay(1, "2S")  # 3H missing: break
     assert g.next_card() == "3S"
     g.lay(2, "3S")
     g.lay(0, "4S")
-    assert g.expected_layers() == [0, 1, 2]
+    assert g.expected_layers() == ["Ann", "Bob", "Cy"]
     g2 = in_play()
     g2.lay(1, "KH")
     g2.lay(1, "AH")
@@ -894,9 +899,9 @@ def test_m5_2_m5_3_next_card_and_break_colour_for_the_ui() -> None:
 def test_adjustments_are_listed_apart_from_round_scores() -> None:
     g = in_play()
     g.push(Out(player=1, held=[1, 0, 1]))
-    scores = g.summary()["hands"][0]["scores"]
+    scores = js(g)["hands"][0]["scores"]
     g.push(Adjust(player=0, chips=-5, note="went home with 5"))
-    s = g.summary()
+    s = js(g)
     assert s["hands"][0]["scores"] == scores
     assert s["adjustments"] == [
         {"after_round": 1, "player": "Ann", "chips": -5, "note": "went home with 5"}
@@ -982,7 +987,7 @@ def test_m6_2_round_summary_lists_the_pots_carried_over() -> None:
     assert "AS" not in g.open_pots()
     g.push(Out(player=1, held=[2, 0, 2]))
     assert g.open_pots() == []
-    carried = g.summary()["hands"][0]["carried"]
+    carried = js(g)["hands"][0]["carried"]
     assert carried == {p: 3 for p in ("10S", "JD", "QC", "KH", "AD+KD", "7-8-9")}
 
 
