@@ -64,13 +64,13 @@ class RummoliRules(HouseRulesBase):
     board: Literal["seven_eight_nine", "eight_nine_ten"] = "seven_eight_nine"
 
     EXPLAIN: ClassVar[dict[str, str]] = {
-        "claim": "auto: pay-card pots pay at once; strict: claim before the next card (M5.6)",
+        "claim": "Auto: pay-card pots pay at once; strict: claim before the next card (M5.6)",
         "pass_fine": "a player who cannot start after a break pays 1 chip to the centre (M5.5)",
-        "poker_betting": "one_round: one betting round with a limit; showdown: no betting (M4.2)",
+        "poker_betting": "One round: one betting round with a limit; showdown: no betting (M4.2)",
         "bet_limit": "largest bet or raise in the poker betting round (M4.2)",
-        "final_poker": "single: one final poker for all board chips; per_pot: one per pot (M7.2)",
+        "final_poker": "Single: one final poker for the whole board; per pot: one each (M7.2)",
         "widow_needs_no_pay_card": "only a hand without pay cards may take the widow (M2.2-M2.4)",
-        "board": "which run pot the board has: 7-8-9 (standard) or 8-9-10 (regional boards)",
+        "board": "which run pot the board has: 7-8-9 (standard) or 8-9-10 (regional, A-M19)",
     }
     TITLES: ClassVar[dict[str, str]] = {
         "claim": "Claiming pots",

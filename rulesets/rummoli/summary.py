@@ -417,7 +417,7 @@ def _detail(s: State) -> RummoliDetail:
         chips_total=sum(s.stacks) + board,
         in_game=in_game,
         short=short,
-        next_dealer=names[next_dealer(s)] if s.phase is Phase.IDLE else None,
+        next_dealer=names[current_dealer(s)] if s.phase is Phase.IDLE else None,
         held=held,
         deal=_deal_view(s),
         widow=_widow_view(s),

@@ -1016,3 +1016,241 @@ def test_m7_2_summary_names_the_next_final_pot() -> None:
             break
     assert seen == {"single", "per_pot"}
     assert RUMMOLI.replay(record)["final_next"] is None
+
+
+# ---------------------------------------------------------------- rulings of issue 12
+
+
+def test_m4_3_a_second_poker_in_the_play_phase_is_refused() -> None:
+    g = in_play(winner=1)
+    err = refused(g, Poker(winners=[0]), "M4.3")
+    assert "already" in err.reason and "Bob" in err.reason
+    refused(g, Poker(hands=[["2C", "3C", "4C", "5C", "7D"], None, None]), "M4.3")
+    refused(g, FinalPoker(winners=[0]), "M7.2")
+    g.push(Out(player=1, held=[1, 0, 1]))
+    refused(g, Poker(winners=[0]), "M4.3")  # between rounds: deal first
+
+
+def test_a_m17_owing_more_than_the_stack_pays_all_and_is_out_at_the_next_ante() -> None:
+    g = RummoliGame(NAMES3)
+    g.push(Start(chips=[20, 14, 30], dealer=0))
+    g.push(Deal())  # Ann 11, Bob 5, Cy 21
+    g.push(Widow())
+    g.push(Poker(winners=[0]))  # Ann 14
+    g.push(Out(player=0, held=[0, 7, 3]))  # Bob owes 7 but has 5
+    assert g.stacks == [14 + 3 + 5 + 3, 0, 18]
+    hand = g.summary().hands[0]
+    bob = next(e for e in hand.ledger if e.player == "Bob" and e.kind == "held")
+    assert (bob.amount, bob.detail, bob.other) == (-5, "had only 5", "Ann")
+    owed = next(e for e in hand.ledger if e.kind == "owed")
+    assert (owed.player, owed.amount, owed.detail) == ("Ann", 8, "Bob 5, Cy 3")
+    assert (
+        hand.statement["Bob"]
+        == "Bob -14: ante -9 [M1.3], 7 cards held, paid to Ann -5 (had only 5) [M6.1]"
+    )
+    assert g.summary().detail.short == ("Bob",)  # out at the next ante (M7.1)
+    assert g.in_game == ("Ann", "Bob", "Cy")  # ... not before it
+    g.push(Deal())
+    assert g.in_game == ("Ann", "Cy")
+    assert g.summary().hands[1].gone == ("Bob",)
+    refused(g, Bet(player="Bob", chips=1), "M4.2")
+    assert sum(g.stacks) + g.summary().detail.chips_on_board == 64
+
+
+def test_a_m17_an_impasse_and_a_pass_fine_never_take_more_than_the_stack() -> None:
+    g = RummoliGame(NAMES3, RummoliRules(pass_fine=True))
+    g.push(Start(chips=[9, 50, 50], dealer=0))
+    g.push(Deal())  # Ann 0 chips
+    g.push(Widow())
+    g.push(Poker(winners=[1]))
+    g.lay(1, "3C")
+    g.lay(2, "5H")  # 4C missing: Bob, who laid last, has no red card; Cy starts (M5.5)
+    assert [e.player for e in g.summary().ledger if e.kind == "pass_fine"] == ["Bob"]
+    assert g.stacks[0] == 0
+    g.push(Impasse())
+    assert g.stacks[0] == 0
+    ann = [e for e in g.summary().hands[0].ledger if e.player == "Ann" and e.kind == "impasse"]
+    assert ann[0].amount == 0 and ann[0].detail == "had only 0"
+    s = g.summary()
+    assert sum(s.totals.values()) + s.detail.chips_on_board == s.detail.chips_added == 109
+
+
+def test_a_m18_final_poker_odd_chips_go_left_of_the_final_poker_dealer() -> None:
+    # Ann dealt the last round; Bob is next in rotation.  He has 1 chip, too few to ante,
+    # but nobody antes for the final poker: he is still in the game and deals it.
+    g = RummoliGame(NAMES3, RummoliRules(poker_betting="showdown"))
+    g.push(Start(chips=[50, 10, 50], dealer="Ann"))
+    g.push(Deal())
+    g.push(Widow())
+    g.push(Poker(winners=["Ann"]))
+    g.push(Out(player="Ann", held=[0, 0, 0]))
+    g.push(End())
+    s = g.summary()
+    assert s.dealer == "Bob"
+    assert s.detail.final_next is not None and s.detail.final_next.dealer == "Bob"
+    board = s.detail.pool
+    assert board == 21
+    g.push(FinalPoker(winners=["Ann", "Cy"]))
+    final = g.summary().detail.final[0]
+    assert final.dealer == "Bob" and final.winners == ("Cy", "Ann")  # Cy is Bob's left
+    assert (final.share, final.odd) == (10, 1)
+    totals = g.summary().totals
+    assert totals["Cy"] == 41 + 11 and totals["Ann"] == 41 + 3 + 3 + 10
+
+
+def test_a_m18_equal_pots_are_played_in_board_order_centre_last() -> None:
+    g = started(NAMES3, final_poker="per_pot", poker_betting="showdown")
+    g.push(Deal())
+    g.push(Widow())
+    g.push(Poker(winners=[0]))
+    g.push(Impasse(held=[0, 0, 1]))  # centre 3 + 1 = 4; the other seven pay pots 3 each
+    g.push(End())
+    queue = g.summary().detail.final_next
+    assert queue is not None
+    assert queue.queue == ("10S", "JD", "QC", "KH", "AS", "AD+KD", "7-8-9", "rummoli")
+    played = []
+    while g.phase == "final":
+        nxt = g.summary().detail.final_next
+        assert nxt is not None
+        played.append((nxt.pot, nxt.chips))
+        g.push(FinalPoker(winners=[1]))
+    assert played == [(p, 3) for p in queue.queue[:-1]] + [("rummoli", 4)]
+    assert [f.pot for f in g.summary().detail.final] == [p for p, _ in played]
+
+
+def test_a_m19_eight_nine_ten_board_same_conditions_as_a_m9() -> None:
+    rules = {"board": "eight_nine_ten"}
+    g = in_play(**rules)
+    assert g.summary().detail.run_pot == "8-9-10"
+    assert g.summary().detail.pot("8-9-10").rule == "A-M19"
+    g.lay(1, "8H")
+    g.lay(1, "9H")
+    g.lay(1, "10H")
+    assert g.pots["8-9-10"] == 0
+    won = g.summary().hands[0].ledger[-1]
+    assert (won.kind, won.rule, won.cards, won.label) == (
+        "pot",
+        "A-M19",
+        ("8H", "9H", "10H"),
+        "8-9-10 pot",
+    )
+    split = in_play(**rules)
+    split.lay(1, "8S")
+    split.lay(1, "9S")
+    split.lay(2, "10S")  # 10♠ pays its own pot, not the run
+    assert split.pots["8-9-10"] == 3 and split.pots["10S"] == 0
+    seven = in_play(**rules)
+    seven.lay(1, "7C")
+    seven.lay(1, "8C")
+    seven.lay(1, "9C")  # no 10: nothing for the run pot
+    assert seven.pots["8-9-10"] == 3
+    quick = in_play(**rules)
+    refused(quick, Claim(player=0, pot="7-8-9"), "M1.2")
+    quick.push(Claim(player=0, pot="8-9-10"))
+    assert quick.summary().hands[0].pots_won == {"8-9-10": "Ann"}
+
+
+def test_a_m19_eight_nine_ten_is_the_pay_card_run_for_the_widow() -> None:
+    g = started(NAMES3, board="eight_nine_ten")
+    g.push(Deal())
+    dealt = [str(c) for c in parse_cards("8D 9D 10D 2C 3C 4C 5C 6C 2H 3H 4H 5H 6H")]  # a run
+    refused(g, Widow(player=0, hand=dealt), "M2.4")
+    seven = [str(c) for c in parse_cards("7D 8D 9D 2C 3C 4C 5C 6C 2H 3H 4H 5H 6H")]  # not here
+    g.push(Widow(player=0, hand=seven))
+
+
+# ---------------------------------------------------------------- every house-rule switch
+
+
+def test_switch_claim_strict_meets_the_eight_nine_ten_board() -> None:
+    g = in_play(claim="strict", board="eight_nine_ten")
+    g.lay(1, "8H")
+    g.lay(1, "9H")
+    g.lay(1, "10H")
+    assert g.pending_claims == [("Bob", "8-9-10")]
+    pending = g.summary().detail.pending[0]
+    assert (pending.label, pending.chips, pending.rule) == ("8-9-10", 3, "A-M19")
+    g.lay(1, "JH")  # too late: the pot stays
+    assert g.pots["8-9-10"] == 3
+    refused(g, Claim(player=1, pot="8-9-10"), "M5.6")
+
+
+def test_switch_claim_auto_refuses_a_claim_in_words() -> None:
+    g = in_play()
+    g.lay(1, "9S")
+    err = refused(g, Claim(player=1, pot="KH"), "M5.6")
+    assert "Claiming pots: automatic" in err.reason and "claim=" not in err.reason
+
+
+def test_switch_pass_fine_meets_claim_strict() -> None:
+    # a break with a pay card: the players skipped pay the fine, the layer may claim
+    g = in_play(NAMES4, winner=1, pass_fine=True, claim="strict")
+    centre = g.pots["rummoli"]
+    g.lay(1, "3H")
+    g.lay(3, "10S")  # 4H missing: Bob and Cy could not start the black cards
+    assert g.pots["rummoli"] == centre + 2
+    assert g.pending_claims == [("Di", "10S")]
+    g.push(Claim(player="Di", pot="10S"))
+    fines = [e.player for e in g.summary().ledger if e.kind == "pass_fine"]
+    assert fines == ["Bob", "Cy"]
+
+
+def test_switch_poker_betting_showdown_meets_final_poker_per_pot() -> None:
+    g = in_play(poker_betting="showdown", final_poker="per_pot")
+    g.push(Out(player=1, held=[1, 0, 1]))
+    g.push(End())
+    err = refused(g, Bet(player=0, chips=1), "M4.2")
+    assert "Poker betting: showdown only" in err.reason
+    betting = g.summary().detail.betting
+    assert betting is not None and betting.betting is False and betting.limit is None
+    assert betting.pot == "10S" and betting.max_bet == {}
+
+
+def test_switch_bet_limit_meets_final_poker_single() -> None:
+    g = in_play(bet_limit=2)
+    g.push(Out(player=1, held=[1, 0, 1]))
+    g.push(End())
+    refused(g, Bet(player=0, chips=3), "M4.2")  # the limit holds in the final poker too
+    g.push(Bet(player=0, chips=2))
+    s = g.summary()
+    assert s.detail.pool == 21 + 2
+    assert s.detail.betting is not None and s.detail.betting.max_bet["Bob"] == 4
+    bet = s.ledger[-1]
+    assert (bet.kind, bet.hand, bet.amount) == ("final_poker", None, -2)
+
+
+def test_switch_final_poker_per_pot_meets_the_eight_nine_ten_board() -> None:
+    g = in_play(final_poker="per_pot", board="eight_nine_ten")
+    g.push(Claim(player=0, pot="10S"))
+    g.push(Out(player=2, held=[2, 2, 0]))
+    g.push(End())
+    nxt = g.summary().detail.final_next
+    assert nxt is not None
+    # every pot left holds 3 chips: board order, with the regional run pot in 8th place
+    assert nxt.queue == ("JD", "QC", "KH", "AS", "AD+KD", "8-9-10")
+
+
+def test_switch_widow_needs_no_pay_card_meets_the_board() -> None:
+    hand = [str(c) for c in parse_cards("7D 8D 9D 2C 3C 4C 5C 6C 2H 3H 4H 5H 6H")]
+    standard = started(NAMES3)
+    standard.push(Deal())
+    refused(standard, Widow(player=0, hand=hand), "M2.4")  # 7-8-9 pays on this board
+    off = started(NAMES3, widow_needs_no_pay_card=False)
+    off.push(Deal())
+    off.push(Widow(player=0, hand=hand))
+    regional = started(NAMES3, board="eight_nine_ten")
+    regional.push(Deal())
+    regional.push(Widow(player=0, hand=hand))
+    assert not RULESET.check(parse_cards(" ".join(hand))).legal
+    assert RULESET.check(
+        parse_cards(" ".join(hand)), rules=RummoliRules(board="eight_nine_ten")
+    ).legal
+
+
+def test_switch_titles_and_settings_in_words() -> None:
+    for name in RummoliRules.model_fields:
+        title = RummoliRules.title_of(name)
+        assert title == RummoliRules.TITLES[name] and "_" not in title
+        words = RummoliRules().setting(name)
+        assert "_" not in words and words.startswith(title)
+    assert RummoliRules(final_poker="per_pot").setting("final_poker") == "Final poker: one per pot"
