@@ -32,7 +32,7 @@ from rulesets.protocol import Action, GameRecord, HouseRulesBase, Verdict
 from rulesets.rummoli.actions import Lay, RummoliAction, parse_action
 from rulesets.rummoli.board import RummoliRules, as_rules
 from rulesets.rummoli.rounds import apply
-from rulesets.rummoli.state import Phase, State
+from rulesets.rummoli.state import Phase, RoundLog, State
 from rulesets.rummoli.summary import RummoliHand, RummoliSummary, build_hand, build_summary
 from rulesets.rummoli.verdicts import legal_verdict
 
@@ -65,7 +65,7 @@ class RummoliGame:
         self._actions: list[RummoliAction] = []
         self._snapshots: list[State] = []
         self._summary: tuple[State, RummoliSummary] | None = None
-        self._hands: dict[int, tuple[Any, RummoliHand]] = {}
+        self._hands: dict[int, tuple[RoundLog, RummoliHand]] = {}
 
     # ---- construction from records
     @classmethod
@@ -162,7 +162,7 @@ class RummoliGame:
         apply(new, act, hand)
         return new
 
-    def _hand(self, log: Any) -> RummoliHand:
+    def _hand(self, log: RoundLog) -> RummoliHand:
         """A round's summary, built once per round state (states are never changed
         once pushed, so the same log object always gives the same summary)."""
         cached = self._hands.get(log.number)
