@@ -81,28 +81,26 @@ class RummoliRules(HouseRulesBase):
         "widow_needs_no_pay_card": "Widow only without pay cards",
         "board": "Run pot on the board",
     }
-    #: each choice of a switch in words (for messages and settings).
-    CHOICES: ClassVar[dict[str, dict[str, str]]] = {
-        "claim": {"auto": "automatic", "strict": "claim before the next card"},
-        "poker_betting": {"one_round": "one betting round", "showdown": "showdown only"},
-        "final_poker": {"single": "one for the whole board", "per_pot": "one per pot"},
-        "board": {"seven_eight_nine": "7-8-9", "eight_nine_ten": "8-9-10"},
+    VALUE_TITLES: ClassVar[dict[str, str]] = {
+        "auto": "Automatic",
+        "strict": "Claim before the next card",
+        "one_round": "One betting round",
+        "showdown": "Showdown only",
+        "single": "One for the whole board",
+        "per_pot": "One per pot",
+        "seven_eight_nine": "7-8-9",
+        "eight_nine_ten": "8-9-10",
     }
 
     def setting(self, name: str) -> str:
-        """A switch and its value in words: ``Claiming pots: automatic``.
+        """A switch and its value in words: ``Claiming pots: Automatic``.
 
         >>> RummoliRules(poker_betting="showdown").setting("poker_betting")
-        'Poker betting: showdown only'
+        'Poker betting: Showdown only'
         >>> RummoliRules().setting("pass_fine")
         'Fine for passing: off'
         """
-        value = getattr(self, name)
-        if isinstance(value, bool):
-            words = "on" if value else "off"
-        else:
-            words = self.CHOICES.get(name, {}).get(str(value), str(value))
-        return f"{self.title_of(name)}: {words}"
+        return f"{self.title_of(name)}: {self.value_title(getattr(self, name))}"
 
 
 def as_rules(rules: HouseRulesBase | dict[str, object] | None) -> RummoliRules:

@@ -28,6 +28,15 @@ from rulesets.rummoli.board import (
     run_pot,
 )
 from rulesets.rummoli.lay import next_card_after
+from rulesets.rummoli.notes import (
+    Note,
+    final_notes,
+    idle_notes,
+    play_notes,
+    poker_notes,
+    round_notes,
+    widow_notes,
+)
 from rulesets.rummoli.results import FinalResult, PokerResult, WidowResult
 from rulesets.rummoli.state import (
     Phase,
@@ -111,6 +120,11 @@ class RummoliHand(HandSummary):
     deal_order: tuple[str, ...] = ()
     deal_sizes: dict[str, int]
     widow_size: int = 0
+    #: the referee's sentences about the round: pots won, how it ended, what it left
+    notes: tuple[Note, ...] = ()
+
+    def note(self, key: str) -> Note | None:
+        return next((n for n in self.notes if n.key == key), None)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -155,6 +169,15 @@ def build_hand(players: Sequence[str], log: RoundLog) -> RummoliHand:
         deal_order=tuple(players[q] for q in log.order),
         deal_sizes={players[q]: n for q, n in zip(log.order, log.sizes, strict=False)},
         widow_size=log.sizes[-1] if log.sizes else 0,
+        notes=tuple(
+            round_notes(
+                None if log.out is None else players[log.out],
+                log.impasse,
+                {pot: players[q] for pot, q in log.won.items()},
+                log.carried,
+                done=log.finished,
+            )
+        ),
     )
 
 
@@ -307,9 +330,15 @@ class RummoliDetail(SummaryDetail):
     final_next: FinalNext | None = None
     final_statement: dict[str, str]
     rules: RummoliRules
+    #: what the rules say now, in sentences with their rule (see :mod:`.notes`)
+    notes: tuple[Note, ...] = ()
 
     def pot(self, name: str) -> PotView:
         return next(p for p in self.pots if p.pot == name)
+
+    def note(self, key: str) -> Note | None:
+        """The note named ``key`` for the phase in play, if there is one."""
+        return next((n for n in self.notes if n.key == key), None)
 
 
 class RummoliSummary(Summary):
@@ -408,6 +437,8 @@ def _detail(s: State) -> RummoliDetail:
     short: tuple[str, ...] = ()
     if s.phase is Phase.IDLE:
         short = tuple(n for i, n in enumerate(names) if s.in_game[i] and s.stacks[i] < ANTE)
+    deal, widow, betting, play = _deal_view(s), _widow_view(s), _betting_view(s), _play_view(s)
+    final_next = _final_next(s)
     return RummoliDetail(
         pots=_pots(s),
         run_pot=run_pot(s.rules),
@@ -419,10 +450,10 @@ def _detail(s: State) -> RummoliDetail:
         short=short,
         next_dealer=names[current_dealer(s)] if s.phase is Phase.IDLE else None,
         held=held,
-        deal=_deal_view(s),
-        widow=_widow_view(s),
-        betting=_betting_view(s),
-        play=_play_view(s),
+        deal=deal,
+        widow=widow,
+        betting=betting,
+        play=play,
         pending=tuple(
             PendingClaim(
                 player=s.name(q),
@@ -435,10 +466,55 @@ def _detail(s: State) -> RummoliDetail:
         ),
         adjustments=tuple(Adjustment(**a) for a in s.adjustments),
         final=tuple(s.final_log),
-        final_next=_final_next(s),
+        final_next=final_next,
         final_statement=statement(names, [e for e in s.ledger if e.kind == "final_poker"]),
         rules=s.rules,
+        notes=tuple(_notes(s, short, deal, betting, play, final_next)),
     )
+
+
+def _notes(
+    s: State,
+    short: tuple[str, ...],
+    deal: DealView | None,
+    betting: BettingView | None,
+    play: PlayView | None,
+    final_next: FinalNext | None,
+) -> list[Note]:
+    """The referee's sentences for the phase in play."""
+    if s.phase is Phase.IDLE:
+        return idle_notes(s.name(current_dealer(s)), short, s.rules)
+    if s.phase is Phase.WIDOW and deal is not None:
+        return widow_notes(deal.sizes, deal.widow, deal.gone, deal.dealer, s.rules)
+    if s.phase is Phase.POKER and betting is not None:
+        widow = s.rounds[-1].widow
+        said = [] if widow is None else [Note(key="widow", text=widow.words, rule=widow.rule)]
+        return said + poker_notes(final=False, limit=betting.limit)
+    if s.phase is Phase.FINAL and final_next is not None and betting is not None:
+        where = final_notes(final_next.pot, final_next.label, final_next.chips, final_next.dealer)
+        return where + poker_notes(final=True, limit=betting.limit)
+    if s.phase is Phase.PLAY and play is not None:
+        return _play_notes(s, play)
+    if s.phase is Phase.OVER:
+        return [Note(key="win", text="The player with the most chips wins.", rule="M7.3")]
+    return []
+
+
+def _play_notes(s: State, play: PlayView) -> list[Note]:
+    log = s.rounds[-1]
+    notes: list[Note] = []
+    if log.poker is not None:
+        notes.append(Note(key="poker", text=log.poker.words, rule=log.poker.rule))
+    notes += round_notes(None, False, play.won, {}, done=False)
+    notes += play_notes(
+        laid=bool(play.laid),
+        next_card=play.next_card,
+        expected=play.expected,
+        colour=play.break_colour,
+        rule=play.rule,
+        held={p: n for p, n in play.held.items() if p in play.layers or n},
+    )
+    return notes
 
 
 def _pots(s: State) -> tuple[PotView, ...]:

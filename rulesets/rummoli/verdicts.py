@@ -2,8 +2,8 @@
 
 ``legal_verdict(before, after, action)`` compares the state before and after
 an action the referee accepted and says what happened, with the rule that
-governs it -- so the table screen can show "Bob may lay 10♠: 10♠ pot +4"
-without knowing any rule itself.
+governs it ("Bob may lay 10♠", M5.2) and, as notes, the chips it moves
+("Bob +4 (10♠ pot)") -- so the table screen knows no rule itself.
 """
 
 from __future__ import annotations
@@ -36,8 +36,6 @@ __all__ = ["legal_verdict"]
 def legal_verdict(before: State, after: State, act: RummoliAction) -> Verdict:
     moved = [e for e in after.ledger[len(before.ledger) :] if e.amount and e.kind != "ante"]
     rule, what = _words(before, after, act)
-    if moved:
-        what += ": " + ", ".join(_move(e) for e in moved)
     return Verdict(
         legal=True,
         kind=act.type,
@@ -45,6 +43,7 @@ def legal_verdict(before: State, after: State, act: RummoliAction) -> Verdict:
         rule=rule,
         reason=what,
         cards=_cards(act),
+        notes=tuple(_move(e) for e in moved),
     )
 
 

@@ -1179,7 +1179,7 @@ def test_switch_claim_auto_refuses_a_claim_in_words() -> None:
     g = in_play()
     g.lay(1, "9S")
     err = refused(g, Claim(player=1, pot="KH"), "M5.6")
-    assert "Claiming pots: automatic" in err.reason and "claim=" not in err.reason
+    assert "Claiming pots: Automatic" in err.reason and "claim=" not in err.reason
 
 
 def test_switch_pass_fine_meets_claim_strict() -> None:
@@ -1200,7 +1200,7 @@ def test_switch_poker_betting_showdown_meets_final_poker_per_pot() -> None:
     g.push(Out(player=1, held=[1, 0, 1]))
     g.push(End())
     err = refused(g, Bet(player=0, chips=1), "M4.2")
-    assert "Poker betting: showdown only" in err.reason
+    assert "Poker betting: Showdown only" in err.reason
     betting = g.summary().detail.betting
     assert betting is not None and betting.betting is False and betting.limit is None
     assert betting.pot == "10S" and betting.max_bet == {}
@@ -1253,4 +1253,6 @@ def test_switch_titles_and_settings_in_words() -> None:
         assert title == RummoliRules.TITLES[name] and "_" not in title
         words = RummoliRules().setting(name)
         assert "_" not in words and words.startswith(title)
-    assert RummoliRules(final_poker="per_pot").setting("final_poker") == "Final poker: one per pot"
+    assert RummoliRules(final_poker="per_pot").setting("final_poker") == "Final poker: One per pot"
+    for value in ("auto", "strict", "one_round", "showdown", "single", "per_pot"):
+        assert "_" not in RummoliRules.value_title(value)

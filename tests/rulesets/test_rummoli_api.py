@@ -135,7 +135,8 @@ def test_judge_agrees_with_verify_and_never_raises() -> None:
     auto = playing()
     auto.push(Lay(player="Bob", card="9S"))
     won = auto.judge(Lay(player="Cy", card="10S"))
-    assert "Cy +3 (10♠ pot)" in won.reason and won.points == 3
+    assert won.reason == "Cy may lay 10♠" and won.notes == ("Cy +3 (10♠ pot)",)
+    assert won.points == 3
 
 
 def test_pop_is_the_exact_inverse_of_push_and_replays_nothing() -> None:
