@@ -8,6 +8,7 @@ referee (a :class:`~rulesets.rummoli.notes.Note`, a ledger entry, a result).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
@@ -23,6 +24,7 @@ from rulesets.rummoli import FinalResult, PokerResult, RummoliSummary
 from rulesets.rummoli.notes import Note
 
 __all__ = [
+    "Draft",
     "TableUi",
     "chip_row",
     "explain",
@@ -58,6 +60,24 @@ class TableUi:
 
 
 U = TypeVar("U")
+D = TypeVar("D", bound="Draft")
+
+
+class Draft:
+    """Half-made choices of a panel (an ``@ft.observable`` dataclass): they last until
+    the next entry, then are forgotten.  The reset happens while drawing, so it is
+    quiet (``_at`` is private and the fields are set underneath the observable)."""
+
+    _at: int = -1
+
+    def fresh(self: D, at: int) -> D:
+        """This draft for the game at entry ``at``: cleared if it was made before."""
+        if self._at != at:
+            blank = type(self)()
+            for f in dataclasses.fields(self):  # type: ignore[arg-type]
+                object.__setattr__(self, f.name, getattr(blank, f.name))
+            object.__setattr__(self, "_at", at)
+        return self
 
 
 def use_ui(make: Callable[[], U]) -> U:

@@ -17,6 +17,7 @@ from companion.components.common import button, choice, rule_link, said
 from companion.components.picker import CardPicker
 from companion.components.rummoli_board import mini_cards, pot_words
 from companion.components.rummoli_parts import (
+    Draft,
     TableUi,
     chip_row,
     explain,
@@ -68,11 +69,10 @@ def PlayPanel(session: GameSession, table: TableUi) -> ft.Control:
                 ]
             )
         )
-    at = len(session.actions)
     if mode == "live":
-        out.append(LiveLog(session, key=f"live-{at}"))  # type: ignore[call-arg]
+        out.append(LiveLog(session, key="live"))  # type: ignore[call-arg]
     else:
-        out.append(QuickSettlement(session, table, key=f"quick-{at}"))  # type: ignore[call-arg]
+        out.append(QuickSettlement(session, table, key="quick"))  # type: ignore[call-arg]
     return ft.Column(out, spacing=10)
 
 
@@ -81,7 +81,7 @@ def PlayPanel(session: GameSession, table: TableUi) -> ft.Control:
 
 @ft.observable
 @dataclass
-class QuickUi:
+class QuickUi(Draft):
     combo: bool | None = None  #: did one player lay every card of the combination pot?
     ending: str | None = None  #: who went out, or "" for an impasse
     held: dict[str, int] = field(default_factory=dict)
@@ -94,7 +94,7 @@ class QuickUi:
 def QuickSettlement(session: GameSession, table: TableUi) -> ft.Control:
     summary = summary_of(session)
     play = summary.detail.play
-    ui = use_ui(QuickUi)
+    ui = use_ui(QuickUi).fresh(len(session.actions))
     if play is None:
         return ft.Container()
     at = len(session.actions)
@@ -102,7 +102,8 @@ def QuickSettlement(session: GameSession, table: TableUi) -> ft.Control:
     pots = {p.pot: p for p in summary.detail.pots}
 
     def tap(name: str) -> None:
-        table.tap_pot(name, at)
+        # the entry count at the tap, not at the drawing (a tap may follow an entry)
+        table.tap_pot(name, len(session.actions))
         ui.combo = None
 
     rows: list[ft.Control] = [
@@ -291,7 +292,7 @@ def _went_out(
 
 @ft.observable
 @dataclass
-class LiveUi:
+class LiveUi(Draft):
     lay_by: str | None = None
     lay_card: list[Card] = field(default_factory=list)
 
@@ -378,7 +379,7 @@ def _lay_verdict(session: GameSession, action: Lay | None) -> list[ft.Control]:
 def LiveLog(session: GameSession) -> ft.Control:
     summary = summary_of(session)
     play = summary.detail.play
-    ui = use_ui(LiveUi)
+    ui = use_ui(LiveUi).fresh(len(session.actions))
     if play is None:
         return ft.Container()
     who, chosen = ui.lay_by, list(ui.lay_card)

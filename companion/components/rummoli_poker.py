@@ -17,6 +17,7 @@ from companion.components.common import button, choice, said, verdict_line
 from companion.components.picker import CardPicker
 from companion.components.rummoli_board import mini_cards
 from companion.components.rummoli_parts import (
+    Draft,
     TableUi,
     chip_row,
     names_and,
@@ -37,7 +38,7 @@ __all__ = ["PokerPanel"]
 
 @ft.observable
 @dataclass
-class PokerUi:
+class PokerUi(Draft):
     bet: int = 1
     winners: list[str] = field(default_factory=list)
     hands: dict[str, list[Card]] = field(default_factory=dict)
@@ -55,7 +56,7 @@ class PokerUi:
 def PokerPanel(session: GameSession, table: TableUi) -> ft.Control:
     summary = summary_of(session)
     betting = summary.detail.betting
-    ui = use_ui(PokerUi)
+    ui = use_ui(PokerUi).fresh(len(session.actions))
     if betting is None:
         return ft.Container()
     out = [_intro(summary, betting)]

@@ -15,6 +15,7 @@ import flet as ft
 from companion.components.common import button, choice, rule_link, said, verdict_line
 from companion.components.picker import CardPicker
 from companion.components.rummoli_parts import (
+    Draft,
     chip_row,
     explain,
     note_row,
@@ -33,7 +34,7 @@ __all__ = ["WidowPanel"]
 
 @ft.observable
 @dataclass
-class WidowUi:
+class WidowUi(Draft):
     bidder: str | None = None
     bid: int = 0
     taker: str | None = None  #: asked about pay cards before recording
@@ -49,7 +50,7 @@ class WidowUi:
 def WidowPanel(session: GameSession) -> ft.Control:
     summary = summary_of(session)
     view = summary.detail.widow
-    ui = use_ui(WidowUi)
+    ui = use_ui(WidowUi).fresh(len(session.actions))
     if view is None:
         return ft.Container()
 

@@ -45,8 +45,9 @@ def _notes_on_stacks(summary: RummoliSummary) -> dict[str, str]:
     return notes
 
 
-def _top(summary: RummoliSummary, table: TableUi, at: int) -> list[ft.Control]:
+def _top(session: GameSession, table: TableUi) -> list[ft.Control]:
     """The board (pots tappable in a quick settlement), the stacks, the chip count."""
+    summary = summary_of(session)
     d = summary.detail
     play = d.play
     quick = play is not None and play.mode != "live" and table.play_mode == "quick"
@@ -59,8 +60,8 @@ def _top(summary: RummoliSummary, table: TableUi, at: int) -> list[ft.Control]:
             content=board(
                 d.pots,
                 pool=d.pool,
-                on_tap=(lambda pot: table.tap_pot(pot, at)) if taps else None,
-                selected=table.tapped_pot(at),
+                on_tap=(lambda pot: table.tap_pot(pot, len(session.actions))) if taps else None,
+                selected=table.tapped_pot(len(session.actions)),
                 taps=taps,
             ),
             identifier="board",
@@ -83,10 +84,10 @@ def _top(summary: RummoliSummary, table: TableUi, at: int) -> list[ft.Control]:
     ]
 
 
-def _panel(session: GameSession, phase: Phase, table: TableUi, at: int) -> ft.Control:
-    """The phase's component, fresh after every entry (half-made choices are forgotten;
-    the modes chosen are the table's and stay)."""
-    key = f"{phase}-{at}"
+def _panel(session: GameSession, phase: Phase, table: TableUi) -> ft.Control:
+    """The phase's component.  Each forgets its half-made choices after an entry
+    (``Draft``); the modes chosen are the table's and stay."""
+    key = str(phase)
     if phase is Phase.IDLE:
         return IdlePanel(session, key=key)  # type: ignore[call-arg]
     if phase is Phase.WIDOW:
@@ -104,14 +105,11 @@ def _panel(session: GameSession, phase: Phase, table: TableUi, at: int) -> ft.Co
 def RummoliTable(session: GameSession) -> ft.Control:
     ft.use_state(session)  # re-render when the session changes
     table = use_ui(TableUi)
-    summary = summary_of(session)
-    at = len(session.actions)
+    phase = summary_of(session).phase
     return ft.ResponsiveRow(
         [
-            ft.Column(_top(summary, table, at), spacing=10, col={"xs": 12, "md": 5}),
-            ft.Column(
-                [_panel(session, summary.phase, table, at)], spacing=10, col={"xs": 12, "md": 7}
-            ),
+            ft.Column(_top(session, table), spacing=10, col={"xs": 12, "md": 5}),
+            ft.Column([_panel(session, phase, table)], spacing=10, col={"xs": 12, "md": 7}),
         ],
         spacing=12,
         run_spacing=12,
