@@ -38,7 +38,13 @@ def IdlePanel(session: GameSession) -> ft.Control:
             disabled=not deal.legal,
         ),
         *note_row(detail.note("end"), "ending"),
-        button("End the game", lambda _: session.add(End()), "end-game", icon=ft.Icons.FLAG),
+        button(
+            "End the game",
+            lambda _: session.add(End()),
+            "end-game",
+            icon=ft.Icons.FLAG,
+            disabled=not session.can(End()),
+        ),
     ]
     out.append(section(f"Round {number}", rows, "next-round"))
     if len(hands) > 1:

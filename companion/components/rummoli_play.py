@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
-from companion.components.common import button, choice, rule_link, said
+from companion.components.common import button, choice, rule_link, said, verdict_line
 from companion.components.picker import CardPicker
 from companion.components.rummoli_board import mini_cards, pot_words
 from companion.components.rummoli_parts import (
@@ -247,6 +247,8 @@ def _ending(
         rows += note_row(summary.detail.note("impasse-quick"), "impasse-rule")
         rows += _steppers(summary, play, ui)
         held = _held(summary, play, ui)
+        verdict = session.judge(Impasse(held=held))
+        rows += [] if verdict.legal else [verdict_line(verdict, ident="impasse-verdict")]
         rows.append(
             button(
                 f"Record the impasse: {sum(held)} chips to the centre",
@@ -254,6 +256,7 @@ def _ending(
                 "record-impasse",
                 filled=True,
                 icon=ft.Icons.BLOCK,
+                disabled=not verdict.legal,
             )
         )
     return section("End of the round", rows, "quick-end")
@@ -275,6 +278,7 @@ def _went_out(
         )
     )
     rows += _steppers(summary, play, ui)
+    rows += [] if verdict.legal else [verdict_line(verdict, ident="out-verdict")]
     rows.append(
         button(
             f"{ending} went out: collects {owed} + the Rummoli pot",
@@ -282,6 +286,7 @@ def _went_out(
             "record-out",
             filled=True,
             icon=ft.Icons.DONE_ALL,
+            disabled=not verdict.legal,
         )
     )
     return rows
@@ -434,6 +439,7 @@ def LiveLog(session: GameSession) -> ft.Control:
             lambda _: session.add(Impasse()),
             "impasse-live",
             icon=ft.Icons.BLOCK,
+            disabled=not session.can(Impasse()),
         ),
     ]
     return ft.Column(

@@ -170,6 +170,10 @@ def _tap(
         if winners
         else "Tap the winner(s) first"
     )
+    verdict = session.judge(_action(betting.final)(winners=list(winners))) if winners else None
+    refused = (
+        [] if verdict is None or verdict.legal else [verdict_line(verdict, ident="poker-verdict")]
+    )
     return [
         *note_row(summary.detail.note("split"), "split-rule"),
         chip_row(
@@ -186,8 +190,9 @@ def _tap(
             "record-poker",
             filled=True,
             icon=ft.Icons.EMOJI_EVENTS,
-            disabled=not winners,
+            disabled=verdict is None or not verdict.legal,
         ),
+        *refused,
     ]
 
 

@@ -80,6 +80,7 @@ def WidowPanel(session: GameSession) -> ft.Control:
             lambda _: session.add(Widow()),
             "widow-none",
             icon=ft.Icons.BLOCK,
+            disabled=not session.can(Widow()),
         )
     )
     out.append(section(f"Round {number}: {view.dealer} deals", rows, "widow-panel"))

@@ -8,7 +8,9 @@ count is read back from the rendered semantic labels.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
 import flet as ft
@@ -252,3 +254,43 @@ def test_m5_6_strict_claim_in_the_live_log() -> None:
         assert stack(t, "Bob") == 41 + 4 + 4
 
     play(scenario, [50, 50, 50, 60], rules={"claim": "strict"})
+
+
+def test_m7_1_the_deal_is_refused_in_the_referees_words() -> None:
+    async def scenario(t: Table, game: GameSession) -> None:
+        assert t.semantics("deal").content.disabled
+        verdict = t.label("deal-verdict")
+        assert "fewer than two players can pay the ante" in verdict and "M7.1" in verdict
+        await t.tap("end-game")
+        assert game.summary.phase == "over"
+
+    play(scenario, [50, 5, 5, 5])
+
+
+def test_m1_1_new_entries_name_players_by_name() -> None:
+    async def scenario(t: Table, game: GameSession) -> None:
+        await t.tap("deal")
+        await t.tap("bidder-cy")
+        await t.step("bid", 1)
+        await t.tap("widow-auction")
+        await t.tap("widow-confirm")
+        await t.tap("bet-bob")
+        await t.tap("fold-dan")
+        await t.tap("winner-bob")
+        await t.tap("record-poker")
+        actions = game.record().actions
+        assert actions[0]["dealer"] == 0  # the opening the test recorded by seat still counts
+        assert [a.get("player") for a in actions[2:5]] == ["Cy", "Bob", "Dan"]
+        assert actions[5]["winners"] == ["Bob"]
+
+    play(scenario, [50, 50, 50, 60])
+
+
+def test_the_rummoli_screens_hold_no_rule_ids_and_never_replay() -> None:
+    # every rule ID and rule sentence on the table comes from the referee
+    root = Path(__file__).resolve().parents[2] / "companion"
+    files = [root / "views" / "rummoli_table.py", *(root / "components").glob("rummoli_*.py")]
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"[\"'](A-)?M\d", text), path.name
+        assert "replay" not in text and "from_record" not in text, path.name
