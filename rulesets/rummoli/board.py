@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rulesets.cards import Card, Rank, Suit, format_cards, parse_card, parse_cards
 from rulesets.errors import HouseRuleError
@@ -104,7 +104,14 @@ class RummoliRules(HouseRulesBase):
 
 
 def as_rules(rules: HouseRulesBase | dict[str, object] | None) -> RummoliRules:
-    """Rummoli house rules from a model, a dict of switches or nothing (the defaults)."""
+    """Rummoli house rules from a model, a dict of switches or nothing (the defaults).
+
+    >>> try:
+    ...     as_rules({"claim": "sometimes"})
+    ... except HouseRuleError as exc:
+    ...     print(exc)
+    Claiming pots: 'sometimes' is not allowed (Input should be 'auto' or 'strict')
+    """
     if rules is None:
         return RummoliRules()
     if isinstance(rules, RummoliRules):
@@ -112,8 +119,13 @@ def as_rules(rules: HouseRulesBase | dict[str, object] | None) -> RummoliRules:
     if isinstance(rules, dict):
         try:
             return RummoliRules.model_validate(rules)
-        except ValueError as exc:
-            raise HouseRuleError(f"{rules!r}: not Rummoli house rules ({exc})") from None
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            name = ".".join(str(p) for p in first["loc"])
+            what = RummoliRules.title_of(name) if name in RummoliRules.model_fields else name
+            raise HouseRuleError(
+                f"{what or 'house rules'}: {first.get('input')!r} is not allowed ({first['msg']})"
+            ) from None
     raise HouseRuleError(f"{type(rules).__name__}: not Rummoli house rules")
 
 
