@@ -48,7 +48,7 @@ def run_app(data_dir: Path, scenario: Scenario, route: str = "/") -> None:
 
 def damaged_game_in_progress(folder: Path) -> str:
     repo = open_repository(folder)
-    ok = repo.create_game("umtali", ["Cy", "Dee"])
+    ok = repo.create_game("rummoli", ["Cy", "Dee"])
     bad = repo.create_game("rummy", ["Ann", "Bob"])
     repo.close()
     (folder / "games" / f"{bad.id}.json").write_text('{"meta": []}')
