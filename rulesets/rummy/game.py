@@ -32,7 +32,7 @@ from typing import Any
 
 from rulesets.cards import Card, format_cards, parse_cards
 from rulesets.errors import IllegalActionError, RecordError, RulesetError
-from rulesets.protocol import GameRecord, HouseRulesBase, Units, Verdict
+from rulesets.protocol import Action, GameRecord, HouseRulesBase, Units, Verdict
 from rulesets.rummy.actions import (
     CardsIn,
     Discard,
@@ -76,7 +76,7 @@ from rulesets.rummy.summary import (
 
 __all__ = ["RummyGame", "TableMeld", "higher_is_better", "scoring", "units"]
 
-ActionIn = RummyAction | dict[str, Any]
+ActionIn = Action | dict[str, Any]
 HandIn = Sequence[Card | str] | str | None
 
 

@@ -481,10 +481,15 @@ def extend_meld(
         raise IllegalActionError(
             f"{shown}: {bad[0]} is not a {meld.suit}; the run would break", rule="R3.3"
         )
-    for left in range(len(cards) + 1):
-        shape = _extend_run_by(meld, naturals, len(cards), left, r)
-        if shape is not None:
-            return shape
+    bases = [meld]
+    if r.round_the_corner and meld.start + 13 + len(meld.cards) - 1 <= 27:
+        # round the corner, A-2-3 may also sit above the king: K-A-2-3 (R7)
+        bases.append(MeldShape("run", meld.cards, suit=meld.suit, start=meld.start + 13))
+    for base in bases:
+        for left in range(len(cards) + 1):
+            shape = _extend_run_by(base, naturals, len(cards), left, r)
+            if shape is not None:
+                return shape
     raise IllegalActionError(
         f"{shown}: the cards do not continue the run at either end", rule="R3.3"
     )

@@ -14,16 +14,18 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from rulesets.cards import Card, format_cards
 from rulesets.errors import IllegalActionError, RecordError, RulesetError
 from rulesets.protocol import (
+    Action,
     Advice,
     Game,
     GameRecord,
     HouseRulesBase,
     Opening,
+    Ruleset,
     ScoreReport,
     Units,
     Verdict,
@@ -101,7 +103,7 @@ class RummyRuleset:
 
     def opening_actions(
         self, players: Sequence[str], dealer: str, *, chips: Sequence[int] | None = None
-    ) -> list[StartHand]:
+    ) -> list[Action]:
         """The first deal (R1.2: the first dealer is chosen at the table)."""
         del chips  # Rummy is played without chips
         if dealer not in players:
@@ -252,3 +254,11 @@ class RummyRuleset:
 
 
 RULESET: Final = RummyRuleset()
+
+if TYPE_CHECKING:  # mypy proves the ruleset and its games satisfy the protocols
+
+    def _ruleset() -> Ruleset:
+        return RULESET
+
+    def _game(game: RummyGame) -> Game:
+        return game
