@@ -62,6 +62,8 @@ from rulesets.rummy.melds import (
     extend_meld,
     hand_value,
     house_rule,
+    layoff_reason,
+    meld_reason,
     quote,
 )
 from rulesets.rummy.summary import (
@@ -318,20 +320,56 @@ class RummyGame:
         >>> g.judge({"type": "meld", "player": "Bob", "cards": ["5X"]}).legal
         False
         """
+        return self._judge_on(self._state, action, hand)
+
+    def judge_at(self, index: int, action: ActionIn, *, hand: HandIn = None) -> Verdict:
+        """The verdict ``action`` would get in place of entry ``index`` (0-based) --
+        e.g. a corrected hand end; nothing changes."""
+        return self._judge_on(self._before(index), action, hand)
+
+    def preview(self, action: ActionIn, *, at: int | None = None) -> RummySummary:
+        """The summary as it would be after ``action`` (in place of entry ``at``, if
+        given); raises if the referee refuses it; nothing changes."""
+        state = (self._state if at is None else self._before(at)).clone()
+        self._run(state, parse_action(action), None)
+        return self._summary_of(state)
+
+    def summary_at(self, index: int) -> RummySummary:
+        """Where the game stood just before entry ``index`` (0-based)."""
+        return self._summary_of(self._before(index))
+
+    def corrected(self, index: int, action: ActionIn) -> list[RummyAction]:
+        """The record with entry ``index`` replaced by ``action`` (a corrected hand end).
+
+        Later entries are kept; a later deal goes to whoever the rules now name
+        (with "Winner deals" a corrected winner moves the deal, R1.2).  Raises
+        if the referee refuses the corrected record.
+        """
+        scratch = RummyGame(self._players, self._rules)
+        scratch._state = self._before(index).clone()
+        scratch._actions = list(self._actions[:index])
+        scratch._stack = list(self._stack[:index])
+        scratch.push(action)
+        for later in self._actions[index + 1 :]:
+            if isinstance(later, StartHand) and later.dealer is not None and scratch.dealer:
+                later = later.model_copy(update={"dealer": scratch.dealer})
+            scratch.push(later)
+        return list(scratch._actions)
+
+    def _before(self, index: int) -> _State:
+        if not 0 <= index <= len(self._actions):
+            raise RecordError(f"entry {index + 1}: the game has {len(self._actions)} entries")
+        return self._stack[index] if index < len(self._actions) else self._state
+
+    def _judge_on(self, st: _State, action: ActionIn, hand: HandIn) -> Verdict:
         try:
             act = parse_action(action)
-            out = self._run(self._state.clone(), act, _entered(hand))
+            out = self._run(st.clone(), act, _entered(hand))
         except RulesetError as exc:
             texts = action.get("cards") if isinstance(action, dict) else None
             cards = tuple(str(c) for c in texts) if isinstance(texts, list | tuple) else ()
             return Verdict(legal=False, rule=exc.rule or "R3", reason=exc.reason, cards=cards)
-        return self._verdict(act, out)
-
-    def preview(self, action: ActionIn) -> RummySummary:
-        """The summary as it would be after ``action`` (raises if it is refused); no change."""
-        state = self._state.clone()
-        self._run(state, parse_action(action), None)
-        return self._summary_of(state)
+        return self._verdict(st, act, out)
 
     def summary(self) -> RummySummary:
         return self._summary_of(self._state)
@@ -1102,6 +1140,8 @@ class RummyGame:
             play=self._play(st.hand) if st.hand else None,
             penalty_totals=penalty_totals,
             settlement=dict(st.totals) if r.cash else None,
+            cite={**_CITE, "end": rule},
+            explain=_explain(r),
         )
 
     def _summary_of(self, st: _State) -> RummySummary:
@@ -1126,9 +1166,9 @@ class RummyGame:
 
     # ---- verdicts -------------------------------------------------------------------
 
-    def _verdict(self, act: RummyAction, out: Any) -> Verdict:
+    def _verdict(self, st: _State, act: RummyAction, out: Any) -> Verdict:
         if isinstance(out, TableMeld):
-            return self._meld_verdict(act, out)
+            return self._meld_verdict(st, act, out)
         if isinstance(out, RummyHand):
             return _end_verdict(out)
         if isinstance(act, StartHand):
@@ -1137,7 +1177,7 @@ class RummyGame:
                 legal=True,
                 kind="start_hand",
                 rule="R1.2",
-                reason=f"{dealer} deals hand {self.hand_number + 1}",
+                reason=f"{dealer} deals hand {len(st.results) + 1}",
             )
         if isinstance(act, Draw):
             named = f" ({act.card})" if act.card else ""
@@ -1154,27 +1194,55 @@ class RummyGame:
             legal=True, kind="discard", rule="R3.4", reason=f"{act.player} discards{named}"
         )
 
-    def _meld_verdict(self, act: RummyAction, out: TableMeld) -> Verdict:
+    def _meld_verdict(self, st: _State, act: RummyAction, out: TableMeld) -> Verdict:
+        notes = out.shape.stands_for()
         if isinstance(act, SwapJoker):
-            texts: tuple[str, ...] = (act.card,)
-            verb, rule = "swaps into", "R7"
-        elif isinstance(act, Meld):
-            texts = act.cards
-            verb, rule = "melds", "R2.1" if out.kind == "set" else "R2.2"
+            return Verdict(
+                legal=True,
+                kind=out.kind,
+                rule="R7",
+                reason=f'"{act.card}" takes the place of the joker: "{format_cards(out.cards)}"',
+                cards=tuple(str(c) for c in out.cards),
+                notes=notes,
+            )
+        cards = cards_of(act.cards, self._rules) if isinstance(act, Meld | LayOff) else ()
+        if isinstance(act, LayOff) and st.hand is not None:
+            reason = layoff_reason(cards, st.hand.melds[act.meld].shape, out.shape)
+            rule = "R3.3"
         else:
-            assert isinstance(act, LayOff)
-            texts = act.cards
-            verb, rule = "lays off onto", "R3.3"
-        points = hand_value(cards_of(texts, self._rules), self._rules) if texts else None
+            reason = meld_reason(out.shape)
+            rule = "R2.1" if out.kind == "set" else "R2.2"
         return Verdict(
             legal=True,
             kind=out.kind,
-            points=None if isinstance(act, SwapJoker) else points,
+            points=hand_value(cards, self._rules),
             rule=rule,
-            reason=f'"{" ".join(texts)}" {verb} a {out.kind}: "{format_cards(out.cards)}"',
+            reason=reason,
             cards=tuple(str(c) for c in out.cards),
-            notes=out.shape.stands_for(),
+            notes=notes,
         )
+
+
+#: the rule each topic of the Rummy screens cites (see RummyDetail.cite).
+_CITE = {
+    "deal": "R1.2",
+    "order": "R1.4",
+    "going_rummy": "R4.2",
+    "values": "R6.1",
+    "penalty": "R6.2",
+    "block": "R5.2",
+    "doubling": "R7",
+    "shared_win": "A-R11",
+    "cards_held": "A-R14",
+}
+
+
+def _explain(r: RummyRules) -> dict[str, str]:
+    out = {"going_rummy": "went out in one turn, having put no card down before in this hand"}
+    if r.going_rummy_double:
+        switch = house_rule("going_rummy_double")
+        out["doubling"] = f"Going rummy doubles this hand's score ({switch})."
+    return out
 
 
 def _joker_for(shape: MeldShape, card: Card) -> int | None:

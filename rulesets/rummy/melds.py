@@ -478,8 +478,9 @@ def extend_meld(
         return _extend_set(meld, cards, shown)
     bad = [c for c in naturals if c.suit is not meld.suit]
     if bad:
+        suit = meld.suit.name_word.removesuffix("s") if meld.suit else "?"
         raise IllegalActionError(
-            f"{shown}: {bad[0]} is not a {meld.suit}; the run would break", rule="R3.3"
+            f"{shown}: {bad[0]} is not a {suit}; the run would break", rule="R3.3"
         )
     bases = [meld]
     if r.round_the_corner and meld.start + 13 + len(meld.cards) - 1 <= 27:
@@ -492,6 +493,23 @@ def extend_meld(
                 return shape
     raise IllegalActionError(
         f"{shown}: the cards do not continue the run at either end", rule="R3.3"
+    )
+
+
+def meld_reason(shape: MeldShape) -> str:
+    """The referee's words for a valid meld: ``"7H 8H 9H" is a run of 3 cards``."""
+    jokers = shape.stands_for()
+    tail = "; " + ", ".join(jokers) if jokers else ""
+    return f"{quote(shape.cards)} is a {shape.kind} of {len(shape.cards)} cards{tail}"
+
+
+def layoff_reason(cards: Sequence[Card], onto: MeldShape, shape: MeldShape) -> str:
+    """The referee's words for a valid lay-off: ``"10H" lays off onto "7H 8H 9H", ...``."""
+    jokers = shape.stands_for()
+    tail = "; " + ", ".join(jokers) if jokers else ""
+    return (
+        f"{quote(cards)} lays off onto {quote(onto.cards)},"
+        f" making a {len(shape.cards)}-card {shape.kind}{tail}"
     )
 
 

@@ -43,6 +43,8 @@ from rulesets.rummy.melds import (
     extend_meld,
     hand_value,
     house_rule,
+    layoff_reason,
+    meld_reason,
     quote,
 )
 from rulesets.rummy.simulate import random_record
@@ -169,14 +171,11 @@ class RummyRuleset:
             if onto is not None:
                 base = analyse_meld(tuple(onto), r)
                 shape = extend_meld(base, cards, r)
-                reason = (
-                    f'"{format_cards(cards)}" lays off onto "{format_cards(base.cards)}",'
-                    f" making a {len(shape.cards)}-card {shape.kind}"
-                )
+                reason = layoff_reason(cards, base, shape)
                 rule = "R3.3"
             else:
                 shape = analyse_meld(cards, r)
-                reason = f"{quote(shape.cards)} is a {shape.kind} of {len(shape.cards)} cards"
+                reason = meld_reason(shape)
                 rule = "R2.1" if shape.kind == "set" else "R2.2"
         except IllegalActionError as exc:
             return Verdict(
@@ -192,7 +191,7 @@ class RummyRuleset:
             kind=shape.kind,
             points=hand_value(cards, r),
             rule=rule,
-            reason=reason + ("; " + ", ".join(jokers) if jokers else ""),
+            reason=reason,
             cards=tuple(str(c) for c in shape.cards),
             notes=notes,
         )

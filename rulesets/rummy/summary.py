@@ -168,6 +168,12 @@ class RummyDetail(SummaryDetail):
     * ``rule_of_end`` -- the rule that ends the game and names the winner.
     * ``penalty_totals`` -- each player's penalties summed (whatever the scoring).
     * ``settlement`` -- cash balances (A-R13), None without ``cash``.
+    * ``cite`` -- the rule ID a screen cites for each topic: ``deal`` (R1.2),
+      ``order`` (R1.4), ``going_rummy`` (R4.2), ``values`` (R6.1), ``penalty``
+      (R6.2), ``block`` (R5.2), ``doubling`` (R7), ``end`` (what ends the game and
+      names the winner), ``shared_win`` (A-R11), ``cards_held`` (A-R14).
+    * ``explain`` -- the referee's words for ``going_rummy`` and, with the
+      switch on, ``doubling``.
     """
 
     rules: dict[str, Any] = {}
@@ -181,6 +187,8 @@ class RummyDetail(SummaryDetail):
     play: RummyPlay | None = None
     penalty_totals: dict[str, int] = {}
     settlement: dict[str, int] | None = None
+    cite: dict[str, str] = {}
+    explain: dict[str, str] = {}
 
 
 class RummySummary(Summary):
