@@ -631,3 +631,53 @@ def test_every_switch_has_its_two_tests() -> None:
     for name, (changes, meets) in SWITCH_TESTS.items():
         assert changes in here or hasattr(test_rummy, changes), (name, changes)
         assert meets in here or hasattr(test_rummy, meets), (name, meets)
+
+
+# --------------------------------------------------------------------------- corrections
+
+
+def _two_hands(**rules: Any) -> RummyGame:
+    g = game(3, **rules)
+    g.meld("B", "7H 8H 9H")
+    g.end_hand("B", remaining={"A": "KS 7D", "C": "5C"})
+    g.start_hand()
+    g.end_hand("A", remaining={"B": "2C", "C": "3C"})
+    return g
+
+
+def test_r6_2_a_finished_hand_is_judged_in_place_without_a_replay() -> None:
+    g = _two_hands()
+    index = 2  # start, meld, hand end
+    before = g.summary_at(index)
+    assert before.phase is Phase.PLAY and [m.cards for m in before.detail.table] == [
+        ("7H", "8H", "9H")
+    ]
+    fixed = {
+        "type": "hand_end",
+        "went_out": "B",
+        "remaining": {"A": ["KS", "7D", "AC"], "C": ["5C"]},
+    }
+    assert g.judge_at(index, fixed).legal
+    assert g.preview(fixed, at=index).hands[0].scores == {"A": 18, "B": 0, "C": 5}
+    # a card on the table at that time cannot be in a loser's hand (R2.3)
+    bad = {"type": "hand_end", "went_out": "B", "remaining": {"A": ["9H"], "C": []}}
+    assert g.judge_at(index, bad).rule == "R2.3"
+    assert g.totals == {"A": 17, "B": 2, "C": 8}  # nothing changed
+
+
+def test_r1_2_a_corrected_winner_moves_later_deals_with_winner_deals() -> None:
+    g = _two_hands(winner_deals=True)
+    record = g.corrected(
+        2, {"type": "hand_end", "went_out": "C", "remaining": {"A": [], "B": ["2D"]}}
+    )
+    again = RummyGame(["A", "B", "C"], {"winner_deals": True}, record)
+    assert again.results[0].went_out == "C" and again.results[1].dealer == "C"
+    with pytest.raises(RulesetError):
+        g.corrected(2, {"type": "hand_end", "went_out": "C", "remaining": {"A": ["8H"], "B": []}})
+
+
+def test_detail_cites_the_rules_the_screens_show() -> None:
+    d = game(2, going_rummy_double=True).summary().detail
+    assert d.cite["going_rummy"] == "R4.2" and d.cite["end"] == "R6.3"
+    assert "Going rummy doubles" in d.explain["doubling"]
+    assert game(2, winner_takes_all=True, fixed_rounds=2).summary().detail.cite["end"] == "A-R16"
