@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
-from rulesets.cards import Card
+from rulesets.cards import JOKER, Card
 from rulesets.errors import RulesetError
 from rulesets.protocol import GameRecord
 from rulesets.rummy.game import RummyGame
@@ -79,6 +79,8 @@ def _play_table_hand(game: RummyGame, rng: random.Random, dealer: str | None) ->
     order = [*game.players]
     rng.shuffle(order)
     for p in order:
+        if rules.joker_swap:
+            _swap_jokers(game, p, held[p])
         for m in suggest(held[p], rules).melds[: 2 if rules.multi_meld else 1]:
             try:
                 game.meld(p, [str(c) for c in m.cards])
@@ -149,8 +151,21 @@ def _keeps(cards: Sequence[Card], mine: list[Card], taken: Card | None, rules: R
     return any(c != taken for c in after)
 
 
+def _swap_jokers(game: RummyGame, p: str, mine: list[Card]) -> None:
+    """Take back every melded joker a held card stands for (R7, "Joker swap")."""
+    for c in [c for c in mine if not c.is_joker]:
+        for tm in game.table:
+            if game.can_swap_joker(p, tm.index, str(c)):
+                game.swap_joker(p, tm.index, str(c))
+                mine.remove(c)
+                mine.append(JOKER)
+                break
+
+
 def _put_down(game: RummyGame, p: str, mine: list[Card], taken: Card | None) -> None:
     rules = game.rules
+    if rules.joker_swap:
+        _swap_jokers(game, p, mine)
     for m in suggest(mine, rules).melds[: None if rules.multi_meld else 1]:
         if _keeps(m.cards, mine, taken, rules) and game.can_meld(p, [str(c) for c in m.cards]):
             game.meld(p, [str(c) for c in m.cards])
@@ -197,7 +212,7 @@ def _play_logged_hand(game: RummyGame, rng: random.Random, dealer: str | None) -
     t = _Table(game, rng)
     game.start_hand(dealer, turns=True, upcard=str(t.pile[-1]))
     winner: str | None = None
-    for _ in range(150):
+    for _ in range(100):
         p = game.turn
         if p is None:  # pragma: no cover - turns are logged
             break

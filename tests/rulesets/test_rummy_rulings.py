@@ -18,7 +18,9 @@ from rulesets.rummy import (
     Phase,
     RummyGame,
     RummyRules,
+    advise,
     analyse_meld,
+    suggest,
 )
 from tests.rulesets.test_rummy_games import _random_action
 
@@ -281,6 +283,13 @@ def test_a_r15_cards_on_the_table_or_drawn_are_not_in_the_stock() -> None:
     refused(g, {"type": "draw", "player": "A", "card": "8H"}, "A-R15")
     refused(g, {"type": "draw", "player": "A", "card": "6S"}, "A-R15")
     g.draw("A", "discard", "2C")  # the pile's top is known again after a discard
+
+
+def test_a_r15_a_card_taken_from_the_pile_is_not_in_the_stock() -> None:
+    g = logged(2, upcard="5S")
+    g.draw("B", "discard")  # the upcard, named by the start of the hand
+    g.discard("B", "2C")
+    refused(g, {"type": "draw", "player": "A", "card": "5S"}, "A-R15")
 
 
 def test_a_r15_no_shuffle_turns_the_pile_over_as_it_lies() -> None:
@@ -681,3 +690,66 @@ def test_detail_cites_the_rules_the_screens_show() -> None:
     assert d.cite["going_rummy"] == "R4.2" and d.cite["end"] == "R6.3"
     assert "Going rummy doubles" in d.explain["doubling"]
     assert game(2, winner_takes_all=True, fixed_rounds=2).summary().detail.cite["end"] == "A-R16"
+
+
+def test_r3_3_suggest_lays_off_without_a_meld_of_ones_own() -> None:
+    table = (analyse_meld(parse_cards("4S 5S 6S")),)
+    a = advise(parse_cards("7S 2C"), table=table)
+    assert [(v.rule, v.legal) for v in a.plays] == [("R3.3", True)] and a.left == ("2C",)
+    assert all(v.legal for v in advise(parse_cards("7H 8H 9H 2C")).plays)
+
+
+def test_r2_1_suggest_lays_off_one_group_per_meld_on_the_table() -> None:
+    # 10C and the joker each fit 10S 10D 10H, but a set has at most 4 cards
+    table = (analyse_meld(parse_cards("10S 10D 10H")),)
+    a = advise(parse_cards("10C JK"), RummyRules(jokers=True), table=table)
+    assert a.points == 10 and a.left == ("10C",)
+    assert a.plays[0].cards == ("10S", "10D", "10H", "JK")
+
+
+def test_r3_3_suggest_lays_off_onto_a_set_and_says_onto_which_meld() -> None:
+    table = (analyse_meld(parse_cards("4S 5S 6S")), analyse_meld(parse_cards("10S 10D 10H")))
+    a = advise(parse_cards("10C 2D"), table=table, owners=("Ann", "Bob"))
+    assert a.points == 2 and a.left == ("2D",)
+    assert a.plays[0].reason == 'lay off "10C" onto meld 2 (Bob\'s set)'
+    assert a.can_go_out and a.notes == ("discard 2D to go out (R4.1)",)
+    a = advise(parse_cards("7S 8S 9S 2D"), RummyRules(must_discard_to_go_out=True))
+    assert a.notes == ("discard 2D to go out (the house rule “Discard to go out”)",)
+    assert advise(parse_cards("7S 8S 9S")).notes == (
+        "the last card goes down: the hand ends at once (R4.1)",
+    )
+
+
+def test_r2_1_a_natural_and_two_jokers_make_a_set() -> None:
+    s = suggest("7H JK JK", RummyRules(jokers=True))
+    assert [m.kind for m in s.melds] == ["set"] and s.points == 0
+
+
+def test_r5_2_who_may_end_a_hand_without_a_winner() -> None:
+    def may(g: RummyGame) -> bool:
+        play = g.summary().detail.play
+        assert play is not None
+        return play.may_end_without_winner
+
+    assert not may(game(2))  # R5.1: the pile is reshuffled, someone goes out
+    assert may(game(2, block_rummy=True))  # table-only: the table says the stock ran out
+    g = logged(2, block_rummy=True)
+    assert not may(g)  # logged: the stock still has cards
+    assert g._hand is not None
+    g._hand.stock = 0
+    assert may(g) and g.summary().phase is Phase.SCORING
+
+
+def test_r7_fixed_rounds_hands_left_and_entries_out_of_range() -> None:
+    g = game(2, fixed_rounds=3)
+    g.end_hand("A", remaining={"B": "2C"})
+    assert g.summary().detail.hands_left == 2
+    with pytest.raises(RulesetError, match="entry 100"):
+        g.summary_at(99)
+
+
+def test_suggest_between_hands_at_a_table() -> None:
+    g = game(2)
+    g.end_hand("A", remaining={"B": "2C"})
+    a = RULESET.suggest(parse_cards("7H 8H 9H KS"), game=g, player="B")
+    assert a.left == ("KS",) and a.points == 10
