@@ -137,6 +137,8 @@ def _who_went_out(ui: HandEndUi, players: tuple[str, ...], play: RummyPlay | Non
         if value not in (None, NOBODY):
             ui.remaining = {p: c for p, c in ui.remaining.items() if p != value}
 
+    if not radios:  # every turn is logged and the referee has seen nobody empty their hand
+        return ft.Text("Nobody has gone out yet: every turn of this hand is logged.", italic=True)
     return labelled(
         ft.RadioGroup(value=ui.went_out, on_change=choose, content=ft.Row(radios, wrap=True)),
         "Who went out?",

@@ -142,7 +142,7 @@ def test_r1_2_deal_passes_clockwise() -> None:
     assert g.dealer == "C"
     with pytest.raises(IllegalActionError) as exc:
         g.start_hand("A")
-    assert exc.value.rule == "R1.2"
+    assert exc.value.rule == "R1.2" and "C deals hand 2" in exc.value.reason
     assert g.start_hand().dealer == "C"
     g.end_hand("A", remaining={"B": "", "C": ""})
     assert g.dealer == "A"

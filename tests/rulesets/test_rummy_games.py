@@ -277,8 +277,9 @@ def test_random_records_cover_logged_hands_and_every_action() -> None:
     """The conformance test is only as good as the random games: they must log whole
     turns (named and unnamed draws from both piles), table-only hands, both endings."""
     seen: set[str] = set()
-    for seed in (0, 4, 22):
+    for seed in (0, 4, 14, 22):
         game = RummyGame.from_record(random_record(seed))
+        seen.add(f"players={len(game.players)}")
         turns = False
         for a in game.actions:
             if a.type == "start_hand":
@@ -304,4 +305,6 @@ def test_random_records_cover_logged_hands_and_every_action() -> None:
         "end turns=True winner=False",
         "end turns=False winner=True",
         "end turns=False winner=False",
+        "players=2",
+        "players=5",
     } <= seen
