@@ -135,13 +135,19 @@ def start_game(page: Any, url: str, rules: dict[str, str], switches: list[str]) 
         page.keyboard.press("Enter")
         expect(page.get_by_text(f"{seat}. {name}")).to_be_visible(timeout=TIMEOUT)
     tap(page, page.get_by_role("radio", name="Ann"))
-    for name in switches:
-        tap(page, page.get_by_test_id(f"rummy-rules-{name}").get_by_role("switch"))
-    for name, value in rules.items():
-        box = page.get_by_test_id(f"rummy-rules-{name}").get_by_role("textbox")
-        show(page, box)
-        flutter_fill(page, box, value)
-        page.keyboard.press("Enter")
+    if switches or rules:  # the house rules fold into one row that opens them
+        tap(page, page.get_by_test_id("house-rules"))
+        for name in switches:
+            switch = page.get_by_test_id(f"rummy-rules-{name}").get_by_role("switch")
+            tap(page, switch)
+            expect(switch).to_be_checked(timeout=TIMEOUT)
+        for name, value in rules.items():
+            box = page.get_by_test_id(f"rummy-rules-{name}").get_by_role("textbox")
+            show(page, box)
+            flutter_fill(page, box, value)
+            page.keyboard.press("Enter")
+        page.get_by_test_id("house-rules-done").click()
+        expect(page.get_by_test_id("house-rules-done")).to_have_count(0, timeout=TIMEOUT)
     tap(page, page.get_by_role("button", name="Start Rummy"))
     expect(page.get_by_role("button", name="Undo")).to_be_visible(timeout=TIMEOUT)
 
