@@ -32,7 +32,7 @@ from typing import Any
 
 from rulesets.cards import Card, format_cards, parse_cards
 from rulesets.errors import IllegalActionError, RecordError, RulesetError
-from rulesets.protocol import Action, GameRecord, HouseRulesBase, Units, Verdict
+from rulesets.protocol import Action, GameRecord, HouseRulesBase, LedgerEntry, Units, Verdict
 from rulesets.rummy.actions import (
     CardsIn,
     Discard,
@@ -184,6 +184,8 @@ class _State:
     results: tuple[RummyHand, ...]
     totals: dict[str, int]
     next_dealer: str | None
+    ledger: tuple[LedgerEntry, ...] = ()  # every hand's entries, in order (kept, not rebuilt)
+    penalties: dict[str, int] = field(default_factory=dict)  # penalties summed per player
 
     def clone(self) -> _State:
         return _State(
@@ -191,6 +193,8 @@ class _State:
             self.results,
             dict(self.totals),
             self.next_dealer,
+            self.ledger,
+            dict(self.penalties),
         )
 
 
@@ -243,7 +247,7 @@ class RummyGame:
             raise RecordError(f"{', '.join(names)}: player names must be distinct and non-empty")
         self._players = names
         self._rules = coerce_rules(rules)
-        self._state = _State(None, (), dict.fromkeys(names, 0), None)
+        self._state = _State(None, (), dict.fromkeys(names, 0), None, (), dict.fromkeys(names, 0))
         self._stack: list[_State] = []
         self._actions: list[RummyAction] = []
         for a in actions:
@@ -1048,6 +1052,9 @@ class RummyGame:
             remaining=remaining,
         )
         st.results = (*st.results, result)
+        st.ledger = st.ledger + ledger
+        for p, v in penalties.items():
+            st.penalties[p] += v
         st.hand = None
         if r.winner_deals and winner is not None:
             st.next_dealer = winner
@@ -1118,10 +1125,6 @@ class RummyGame:
     def _detail(self, st: _State) -> RummyDetail:
         r = self._rules
         mode = scoring(r)
-        penalty_totals = dict.fromkeys(self._players, 0)
-        for h in st.results:
-            for p, v in h.penalties.items():
-                penalty_totals[p] += v
         if r.fixed_rounds is not None:
             rule = "A-R13" if r.cash else "A-R16" if r.winner_takes_all else "R7"
         else:
@@ -1138,7 +1141,7 @@ class RummyGame:
             doubles_going_rummy=r.going_rummy_double,
             table=tuple(m.to_model() for m in st.hand.melds) if st.hand else (),
             play=self._play(st.hand) if st.hand else None,
-            penalty_totals=penalty_totals,
+            penalty_totals=dict(st.penalties),
             settlement=dict(st.totals) if r.cash else None,
             cite={**_CITE, "end": rule},
             explain=_explain(r),
@@ -1160,7 +1163,7 @@ class RummyGame:
             turn=hand.turn if hand and hand.turns else None,
             hand=len(st.results) + (1 if hand else 0),
             hands=st.results,
-            ledger=tuple(e for h in st.results for e in h.ledger),
+            ledger=st.ledger,
             detail=self._detail(st),
         )
 
