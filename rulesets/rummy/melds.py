@@ -104,7 +104,7 @@ class RummyRules(HouseRulesBase):
         "must_discard_to_go_out": "Discard to go out",
         "winner_takes_all": "Winner takes all",
         "cash": "Cash",
-        "target": "Target score",
+        "target": "Target",
         "no_shuffle": "No shuffle",
         "max_reshuffles": "Limited reshuffles",
         "block_rummy": "Block rummy",
