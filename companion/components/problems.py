@@ -31,6 +31,30 @@ def open_problems(services: Services) -> tuple[list[Problem], list[str]]:
     return reports, others
 
 
+def headline(problem: Problem) -> str:
+    """What the damaged file was, in a few words (the note has the details).
+
+    >>> headline(Problem(id="x", note="", file_name="games_ab12.log", when=""))
+    'The latest entries of a game could not be read'
+    """
+    name = problem.file_name
+    if name.startswith("games_"):
+        if name.endswith(".log"):
+            return "The latest entries of a game could not be read"
+        return "A game could not be read"
+    if name.startswith("trash_"):
+        return "A deleted game could not be read"
+    if name.startswith("index_"):
+        month = name.removeprefix("index_").removesuffix(".json")
+        return f"The list of games started in {month} could not be read, and was rebuilt"
+    return {
+        "players.json": "The player list could not be read",
+        "preferences.json": "Your settings (theme, default house rules) could not be read",
+        "journal.json": "A change cut short by a crash could not be finished",
+        "format.json": "The history's format marker could not be read, and was recreated",
+    }.get(name, f"A file could not be read ({name})")
+
+
 def _when(iso: str) -> str:
     try:
         return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
@@ -41,17 +65,25 @@ def _when(iso: str) -> str:
 def _problem_card(
     n: int, problem: Problem, save: Callable[..., Any], dismiss: Callable[..., Any]
 ) -> ft.Control:
+    title = headline(problem)
     return ft.Card(
         content=ft.Container(
             padding=12,
             content=ft.Column(
                 [
                     said(
-                        ft.Text(problem.note, size=14, selectable=True),
-                        f"Problem: {problem.note}",
+                        ft.Column(
+                            [
+                                ft.Text(title, size=15, weight=ft.FontWeight.BOLD),
+                                ft.Text(f"Set aside {_when(problem.when)}", size=12, italic=True),
+                                ft.Text(problem.note, size=12, selectable=True),
+                            ],
+                            spacing=4,
+                            tight=True,
+                        ),
+                        f"Problem: {title}. {problem.note}",
                         f"settings-problem-{n}",
                     ),
-                    ft.Text(f"Set aside {_when(problem.when)}", size=12, italic=True),
                     ft.Row(
                         [
                             button(
@@ -74,7 +106,7 @@ def _problem_card(
                         run_spacing=8,
                     ),
                 ],
-                spacing=6,
+                spacing=8,
                 tight=True,
             ),
         )
@@ -158,10 +190,16 @@ def problems_banner(count: int) -> ft.Control:
     return ft.Card(
         content=ft.Container(
             padding=12,
-            content=ft.Row(
+            content=ft.Column(
                 [
-                    ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ERROR),
-                    said(ft.Text(text, size=14), text, "home-problems", expand=True),
+                    ft.Row(
+                        [
+                            ft.Icon(ft.Icons.WARNING_AMBER, color=ft.Colors.ERROR),
+                            said(ft.Text(text, size=14), text, "home-problems", expand=True),
+                        ],
+                        spacing=8,
+                        vertical_alignment=ft.CrossAxisAlignment.START,
+                    ),
                     button(
                         "See problems",
                         lambda _: go("/settings"),
@@ -169,9 +207,8 @@ def problems_banner(count: int) -> ft.Control:
                         label="See the problems in Settings",
                     ),
                 ],
-                wrap=True,
                 spacing=8,
-                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                tight=True,
             ),
         )
     )

@@ -75,7 +75,8 @@ def test_problems_are_listed_kept_across_restarts_and_dismissed(tmp_path: Path) 
 
     async def after_restart(screen: HeadlessScreen) -> None:
         note = screen.label("settings-problem-0")
-        assert note.startswith("Problem: The rummy game of") and "Ann, Bob" in note
+        assert note.startswith("Problem: A game could not be read. The rummy game of")
+        assert "Ann, Bob" in note
         assert "kept as" in note
         assert screen.label("settings-problem-save-0").startswith(
             "Save a copy of the damaged file games_"
