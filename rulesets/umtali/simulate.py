@@ -17,8 +17,8 @@ import random
 from rulesets.cards import DECK, Card, parse_card, parse_cards
 from rulesets.protocol import GameRecord
 from rulesets.umtali.actions import Extend, GoOut, Meld
-from rulesets.umtali.core import UmtaliRules
 from rulesets.umtali.game import UmtaliGame
+from rulesets.umtali.melds import UmtaliRules
 
 __all__ = ["random_game", "random_record"]
 

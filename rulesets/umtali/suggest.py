@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from rulesets.cards import Card, Rank, Suit, format_cards, parse_cards
 from rulesets.errors import CardParseError, IllegalActionError
 from rulesets.umtali.actions import Extend, GoOut, Meld
-from rulesets.umtali.core import (
+from rulesets.umtali.melds import (
     SEQUENCE_TOP,
     MeldKind,
     UmtaliRules,
