@@ -62,15 +62,16 @@ from rulesets.umtali.melds import (
     MeldKind,
     UmtaliRules,
     accepted_cards,
-    breaking_meld,
     card_points,
     check_anchor,
     classify_meld,
     classify_pair,
+    compulsory_discard,
     extension_rule,
     meld_points,
     meld_rule,
     no_breaking,
+    play_words,
     playable,
 )
 from rulesets.umtali.summary import (
@@ -871,29 +872,41 @@ class UmtaliGame:
         if isinstance(a, Leftovers):
             return s, self._leftovers(s, p, a, hand)
         expected = s.turn if s.turn_open else (None if s.turn is None else 1 - s.turn)
+        turn_no = s.turn_no
         self._enter_turn(s, p, a.type)
-        out: _Outcome
-        if isinstance(a, Draw):
-            out = self._draw(s, p)
-        elif isinstance(a, TakeDiscards):
-            out = self._take(s, p, a, hand)
-        elif isinstance(a, Meld):
-            out = self._meld(s, p, a, hand)
-        elif isinstance(a, Extend):
-            out = self._extend(s, p, a, hand)
-        elif isinstance(a, Discard):
-            out = self._discard(s, p, a, hand)
-        else:
-            out = self._go_out(s, p, a, hand)
+        out = self._play(s, p, a, hand)
+        # The app hears only what the table reports: an unrecorded turn of the other
+        # player is assumed, but the verdict says so.
+        other = self.players[1 - p]
         if expected is not None and expected != p:
-            # The app hears only what the table reports: an unrecorded turn of the
-            # other player is assumed, but the verdict says so.
+            note = f"the app expected {other} to play; this assumes {other}'s turn went unrecorded"
+            out = dataclasses.replace(out, notes=(*out.notes, note))
+        elif s.turn_no != turn_no and expected == p and s.phase is Phase.PLAY:
             note = (
-                f"the app expected {self.players[expected]} to play; this assumes "
-                f"{self.players[expected]}'s turn went unrecorded"
+                f"a second draw by {self.players[p]} starts a new turn; this assumes "
+                f"{other}'s turn in between went unrecorded"
             )
             out = dataclasses.replace(out, notes=(*out.notes, note))
         return s, out
+
+    def _play(
+        self,
+        s: _State,
+        p: int,
+        a: Draw | TakeDiscards | Meld | Extend | Discard | GoOut,
+        hand: frozenset[Card] | None,
+    ) -> _Outcome:
+        if isinstance(a, Draw):
+            return self._draw(s, p)
+        if isinstance(a, TakeDiscards):
+            return self._take(s, p, a, hand)
+        if isinstance(a, Meld):
+            return self._meld(s, p, a, hand)
+        if isinstance(a, Extend):
+            return self._extend(s, p, a, hand)
+        if isinstance(a, Discard):
+            return self._discard(s, p, a, hand)
+        return self._go_out(s, p, a, hand)
 
     def _start(self, s: _State, a: StartHand) -> _Outcome:
         if s.phase is Phase.OVER:
@@ -1134,10 +1147,16 @@ class UmtaliGame:
     def _melds_next(self, s: _State, cards: Sequence[Card], head: str) -> None:
         """U4.2: of two cards taken from the discard pile, D1 is melded first, then D2."""
         if s.pending_order and s.pending_order[0] not in cards:
-            first = s.pending_order[0]
+            first, rest = s.pending_order[0], s.pending_order[1:]
+            if not rest:  # D2 after D1 went down (U4.2)
+                raise IllegalActionError(
+                    f"{head}: {first}, the second card taken from the discard pile, must be "
+                    "melded next",
+                    rule="U4.2",
+                )
             raise IllegalActionError(
                 f"{head}: {first} was taken from the discard pile with "
-                f"{format_cards(s.pending_order[1:])} and must be melded first",
+                f"{format_cards(rest)} and must be melded first",
                 rule="U4.2",
             )
 
@@ -1217,15 +1236,15 @@ class UmtaliGame:
         if not self.rules.compulsory_melding:
             return ()
         accepted = self._accepted(s)
-        known = hand if hand is not None else frozenset({card})
-        play = playable([card], accepted) or _meld_with(card, known)
-        if play is None and hand is not None:
-            play = playable(hand, accepted)
+        compulsory_discard(card, hand or (), accepted, self.rules, head)
+        if hand is None:
+            return (COMPULSORY_UNCHECKED,)
+        play = playable(hand, accepted)
         if play is not None:
             raise IllegalActionError(
-                f"{head}: {_play_words(*play)}; melding is compulsory", rule="U4.4"
+                f"{head}: {play_words(*play)}; melding is compulsory", rule="U4.4"
             )
-        return () if hand is not None else (COMPULSORY_UNCHECKED,)
+        return ()
 
     def _discard_checks(self, s: _State, card: Card, head: str) -> None:
         if card in s.taken and self.rules.no_rediscard:
@@ -1314,11 +1333,7 @@ class UmtaliGame:
         self._discard_checks(s, discard, head)
         known = hand if hand is not None else frozenset({discard, *pair})
         if self.rules.compulsory_melding:
-            play = playable([discard], self._accepted(s)) or _meld_with(discard, known)
-            if play is not None:
-                raise IllegalActionError(
-                    f"{head}: {_play_words(*play)}; melding is compulsory", rule="U4.4"
-                )
+            compulsory_discard(discard, known, self._accepted(s), self.rules, head)
         return ()
 
     def _enter_final(self, s: _State, p: int, *, face_down: bool) -> None:
@@ -1357,7 +1372,7 @@ class UmtaliGame:
             play = playable(cards, self._accepted(s))
             if play is not None:
                 raise IllegalActionError(
-                    f"{head}: {_play_words(*play)} in the final turn; melding is compulsory",
+                    f"{head}: {play_words(*play)} in the final turn; melding is compulsory",
                     rule="A-U8",
                 )
         out = s.went_out
@@ -1464,18 +1479,3 @@ class UmtaliGame:
 
 def _u7_applies(action: UmtaliAction | None) -> bool:
     return isinstance(action, Extend) or (isinstance(action, GoOut) and bool(action.pair))
-
-
-def _meld_with(card: Card, known: frozenset[Card]) -> tuple[MeldKind, tuple[Card, ...]] | None:
-    """A set, sequence or marriage ``card`` forms with other known cards (U5)."""
-    meld = breaking_meld(card, known - {card})
-    return None if meld is None else (classify_meld(meld), meld)
-
-
-def _play_words(kind: MeldKind, cards: tuple[Card, ...]) -> str:
-    """What could still go down, in words (for ``compulsory_melding``)."""
-    if kind is MeldKind.JACK:
-        return f"{cards[0]} can go down alone, as every jack can (U5.4)"
-    if kind is MeldKind.SINGLE:
-        return f"{cards[0]} can extend a meld on the table, and an extension is melding"
-    return f"{_q(cards)} can go down as a {kind.value}"

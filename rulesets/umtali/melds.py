@@ -36,10 +36,12 @@ __all__ = [
     "classify_meld",
     "classify_pair",
     "classify_play",
+    "compulsory_discard",
     "extension_rule",
     "meld_points",
     "meld_rule",
     "no_breaking",
+    "play_words",
     "playable",
 ]
 
@@ -512,8 +514,44 @@ def playable(
             return (MeldKind.JACK, (c,))
         meld = breaking_meld(c, held - {c})
         if meld is not None:
-            return (classify_meld(meld), meld)
+            return (classify_meld(meld), tuple(sorted(meld)))
     for c in sorted(held):
         if c in takes:
             return (MeldKind.SINGLE, (c,))
     return None
+
+
+def meld_with(card: Card, known: Iterable[Card]) -> tuple[MeldKind, tuple[Card, ...]] | None:
+    """A set, sequence or marriage ``card`` forms with other ``known`` cards (U5)."""
+    meld = breaking_meld(card, frozenset(known) - {card})
+    return None if meld is None else (classify_meld(meld), tuple(sorted(meld)))
+
+
+def play_words(kind: MeldKind, cards: tuple[Card, ...]) -> str:
+    """What could still go down, in words (for ``compulsory_melding``)."""
+    if kind is MeldKind.JACK:
+        return f"{cards[0]} can go down alone, as every jack can (U5.4)"
+    if kind is MeldKind.SINGLE:
+        return f"{cards[0]} can extend a meld on the table, and an extension is melding"
+    return f"{_text(cards)} can go down as a {kind.value}"
+
+
+def compulsory_discard(
+    card: Card, known: Iterable[Card], accepted: Iterable[Card], rules: UmtaliRules, head: str
+) -> None:
+    """``compulsory_melding`` (U4.4, A-U8): refuse discarding ``card`` if it could go down
+    instead -- a jack (U5.4), a card an anchor on the table takes (``accepted``), or part
+    of a set, sequence or marriage with the other ``known`` cards of the hand.
+
+    >>> from rulesets.cards import parse_card
+    >>> compulsory_discard(parse_card("JH"), (), (), UmtaliRules(compulsory_melding=True), "JH")
+    Traceback (most recent call last):
+    ...
+    rulesets.errors.IllegalActionError: JH: JH can go down alone, as every jack can (U5.4); \
+melding is compulsory (U4.4)
+    """
+    if not rules.compulsory_melding:
+        return
+    play = playable([card], accepted) or meld_with(card, known)
+    if play is not None:
+        raise IllegalActionError(f"{head}: {play_words(*play)}; melding is compulsory", rule="U4.4")

@@ -44,10 +44,12 @@ from rulesets.umtali.game import UmtaliGame
 from rulesets.umtali.melds import (
     MeldKind,
     UmtaliRules,
+    accepted_cards,
     anchor_kind,
     card_points,
     check_anchor,
     classify_play,
+    compulsory_discard,
     extension_rule,
     meld_points,
     meld_rule,
@@ -227,6 +229,11 @@ class UmtaliRuleset:
                     "out leaves at most one card to discard",
                     rule="U8.1",
                 )
+            for last in rest:  # the going-out discard (U8.1), not a card that could go down
+                if kind is MeldKind.PAIR:  # the pair and the discard in one action
+                    compulsory_discard(last, held, (), r, head)
+                else:  # the meld first, then the discard (it may take the discard)
+                    compulsory_discard(last, rest, accepted_cards(kind, cards, r), r, head)
         pts = meld_points(kind, cards)
         return Verdict(
             legal=True,

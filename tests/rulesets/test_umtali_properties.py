@@ -61,7 +61,12 @@ def test_u9_4_both_sides_never_exceed_116_plus_10_per_marriage(seed: int) -> Non
 @given(
     seeds,
     st.sampled_from(
-        [UmtaliRules(), UmtaliRules(winner_deals=True, deal_eleven_ten=True, loose_pair=True)]
+        [
+            UmtaliRules(),
+            UmtaliRules(winner_deals=True, deal_eleven_ten=True, loose_pair=True),
+            UmtaliRules(compulsory_melding=True, discard_dig=True, no_rediscard=False),
+            UmtaliRules(**dict.fromkeys(UmtaliRules.model_fields, True)),
+        ]
     ),
 )
 def test_random_games_are_legal_under_house_rules(seed: int, rules: UmtaliRules) -> None:
