@@ -196,6 +196,24 @@ def _q(cards: Iterable[Card]) -> str:
     return f'"{format_cards(cards)}"'
 
 
+#: each action in the words of a message ("Drawing by Ann: ...").
+_DOING: Final = {
+    "start_hand": "Dealing a hand",
+    "draw": "Drawing",
+    "take_discards": "Taking from the discard pile",
+    "meld": "Melding",
+    "extend": "Extending",
+    "discard": "Discarding",
+    "go_out": "Going out",
+    "leftovers": "Moving the leftovers",
+    "end_hand_empty_stock": "Ending the hand on an empty stock",
+}
+
+
+def _doing(what: str) -> str:
+    return _DOING.get(what, what)
+
+
 def _hand_label(n: int) -> str:
     """ "Hand 2 of 4", or the tie-break hand of house rule ``fifth_hand_on_tie`` (U2.4)."""
     return f"Hand {n} of {HANDS_PER_GAME}" if n <= HANDS_PER_GAME else f"Hand {n} (tie-break, U2.4)"
@@ -860,11 +878,11 @@ class UmtaliGame:
             return s, self._start(s, a)
         if s.phase is Phase.OVER:
             raise IllegalActionError(
-                f"{a.type}: the game is over after {len(s.hands)} hands", rule="U2.1"
+                f"{_doing(a.type)}: the game is over after {len(s.hands)} hands", rule="U2.1"
             )
         if s.phase is Phase.IDLE:
             raise IllegalActionError(
-                f"{a.type}: no hand in progress; record start_hand first", rule="U2.1"
+                f"{_doing(a.type)}: no hand in progress; deal a hand first", rule="U2.1"
             )
         if isinstance(a, EndHandEmptyStock):
             return s, self._empty_stock(s)
@@ -911,12 +929,12 @@ class UmtaliGame:
     def _start(self, s: _State, a: StartHand) -> _Outcome:
         if s.phase is Phase.OVER:
             raise IllegalActionError(
-                f"start_hand: the game is over after {len(s.hands)} hands", rule="U2.1"
+                f"Dealing a hand: the game is over after {len(s.hands)} hands", rule="U2.1"
             )
         if s.phase is not Phase.IDLE:
             raise IllegalActionError(
-                f"start_hand: hand {len(s.hands) + 1} is still in progress; record how it "
-                "ended (go_out + leftovers, or end_hand_empty_stock)",
+                f"Dealing a hand: hand {len(s.hands) + 1} is still in progress; record how it "
+                "ended (going out and the leftovers, or the empty stock)",
                 rule="U2.1",
             )
         expected = self._next_dealer(s)
@@ -926,7 +944,7 @@ class UmtaliGame:
         if expected is not None and dealer != expected:
             how = "the winner deals" if self.rules.winner_deals else "the deal alternates"
             raise IllegalActionError(
-                f"start_hand dealer {self.players[dealer]!r}: {how}, so "
+                f"{self.players[dealer]} to deal: {how}, so "
                 f"{self.players[expected]} deals hand {len(s.hands) + 1}",
                 rule="U2.3",
             )
@@ -961,17 +979,18 @@ class UmtaliGame:
         if s.phase is Phase.FINAL:
             if s.drew and what in ("draw", "take_discards") and not second_take:
                 raise IllegalActionError(
-                    f"{what} by {self.players[p]}: the final turn has one draw", rule="U8.3"
+                    f"{_doing(what)} by {self.players[p]}: the final turn has one draw",
+                    rule="U8.3",
                 )
             if p == s.went_out:
                 raise IllegalActionError(
-                    f"{what} by {self.players[p]}: {self.players[p]} went out; only "
+                    f"{_doing(what)} by {self.players[p]}: {self.players[p]} went out; only "
                     f"{self.players[1 - p]} plays the final turn",
                     rule="U8.3",
                 )
             if s.final_discarded and what != "go_out":
                 raise IllegalActionError(
-                    f"{what} by {self.players[p]}: the final turn ended with the discard; "
+                    f"{_doing(what)} by {self.players[p]}: the final turn ended with the discard; "
                     "record the leftovers",
                     rule="U8.4",
                 )
@@ -1003,14 +1022,15 @@ class UmtaliGame:
     def _draw(self, s: _State, p: int) -> _Outcome:
         who = self.players[p]
         if s.drew:
-            raise IllegalActionError(f"draw by {who}: one draw per turn", rule="U4.1")
+            raise IllegalActionError(f"Drawing by {who}: one draw per turn", rule="U4.1")
         self._no_first_draw(s, p, "draw")
         if s.stock_left == 0:
             if self.rules.empty_stock_reshuffle:
                 s.stock_left = None
             else:
                 raise IllegalActionError(
-                    f"draw by {who}: the stock is empty; take the discard (U4.2) or end the hand",
+                    f"Drawing by {who}: the stock is empty; take the discard (U4.2) or end "
+                    "the hand",
                     rule="U4.6",
                 )
         if s.stock_left is not None:
@@ -1021,7 +1041,7 @@ class UmtaliGame:
     def _no_first_draw(self, s: _State, p: int, what: str) -> None:
         if self.rules.deal_eleven_ten and s.turn_no == 1 and p == s.first_player:
             raise IllegalActionError(
-                f"{what} by {self.players[p]}: with the 11-10 deal the 11-card player "
+                f"{_doing(what)} by {self.players[p]}: with the 11-10 deal the 11-card player "
                 "starts without drawing",
                 rule="U3.3",
             )
@@ -1391,14 +1411,16 @@ class UmtaliGame:
 
     def _empty_stock(self, s: _State) -> _Outcome:
         if self.rules.empty_stock_reshuffle:
+            title = self.rules.title_of("empty_stock_reshuffle")
             raise IllegalActionError(
-                "end_hand_empty_stock: house rule empty_stock_reshuffle refills the stock "
-                "from the discard pile",
+                f'Ending the hand on an empty stock: with "{title}" the discard pile refills '
+                "the stock",
                 rule="U4.6",
             )
         if s.phase is not Phase.PLAY:
             raise IllegalActionError(
-                "end_hand_empty_stock: someone went out; finish with the final turn", rule="U4.6"
+                "Ending the hand on an empty stock: someone went out; finish with the final turn",
+                rule="U4.6",
             )
         notes: tuple[str, ...] = ()
         if s.stock_left:
