@@ -1,17 +1,20 @@
-"""A game at the table: the recorded actions, saved at once, with undo and redo.
+"""A game at the table: the live referee, its entries saved at once, undo and redo.
 
-The session is the only place the app changes a game.  It never decides a rule
-itself: a new entry is accepted only if the game's referee can replay the
-record with it appended (``rulesets``), so an illegal entry is refused with the
-referee's reason and rule ID and nothing is saved.  Every accepted entry is
-durable when ``add`` returns (the repository fsyncs it); undo pops the last
-entry and replays; redo re-appends what undo took, until a new entry is made.
+The session is the only place the app changes a game.  It holds the live
+:class:`~rulesets.protocol.Game`, rebuilt from history once, when the game is
+opened; after that an entry is judged and pushed, undo pops (python-chess's
+move stack), and no screen ever replays the record.  The session never
+decides a rule itself: the referee refuses an illegal entry with its reason and
+rule ID and nothing is saved.  Every accepted entry is durable when ``add``
+returns (the repository fsyncs it); redo re-applies what undo took, until a
+new entry is made.
 
 It is observable: a component that holds it re-renders when it changes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +22,12 @@ import flet as ft
 
 from companion.storage import GameRepository, GameStatus, StorageError, StoredGame
 from rulesets import RulesetError, load_ruleset
-from rulesets.protocol import GameRecord
+from rulesets.cards import Card
+from rulesets.protocol import Action, Game, GameRecord, Ruleset, Summary, Verdict
+
+__all__ = ["GameSession", "Refusal", "listed_part"]
+
+ActionIn = Action | dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -30,18 +38,33 @@ class Refusal:
     rule: str | None = None
 
 
-def record_of(game: StoredGame, actions: list[dict[str, Any]] | None = None) -> GameRecord:
-    return GameRecord(
-        game=game.game,
-        players=list(game.players),
-        rules=dict(game.rules),
-        actions=list(game.actions if actions is None else actions),
-    )
+def _refusal(exc: RulesetError) -> Refusal:
+    return Refusal(exc.reason, exc.rule)
 
 
-def replay(game: StoredGame, actions: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The referee's summary of ``game`` (optionally with other actions)."""
-    return load_ruleset(game.game).replay(record_of(game, actions))
+@dataclass
+class _Opened:
+    game: Game
+    #: stored entries the referee no longer accepts (kept, never dropped): the first
+    #: one's refusal is shown, new entries wait until undo has taken them off.
+    tail: list[dict[str, Any]]
+    problem: Refusal | None
+
+
+def _replay(ruleset: Ruleset, stored: StoredGame) -> _Opened:
+    """The live game of ``stored``: every entry the referee accepts, in order."""
+    game = ruleset.new_game(stored.players, stored.rules)
+    for i, data in enumerate(stored.actions):
+        try:
+            game.push(data)
+        except RulesetError as exc:
+            why = Refusal(
+                f"This game cannot be replayed past entry {i + 1}: {exc.reason}. "
+                "Undo takes that entry off.",
+                exc.rule,
+            )
+            return _Opened(game, list(stored.actions[i:]), why)
+    return _Opened(game, [], None)
 
 
 @ft.observable
@@ -49,144 +72,230 @@ def replay(game: StoredGame, actions: list[dict[str, Any]] | None = None) -> dic
 class GameSession:
     repo: GameRepository
     game_id: str
-    actions: list[dict[str, Any]] = field(default_factory=list)
-    summary: dict[str, Any] = field(default_factory=dict)
-    redo_stack: list[dict[str, Any]] = field(default_factory=list)
+    meta: StoredGame
+    game: Game
+    summary: Summary
+    redo_stack: list[Action] = field(default_factory=list)
     error: Refusal | None = None
     revision: int = 0
+    #: stored entries past the point where the referee stopped accepting them
+    broken_tail: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def open(cls, repo: GameRepository, game_id: str) -> GameSession:
+        """Read the game from history and rebuild the live referee (the one replay)."""
         stored = repo.get_game(game_id)
-        session = cls(repo=repo, game_id=game_id, actions=list(stored.actions))
-        session._refresh(stored)
+        try:
+            ruleset = load_ruleset(stored.game)
+            opened = _replay(ruleset, stored)
+        except RulesetError as exc:  # unknown game or unreadable house rules
+            raise StorageError(exc.reason) from None
+        meta = stored.model_copy(update={"actions": []})
+        session = cls(
+            repo=repo,
+            game_id=game_id,
+            meta=meta,
+            game=opened.game,
+            summary=opened.game.summary(),
+            broken_tail=opened.tail,
+        )
+        session._saved(stored)
+        session.error = opened.problem
         return session
 
     @classmethod
     def start(
-        cls, repo: GameRepository, game: str, players: list[str], rules: dict[str, Any]
+        cls,
+        repo: GameRepository,
+        game: str,
+        players: Sequence[str],
+        rules: dict[str, Any],
+        opening: Sequence[ActionIn] = (),
     ) -> GameSession:
-        stored = repo.create_game(game, players, rules=rules)
+        """A new game in history, with its opening action(s) (all or nothing)."""
+        ruleset = load_ruleset(game)
+        live = ruleset.new_game(players, rules)  # refuses bad players/rules before any write
+        for action in opening:
+            live.push(action)
+        stored = repo.create_game(ruleset.name, list(players), rules=dict(rules))
+        if live.actions:
+            repo.replace_actions(stored.id, [a.to_json() for a in live.actions])
         return cls.open(repo, stored.id)
 
     # -- reading ---------------------------------------------------------------------------
     @property
+    def ruleset(self) -> Ruleset:
+        return load_ruleset(self.meta.game)
+
+    @property
     def stored(self) -> StoredGame:
+        """The game as stored now (reads history: not for every render)."""
         return self.repo.get_game(self.game_id)
 
     @property
+    def players(self) -> tuple[str, ...]:
+        return self.game.players
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return self.game.actions
+
+    @property
     def finished(self) -> bool:
-        return bool(self.summary.get("finished"))
+        return self.summary.finished
 
     @property
     def can_undo(self) -> bool:
-        return bool(self.actions)
+        return bool(self.game.actions or self.broken_tail)
 
     @property
     def can_redo(self) -> bool:
         return bool(self.redo_stack)
 
     def record(self) -> GameRecord:
-        return record_of(self.stored, self.actions)
+        return self.game.to_record()
+
+    def judge(self, action: ActionIn, *, hand: Sequence[Card] | None = None) -> Verdict:
+        """The referee's verdict on ``action`` as the next entry (nothing changes)."""
+        return self.game.judge(action, hand=hand)
+
+    def can(self, action: ActionIn, *, hand: Sequence[Card] | None = None) -> bool:
+        return self.game.can(action, hand=hand)
 
     # -- changing ----------------------------------------------------------------------------
-    def check(self, action: dict[str, Any]) -> Refusal | None:
-        """Would the referee accept ``action`` next?  None if so, else why not."""
-        try:
-            replay(self.stored, [*self.actions, action])
-        except RulesetError as exc:
-            return Refusal(exc.reason, exc.rule)
-        return None
-
-    def add(self, action: dict[str, Any]) -> Refusal | None:
+    def add(self, action: ActionIn, *, hand: Sequence[Card] | None = None) -> Refusal | None:
         """Record ``action`` if the referee accepts it; it is on disk when this returns."""
-        return self._commit([action], clear_redo=True)
+        return self._commit([action], hand=hand, clear_redo=True)
 
-    def add_many(self, actions: list[dict[str, Any]]) -> Refusal | None:
+    def add_many(self, actions: Sequence[ActionIn]) -> Refusal | None:
         """Record several actions as one entry (all or nothing)."""
-        return self._commit(list(actions), clear_redo=True)
+        return self._commit(list(actions), hand=None, clear_redo=True)
 
-    def undo(self) -> dict[str, Any] | None:
-        if not self.actions:
+    def undo(self) -> Action | dict[str, Any] | None:
+        """Take the last entry off (the referee pops it; history forgets it)."""
+        if self.broken_tail:
+            popped = self.repo.pop_action(self.game_id)
+            if popped is not None:
+                self.broken_tail.pop()
+                self.error = None if not self.broken_tail else self.error
+            self._changed()
+            return popped
+        if not self.game.actions:
             return None
-        popped = self.repo.pop_action(self.game_id)
-        if popped is None:
+        try:
+            stored_last = self.repo.pop_action(self.game_id)
+        except StorageError as exc:
+            self.error = Refusal(f"Not undone: {exc}")
+            self._changed()
             return None
-        self.redo_stack = [*self.redo_stack, popped]
-        self._refresh(self.repo.get_game(self.game_id))
-        return popped
+        if stored_last is None:
+            return None
+        last = self.game.pop()
+        self.redo_stack = [*self.redo_stack, last]
+        self.error = None
+        self._after_write()
+        return last
 
     def redo(self) -> Refusal | None:
         if not self.redo_stack:
             return None
         action = self.redo_stack[-1]
-        refusal = self._commit([action], clear_redo=False)
+        refusal = self._commit([action], hand=None, clear_redo=False)
         if refusal is None:
             self.redo_stack = self.redo_stack[:-1]
         return refusal
 
-    def replace(self, actions: list[dict[str, Any]]) -> Refusal | None:
-        """Edit history (e.g. a finished hand): everything after is recomputed by replay."""
-        stored = self.repo.get_game(self.game_id)
+    def replace(self, actions: Sequence[ActionIn]) -> Refusal | None:
+        """Edit history (e.g. a finished hand): the game is rebuilt from the new record."""
+        fresh = self.ruleset.new_game(self.meta.players, self.meta.rules)
         try:
-            replay(stored, actions)
+            for action in actions:
+                fresh.push(action)
         except RulesetError as exc:
-            self.error = Refusal(exc.reason, exc.rule)
+            self.error = _refusal(exc)
+            self._changed()
             return self.error
-        self.repo.replace_actions(self.game_id, actions)
+        try:
+            self.repo.replace_actions(self.game_id, [a.to_json() for a in fresh.actions])
+        except StorageError as exc:
+            self.error = Refusal(f"Not saved: {exc}")
+            self._changed()
+            return self.error
+        self.game = fresh
+        self.broken_tail = []
         self.redo_stack = []
-        self._refresh(self.repo.get_game(self.game_id))
+        self.error = None
+        self._after_write()
         return None
 
     def clear_error(self) -> None:
         self.error = None
+        self._changed()
 
     # -- internals ---------------------------------------------------------------------------
-    def _commit(self, new: list[dict[str, Any]], *, clear_redo: bool) -> Refusal | None:
-        # Re-read first: another window may have added entries to this game meanwhile.
-        stored = self.repo.get_game(self.game_id)
+    def _commit(
+        self, new: list[ActionIn], *, hand: Sequence[Card] | None, clear_redo: bool
+    ) -> Refusal | None:
+        if self.broken_tail:
+            self.error = Refusal(
+                "This game has entries the referee does not accept; undo them first."
+            )
+            self._changed()
+            return self.error
+        pushed: list[Action] = []
         try:
-            summary = replay(stored, [*stored.actions, *new])
+            for action in new:
+                pushed.append(self.game.push(action, hand=hand if len(new) == 1 else None))
         except RulesetError as exc:
-            self.error = Refusal(exc.reason, exc.rule)
+            for _ in pushed:
+                self.game.pop()
+            self.error = _refusal(exc)
+            self._changed()
             return self.error
         try:
-            if len(new) == 1:
-                self.repo.append_action(self.game_id, new[0])
+            if len(pushed) == 1:
+                self.repo.append_action(self.game_id, pushed[0].to_json())
             else:  # one atomic write, so a crash cannot keep half of the entry
-                self.repo.replace_actions(self.game_id, [*stored.actions, *new])
+                self.repo.replace_actions(self.game_id, [a.to_json() for a in self.game.actions])
         except StorageError as exc:
+            for _ in pushed:
+                self.game.pop()
             self.error = Refusal(f"Not saved: {exc}")
-            self._refresh(self.repo.get_game(self.game_id))
+            self._changed()
             return self.error
         if clear_redo:
             self.redo_stack = []
-        self._refresh(self.repo.get_game(self.game_id), summary)
+        self.error = None
+        self._after_write()
         return None
 
-    def _refresh(self, stored: StoredGame, summary: dict[str, Any] | None = None) -> None:
-        """Show ``stored`` (its summary replayed unless the caller just did)."""
-        self.actions = list(stored.actions)
-        if summary is None:
+    def _after_write(self) -> None:
+        self.summary = self.game.summary()
+        self._saved(None)
+        self._changed()
+
+    def _saved(self, stored: StoredGame | None) -> None:
+        """Keep the history list's line in step (status, winners, totals, hands, dealer).
+
+        A write costs several fsyncs, so it happens only when that part changed.
+        """
+        listed = self.summary.to_json()
+        status: GameStatus = "finished" if self.summary.finished else "in_progress"
+        before = self.meta.summary if stored is None else stored.summary
+        before_status = self.meta.status if stored is None else stored.status
+        if before_status != status or listed_part(before) != listed_part(listed):
             try:
-                summary = replay(stored)
-            except RulesetError as exc:  # a record the referee no longer accepts: show, keep
-                self.error = Refusal(f"This game cannot be replayed: {exc.reason}", exc.rule)
-                summary = {"game": stored.game, "players": stored.players, "finished": False}
-            else:
-                self.error = None
-        else:
-            self.error = None
-        self.summary = summary
-        status: GameStatus = "finished" if summary.get("finished") else "in_progress"
-        # The stored summary feeds the history list (status, winners, totals, hands); a
-        # write costs several fsyncs, so it is refreshed only when that part changes.
-        if stored.status != status or _listed(stored.summary) != _listed(summary):
-            self.repo.set_summary(self.game_id, summary, status)
+                self.repo.set_summary(self.game_id, listed, status)
+            except StorageError as exc:
+                self.error = Refusal(f"History list not updated: {exc}")
+                return
+        self.meta = self.meta.model_copy(update={"summary": listed, "status": status})
+
+    def _changed(self) -> None:
         self.revision += 1
 
 
-def _listed(summary: dict[str, Any] | None) -> tuple[Any, ...]:
+def listed_part(summary: dict[str, Any] | None) -> tuple[Any, ...]:
     """The part of a summary the history list shows."""
     if not summary:
         return ()

@@ -1,11 +1,12 @@
-"""Player statistics and score series, computed from the history index (no replay).
+"""Player statistics and score series: from the history index and the referee's ledger.
 
-Pure functions over :class:`~companion.storage.GameListItem` lines and replay
-summaries, so the history screen stays a thin view and the numbers are tested.
-
-What "good" means differs by game: Umtali totals are points (higher is better),
-Rummy totals are penalty points (lower is better), Rummoli totals are the chips
-in a player's stack at the end (higher is better).
+Pure functions over :class:`~companion.storage.GameListItem` lines and typed
+:class:`~rulesets.protocol.Summary` values, so the history screen stays a thin
+view and the numbers are tested.  What a total counts and whether more is
+better are the ruleset's facts (``units``, ``higher_is_better``), not ours.
+The hand-by-hand table and the chart come from the summary's ledger rows, so
+they include everything that moved a total (Rummoli's starting stacks, buy-ins
+and final poker; Rummy's typed totals) and every row adds up to the total.
 
 >>> from companion.storage import GameListItem
 >>> g = GameListItem(id="a", game="rummy", players=["Ann", "Bob"], created="2026-01-01",
@@ -22,20 +23,34 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.storage import GameListItem
+from rulesets import RulesetError, load_ruleset
+from rulesets.protocol import LedgerRow, Summary
 
 __all__ = [
-    "HIGHER_IS_BETTER",
-    "UNITS",
     "PlayerStats",
-    "cumulative_series",
-    "hand_table",
+    "Series",
+    "higher_is_better",
+    "ledger_table",
     "player_stats",
+    "series",
+    "units",
 ]
 
-#: whether a bigger total is the better one, per game.
-HIGHER_IS_BETTER = {"umtali": True, "rummy": False, "rummoli": True}
-#: what a game's totals count.
-UNITS = {"umtali": "points", "rummy": "penalty points", "rummoli": "chips"}
+
+def higher_is_better(game: str) -> bool:
+    """Whether a bigger total is the better one (the game's standard rules)."""
+    try:
+        return load_ruleset(game).higher_is_better()
+    except RulesetError:  # a game this version does not know (an imported backup)
+        return True
+
+
+def units(game: str) -> str:
+    """What a game's totals count, in words ("points", "penalty points", "chips")."""
+    try:
+        return str(load_ruleset(game).units().value)
+    except RulesetError:
+        return "points"
 
 
 @dataclass(frozen=True)
@@ -77,7 +92,7 @@ def player_stats(items: Iterable[GameListItem]) -> dict[str, list[PlayerStats]]:
     for item in items:
         if item.status != "finished":
             continue
-        higher = HIGHER_IS_BETTER.get(item.game, True)
+        higher = higher_is_better(item.game)
         for player in item.players:
             a = acc.setdefault(
                 (item.game, player),
@@ -102,73 +117,37 @@ def player_stats(items: Iterable[GameListItem]) -> dict[str, list[PlayerStats]]:
     return out
 
 
-def hand_table(summary: dict[str, Any]) -> tuple[list[str], list[tuple[int, list[Any]]]]:
-    """The players and one row of scores per hand, from a replay summary.
-
-    >>> hand_table({"players": ["A", "B"], "hands": [{"number": 1, "scores": {"A": 5, "B": 2}}]})
-    (['A', 'B'], [(1, [5, 2])])
+def ledger_table(summary: Summary) -> tuple[list[str], list[LedgerRow]]:
+    """The players and the history rows of a game: one per hand, plus rows for
+    movements outside a hand (start, buy-ins, final poker).  Each row has an
+    amount for every player; the rows add up to the totals.
     """
-    players = [str(p) for p in summary.get("players", [])]
-    rows: list[tuple[int, list[Any]]] = []
-    hands = summary.get("hands")
-    for i, hand in enumerate(hands if isinstance(hands, list) else [], 1):
-        if not isinstance(hand, dict):
+    return list(summary.players), summary.rows()
+
+
+@dataclass(frozen=True)
+class Series:
+    """Running totals for a chart: ``labels[i]`` names the point ``values[p][i]``."""
+
+    labels: list[str]
+    values: dict[str, list[int]]
+
+
+def series(summary: Summary) -> Series:
+    """Each player's running total after every ledger row, starting from 0.
+
+    A game that opens with a "Start" row (Rummoli's stacks) starts there instead,
+    so the first point is the starting stack.  Every line ends at the total.
+    """
+    players, rows = ledger_table(summary)
+    labels = ["0"]
+    values = {p: [0] for p in players}
+    for i, row in enumerate(rows):
+        if i == 0 and row.kind == "start":
+            labels = ["Start"]
+            values = {p: [row.amounts.get(p, 0)] for p in players}
             continue
-        scores = hand.get("scores")
-        if not isinstance(scores, dict):
-            continue
-        number = hand.get("number", i)
-        rows.append((number if isinstance(number, int) else i, [scores.get(p) for p in players]))
-    return players, rows
-
-
-def cumulative_series(
-    summary: dict[str, Any], start: dict[str, float] | None = None
-) -> dict[str, list[float]]:
-    """Each player's running total after every hand, beginning with the start value.
-
-    ``start`` is the stack each player began with (Rummoli chips); scores
-    default to 0.  Hands without a number for a player count 0 for them.  When
-    the summary's final ``totals`` differ from the last hand's running totals
-    (Rummoli's final poker moves chips after the last hand), they are added as
-    one more point, so every line ends at the player's total.
-
-    >>> cumulative_series({"players": ["A"], "hands": [{"scores": {"A": 3}}], "totals": {"A": 5}})
-    {'A': [0, 3, 5]}
-
-    >>> cumulative_series({"players": ["A"], "hands": [{"scores": {"A": 3}}, {"scores": {"A": 4}}]})
-    {'A': [0, 3, 7]}
-    """
-    players, rows = hand_table(summary)
-    series: dict[str, list[float]] = {}
-    for i, p in enumerate(players):
-        value: float = (start or {}).get(p, 0)
-        points = [value]
-        for _, scores in rows:
-            value += _number(scores[i]) or 0
-            points.append(value)
-        series[p] = points
-    totals = summary.get("totals")
-    if isinstance(totals, dict) and players:
-        final = {p: _number(totals.get(p)) for p in players}
-        if all(v is not None for v in final.values()) and any(
-            final[p] != series[p][-1] for p in players
-        ):
-            for p in players:
-                series[p].append(final[p] or 0)
-    return series
-
-
-def starting_stacks(
-    game: str, actions: list[dict[str, Any]], players: list[str]
-) -> dict[str, float]:
-    """Rummoli's starting chips (its first ``start`` action); zeros for other games.
-
-    >>> starting_stacks("rummoli", [{"type": "start", "chips": [50, 40]}], ["A", "B"])
-    {'A': 50, 'B': 40}
-    """
-    if game == "rummoli" and actions and actions[0].get("type") == "start":
-        chips = actions[0].get("chips")
-        if isinstance(chips, list) and len(chips) == len(players):
-            return {p: (_number(c) or 0) for p, c in zip(players, chips, strict=True)}
-    return {p: 0 for p in players}
+        labels.append(str(row.hand) if row.hand is not None else row.title)
+        for p in players:
+            values[p].append(values[p][-1] + row.amounts.get(p, 0))
+    return Series(labels, values)

@@ -338,6 +338,8 @@ class HouseRulesBase(BaseModel):
     EXPLAIN: ClassVar[dict[str, str]] = {}
     #: a short name per field, in the words players use.
     TITLES: ClassVar[dict[str, str]] = {}
+    #: words for the values of choice switches ("per_pot" -> "One poker per pot").
+    VALUE_TITLES: ClassVar[dict[str, str]] = {}
 
     @classmethod
     def title_of(cls, name: str) -> str:
@@ -350,6 +352,24 @@ class HouseRulesBase(BaseModel):
         if title:
             return title
         words = name.replace("_", " ").strip()
+        return words[:1].upper() + words[1:]
+
+    @classmethod
+    def value_title(cls, value: object) -> str:
+        """A switch's value in plain words (choices from ``VALUE_TITLES``).
+
+        >>> HouseRulesBase.value_title("per_pot"), HouseRulesBase.value_title(True)
+        ('Per pot', 'on')
+        """
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if value is None:
+            return "off"
+        text = str(value)
+        title = cls.VALUE_TITLES.get(text)
+        if title:
+            return title
+        words = text.replace("_", " ").strip()
         return words[:1].upper() + words[1:]
 
     def changed(self) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """House-rule switches generated from a game's rules model (defaults = RULES.md).
 
 A switch, a choice or a number field per field of the model, each with the
-model's one-line explanation (``EXPLAIN``).  The editor is controlled: the
+model's name for it in plain words (``TITLES``) and its one-line explanation
+(``EXPLAIN``).  The editor is controlled: the
 parent owns the dict of values that differ from the defaults.  Used by the
 new-game screen, the meld checker and the settings.
 """
@@ -22,10 +23,6 @@ from rulesets import load_ruleset
 
 def _switched(set_value: Callable[[str, Any], None], name: str, e: ft.Event[ft.Switch]) -> None:
     set_value(name, bool(e.control.value))
-
-
-def _title(name: str) -> str:
-    return name.replace("_", " ").capitalize()
 
 
 def _literal_options(annotation: Any) -> tuple[str, ...] | None:
@@ -100,7 +97,7 @@ def HouseRulesEditor(
     for name, info in model.model_fields.items():
         explain = model.EXPLAIN.get(name, "")
         value = rules.get(name, defaults.get(name))
-        title = _title(name)
+        title = model.title_of(name)
         fid = f"{ident}-{name}"
         options = _literal_options(info.annotation)
         if info.annotation is bool:
@@ -117,10 +114,10 @@ def HouseRulesEditor(
                 [
                     labelled(
                         (ft.FilledTonalButton if value == opt else ft.TextButton)(
-                            _title(opt),
+                            model.value_title(opt),
                             on_click=lambda _, n=name, o=opt: set_value(n, o),
                         ),
-                        f"{title}: {_title(opt)}",
+                        f"{title}: {model.value_title(opt)}",
                         f"{fid}-{opt}",
                         button=True,
                         selected=value == opt,

@@ -18,19 +18,11 @@ import flet_charts as fch
 
 from companion.preferences import describe_rules
 from companion.services import Services, use_services, use_ui
-from companion.session import replay
-from companion.stats import (
-    HIGHER_IS_BETTER,
-    UNITS,
-    PlayerStats,
-    cumulative_series,
-    hand_table,
-    player_stats,
-    starting_stacks,
-)
+from companion.stats import PlayerStats, Series, higher_is_better, player_stats, series, units
 from companion.storage import GameListItem, StorageError, StoredGame
 from companion.ui import go, labelled
-from rulesets import GAMES, load_ruleset
+from rulesets import GAMES, RulesetError, load_ruleset
+from rulesets.protocol import Summary
 
 PAGE = 20
 EVERYONE = "__everyone__"
@@ -91,10 +83,9 @@ def _chip(text: str, selected: bool, on_click: Any, ident: str) -> ft.Control:
 
 
 def _stats_table(game: str, rows: list[PlayerStats]) -> ft.Control:
-    unit = UNITS.get(game, "points")
-    best_word = "highest" if HIGHER_IS_BETTER.get(game, True) else "lowest"
-    per_hand = "chips at end per hand" if game == "rummoli" else f"{unit} per hand"
-    explain = f"Per hand: average {per_hand}. Best: the {best_word} total in one game."
+    unit = units(game)
+    best_word = "highest" if higher_is_better(game) else "lowest"
+    explain = f"Per hand: average {unit} per hand. Best: the {best_word} total in one game."
     table = ft.DataTable(
         column_spacing=12,
         horizontal_margin=4,
@@ -277,43 +268,42 @@ def HistoryView() -> ft.View:
 # --------------------------------------------------------------------------- one game
 
 
-def _summary_of(game: StoredGame) -> tuple[dict[str, Any], str | None]:
-    """The referee's summary (replayed now), else the stored one, and any problem."""
+def _summary_of(game: StoredGame) -> tuple[Summary | None, str | None]:
+    """The referee's summary of a stored game (its one replay), or why there is none."""
     try:
-        return replay(game), None
-    except Exception as exc:  # a record the referee refuses, or an unknown game
-        stored = game.summary or {"players": game.players, "hands": []}
-        return stored, f"This game cannot be replayed ({exc}); showing the last saved summary."
+        return load_ruleset(game.game).from_record(game.to_record()).summary(), None
+    except RulesetError as exc:  # a record the referee refuses, or an unknown game
+        return None, f"This game cannot be replayed ({exc}); showing the last saved totals."
 
 
-def _hands_table(summary: dict[str, Any], unit: str, total_word: str) -> ft.Control:
-    players, rows = hand_table(summary)
-    raw_totals = summary.get("totals")
-    totals: dict[str, Any] = raw_totals if isinstance(raw_totals, dict) else {}
+def _hands_table(summary: Summary) -> ft.Control:
+    players = list(summary.players)
+    unit = summary.units.value
+    word = summary.HAND_WORD
     table = ft.DataTable(
         column_spacing=20,
         heading_row_height=40,
         data_row_min_height=36,
         data_row_max_height=40,
         columns=[
-            ft.DataColumn(label=ft.Text("Hand")),
+            ft.DataColumn(label=ft.Text(word)),
             *[ft.DataColumn(label=ft.Text(p), numeric=True) for p in players],
         ],
         rows=[
             *[
                 ft.DataRow(
                     cells=[
-                        ft.DataCell(ft.Text(str(n))),
-                        *[ft.DataCell(ft.Text(_fmt(v))) for v in scores],
+                        ft.DataCell(ft.Text(str(row.hand) if row.hand is not None else row.title)),
+                        *[ft.DataCell(ft.Text(_fmt(row.amounts.get(p, 0)))) for p in players],
                     ]
                 )
-                for n, scores in rows
+                for row in summary.rows()
             ],
             ft.DataRow(
                 cells=[
-                    ft.DataCell(ft.Text(total_word, weight=ft.FontWeight.BOLD)),
+                    ft.DataCell(ft.Text("Total", weight=ft.FontWeight.BOLD)),
                     *[
-                        ft.DataCell(ft.Text(_fmt(totals.get(p)), weight=ft.FontWeight.BOLD))
+                        ft.DataCell(ft.Text(_fmt(summary.totals.get(p)), weight=ft.FontWeight.BOLD))
                         for p in players
                     ],
                 ]
@@ -325,7 +315,7 @@ def _hands_table(summary: dict[str, Any], unit: str, total_word: str) -> ft.Cont
         container=True,
         content=ft.Column(
             [
-                ft.Text(f"Hand by hand ({unit})", size=17, weight=ft.FontWeight.BOLD),
+                ft.Text(f"{word} by {word.lower()} ({unit})", size=17, weight=ft.FontWeight.BOLD),
                 ft.Row([table], scroll=ft.ScrollMode.AUTO),
             ],
             spacing=4,
@@ -349,7 +339,8 @@ def nice_step(span: float) -> float:
     return float(10 * base)
 
 
-def _chart(series: dict[str, list[float]], unit: str, label: str, hands: int) -> ft.Control:
+def _chart(run: Series, unit: str, label: str) -> ft.Control:
+    series = run.values
     values = [v for pts in series.values() for v in pts] or [0]
     step = nice_step(max(values) - min(values))
     low = math.floor(min(values) / step) * step
@@ -376,8 +367,8 @@ def _chart(series: dict[str, list[float]], unit: str, label: str, hands: int) ->
         bottom_axis=fch.ChartAxis(
             label_size=28,
             labels=[
-                fch.ChartAxisLabel(value=i, label=ft.Text(str(i) if i <= hands else "End", size=12))
-                for i in range(length)
+                fch.ChartAxisLabel(value=i, label=ft.Text(_axis_word(text), size=12))
+                for i, text in enumerate(run.labels)
             ],
         ),
         height=260,
@@ -409,15 +400,18 @@ def _chart(series: dict[str, list[float]], unit: str, label: str, hands: int) ->
         label=label,
         content=ft.Column(
             [
-                ft.Text(
-                    f"Running total ({unit}) after each hand", size=17, weight=ft.FontWeight.BOLD
-                ),
+                ft.Text(f"Running total ({unit})", size=17, weight=ft.FontWeight.BOLD),
                 legend,
                 ft.Container(content=chart, padding=ft.Padding.only(right=16, top=8)),
             ],
             spacing=6,
         ),
     )
+
+
+def _axis_word(label: str) -> str:
+    """A chart axis label short enough for a phone: "Final poker" -> "Final"."""
+    return label.split()[0] if not label.isdigit() else label
 
 
 @ft.component
@@ -441,7 +435,6 @@ def GameDetailView() -> ft.View:
         )
     _ = ui.history_revision
     summary, problem = ft.use_memo(lambda: _summary_of(stored), [gid, stored.updated])
-    unit = UNITS.get(stored.game, "points")
     title = _title(stored.game)
 
     def undo(_: object, game_id: str = gid) -> None:
@@ -471,9 +464,9 @@ def GameDetailView() -> ft.View:
         )
         go("/history")
 
-    raw_winners = summary.get("winners")
-    winners = [str(w) for w in raw_winners] if isinstance(raw_winners, list) else []
-    if stored.status == "finished" or summary.get("finished"):
+    listed = stored.list_item()
+    winners = list(summary.winners) if summary is not None else listed.winners
+    if stored.status == "finished" or (summary is not None and summary.finished):
         outcome = (
             f"Winner: {', '.join(winners)}"
             if len(winners) == 1
@@ -511,16 +504,16 @@ def GameDetailView() -> ft.View:
         )
     )
     controls.append(ft.Row(actions, wrap=True, spacing=8))
-    players, rows = hand_table(summary)
-    if rows:
-        start = starting_stacks(stored.game, stored.actions, players)
-        series = cumulative_series(summary, start)
+    if summary is not None and summary.rows():
+        run = series(summary)
         label = "Chart of running totals: " + ", ".join(
-            f"{p} {_fmt(pts[-1])}" for p, pts in series.items() if pts
+            f"{p} {_fmt(pts[-1])}" for p, pts in run.values.items() if pts
         )
-        controls.append(_chart(series, unit, label, len(rows)))
+        controls.append(_chart(run, summary.units.value, label))
+        controls.append(_hands_table(summary))
+    elif summary is None and listed.totals:
         controls.append(
-            _hands_table(summary, unit, "At end" if stored.game == "rummoli" else "Total")
+            ft.Text(", ".join(f"{p} {_fmt(v)}" for p, v in listed.totals.items()), size=15)
         )
     else:
         controls.append(ft.Text("No hand finished yet.", size=15))

@@ -13,7 +13,6 @@ import flet as ft
 
 from companion import rulebook
 from companion.components.house_rules import HouseRulesEditor
-from companion.games import DEFAULT_CHIPS, RUMMOLI_ANTE, first_actions, opening, player_range
 from companion.preferences import default_rules
 from companion.presets import Preset, load_presets, save_preset
 from companion.services import use_services
@@ -21,22 +20,42 @@ from companion.session import GameSession
 from companion.storage import StorageError
 from companion.ui import go, icon_button, labelled
 from rulesets import RulesetError, load_ruleset
+from rulesets.protocol import Action, Ruleset
 
 
-def _problems(game: str, players: list[str], chips: dict[str, str]) -> list[str]:
-    lo, hi = player_range(game)
+def _stacks(ruleset: Ruleset, players: list[str], chips: dict[str, str]) -> list[int] | None:
+    """Starting chips per player (games played with chips), or None."""
+    if ruleset.starting_stack is None:
+        return None
+    default = str(ruleset.starting_stack)
+    return [int(raw) if (raw := chips.get(p, default).strip()).isdigit() else -1 for p in players]
+
+
+def _problems(
+    ruleset: Ruleset, players: list[str], dealer: str, chips: dict[str, str], rules: dict[str, Any]
+) -> tuple[list[str], list[Action]]:
+    """What stops the game from starting (in the referee's words), else its opening actions."""
+    lo, hi = ruleset.min_players, ruleset.max_players
     out: list[str] = []
     if not lo <= len(players) <= hi:
         need = str(lo) if lo == hi else f"{lo} to {hi}"
-        out.append(f"{game.title()} needs {need} players (you have {len(players)}).")
-    if game == "rummoli":
-        for p in players:
-            raw = chips.get(p, str(DEFAULT_CHIPS)).strip()
-            if not raw.isdigit():
-                out.append(f"{p}: starting chips “{raw}” is not a whole number.")
-            elif int(raw) < RUMMOLI_ANTE:
-                out.append(f"{p}: needs at least {RUMMOLI_ANTE} chips to ante (M1.3).")
-    return out
+        out.append(f"{ruleset.title} needs {need} players (you have {len(players)}).")
+    stacks = _stacks(ruleset, players, chips)
+    for p, n in zip(players, stacks or [], strict=False):
+        if n < 0:
+            out.append(f"{p}: starting chips “{chips.get(p, '').strip()}” is not a whole number.")
+    if not dealer:
+        out.append("Pick the first dealer, or draw one at random.")
+    if out:
+        return out, []
+    try:
+        live = ruleset.new_game(players, rules)
+        opening = ruleset.opening_actions(players, dealer, chips=stacks)
+        for action in opening:
+            live.push(action)
+    except RulesetError as exc:
+        return [exc.reason + (f" ({exc.rule})" if exc.rule else "")], []
+    return [], opening
 
 
 @ft.component
@@ -120,26 +139,17 @@ def NewGameView() -> ft.View:
         set_message(f"Saved the preset “{(preset_name.current or '').strip()}”.")
 
     def start(_: Any) -> None:
-        problems = _problems(game, players, chips)
-        if not dealer:
-            problems.append("Pick the first dealer, or draw one at random.")
+        problems, opening = _problems(ruleset, players, dealer, chips, rules)
         if problems:
             set_message(" ".join(problems))
             return
-        stacks = (
-            [int(chips.get(p, str(DEFAULT_CHIPS))) for p in players] if game == "rummoli" else None
-        )
         try:
             for p in players:
                 if p not in saved:
                     services.repo.add_player(p)
-            session = GameSession.start(services.repo, game, players, rules)
-            refusal = session.add_many(first_actions(game, players, dealer, stacks))
+            session = GameSession.start(services.repo, game, players, rules, opening)
         except (StorageError, RulesetError) as exc:
             set_message(f"Could not start the game: {exc}")
-            return
-        if refusal is not None:
-            set_message(f"Could not start the game: {refusal.message} ({refusal.rule})")
             return
         services.history_changed()
         go(f"/play/{session.game_id}")
@@ -149,11 +159,11 @@ def NewGameView() -> ft.View:
         row: list[ft.Control] = [
             ft.Text(f"{i + 1}. {p}", size=16, expand=True),
         ]
-        if game == "rummoli":
+        if ruleset.starting_stack is not None:
             row.append(
                 labelled(
                     ft.TextField(
-                        value=chips.get(p, str(DEFAULT_CHIPS)),
+                        value=chips.get(p, str(ruleset.starting_stack)),
                         width=90,
                         dense=True,
                         label="Chips",
@@ -171,7 +181,7 @@ def NewGameView() -> ft.View:
         player_rows.append(ft.Row(row, vertical_alignment=ft.CrossAxisAlignment.CENTER))
 
     suggestions = [p for p in saved if p not in players]
-    opening_text = opening(game, players, dealer).text if dealer in players else ""
+    opening_text = ruleset.opening(players, dealer).text if dealer in players else ""
     need = str(lo) if lo == hi else f"{lo}–{hi}"
 
     controls: list[ft.BaseControl] = [

@@ -1,16 +1,137 @@
-"""The game session: entries are refused by the referee or saved at once; undo/redo."""
+"""The game session: the live referee judges and pushes, history saves at once; undo/redo.
+
+Most tests run a tiny tally game through the session (the mechanics do not depend on
+a game's rules); the last ones run real Rummy entries end to end.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any, Literal
 
 import pytest
 
+from companion import session as session_module
 from companion.session import GameSession
-from companion.storage import GameRepository, MemoryRepository, open_repository
+from companion.storage import GameRepository, MemoryRepository, StorageError, open_repository
+from rulesets.cards import Card
+from rulesets.errors import IllegalActionError, RecordError, RulesetError
+from rulesets.protocol import (
+    Action,
+    GameRecord,
+    HouseRulesBase,
+    LedgerEntry,
+    Summary,
+    Units,
+    Verdict,
+)
 
 PLAYERS = ["Ann", "Bob", "Cy"]
+
+
+class Add(Action):
+    type: Literal["add"] = "add"
+    player: str
+    points: int
+
+
+class TallyGame:
+    """Points add up; negative points are refused (rule "T1"); 10 points finish the game."""
+
+    def __init__(self, players: Sequence[str]) -> None:
+        self._players = tuple(players)
+        self._actions: list[Add] = []
+        self.pushes = 0
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._players
+
+    @property
+    def rules(self) -> HouseRulesBase:
+        return HouseRulesBase()
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(self._actions)
+
+    def _parse(self, action: Any) -> Add:
+        try:
+            return action if isinstance(action, Add) else Add.model_validate(action)
+        except Exception:
+            raise RecordError(f"{action!r}: not a tally action") from None
+
+    def verify(self, action: Any, *, hand: Sequence[Card] | None = None) -> None:
+        act = self._parse(action)
+        if act.points < 0:
+            raise IllegalActionError(f"{act.points}: points are never negative", rule="T1")
+        if act.player not in self._players:
+            raise RecordError(f"{act.player!r}: not a player")
+
+    def can(self, action: Any, *, hand: Sequence[Card] | None = None) -> bool:
+        try:
+            self.verify(action)
+        except RulesetError:
+            return False
+        return True
+
+    def push(self, action: Any, *, hand: Sequence[Card] | None = None) -> Action:
+        self.verify(action)
+        act = self._parse(action)
+        self._actions.append(act)
+        self.pushes += 1
+        return act
+
+    def pop(self) -> Action:
+        if not self._actions:
+            raise RecordError("nothing to undo")
+        return self._actions.pop()
+
+    def judge(self, action: Any, *, hand: Sequence[Card] | None = None) -> Verdict:
+        try:
+            self.verify(action)
+        except RulesetError as exc:
+            return Verdict(legal=False, rule=exc.rule or "T", reason=exc.reason)
+        return Verdict(legal=True, rule="T1", reason="ok")
+
+    def summary(self) -> Summary:
+        ledger = tuple(
+            LedgerEntry(player=a.player, amount=a.points, kind="add", rule="T1", hand=i + 1)
+            for i, a in enumerate(self._actions)
+        )
+        totals = dict.fromkeys(self._players, 0)
+        for e in ledger:
+            totals[e.player] += e.amount
+        finished = any(t >= 10 for t in totals.values())
+        return Summary(
+            game="tally",
+            players=self._players,
+            phase="over" if finished else "play",
+            finished=finished,
+            winners=tuple(p for p in self._players if finished and totals[p] >= 10),
+            totals=totals,
+            units=Units.POINTS,
+            higher_is_better=True,
+            hand=len(self._actions),
+            ledger=ledger,
+        )
+
+    def to_record(self) -> GameRecord:
+        return GameRecord(
+            game="tally", players=list(self._players), actions=[a.to_json() for a in self._actions]
+        )
+
+
+class TallyRuleset:
+    name = "tally"
+    replays = 0
+
+    def new_game(self, players: Sequence[str], rules: Any = None) -> TallyGame:
+        return TallyGame(players)
+
+
+TALLY = TallyRuleset()
 
 
 @pytest.fixture(params=["memory", "tinydb"])
@@ -22,63 +143,166 @@ def repo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameReposit
     r.close()
 
 
-def _hand(
-    went_out: str, remaining: dict[str, list[str]], dealer: str | None = None
-) -> list[dict[str, object]]:
+@pytest.fixture
+def tally(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = session_module.load_ruleset
+    monkeypatch.setattr(
+        session_module, "load_ruleset", lambda name: TALLY if name == "tally" else real(name)
+    )
+
+
+def _add(player: str, points: int) -> dict[str, Any]:
+    return {"type": "add", "player": player, "points": points}
+
+
+@pytest.mark.usefixtures("tally")
+def test_accepted_entries_are_saved_at_once_and_survive_a_restart(repo: GameRepository) -> None:
+    s = GameSession.start(repo, "tally", PLAYERS, {})
+    assert s.add(_add("Ann", 3)) is None
+    assert s.add(_add("Bob", 4)) is None
+    assert s.summary.totals == {"Ann": 3, "Bob": 4, "Cy": 0}
+    assert [a["points"] for a in repo.get_game(s.game_id).actions] == [3, 4]
+    again = GameSession.open(repo, s.game_id)  # e.g. after the app was closed
+    assert again.summary == s.summary
+    assert repo.get_game(s.game_id).summary == s.summary.to_json()
+
+
+@pytest.mark.usefixtures("tally")
+def test_an_entry_is_judged_and_pushed_not_replayed(repo: GameRepository) -> None:
+    s = GameSession.start(repo, "tally", PLAYERS, {})
+    live = s.game
+    assert isinstance(live, TallyGame)
+    for n in range(5):
+        s.add(_add("Cy", 1))
+        assert live.pushes == n + 1  # one push per entry: the record is never replayed
+    assert s.game is live
+
+
+@pytest.mark.usefixtures("tally")
+def test_a_refused_entry_keeps_everything(repo: GameRepository) -> None:
+    s = GameSession.start(repo, "tally", PLAYERS, {})
+    s.add(_add("Ann", 2))
+    before = s.summary
+    assert s.judge(_add("Bob", -1)).legal is False
+    assert s.can(_add("Bob", -1)) is False
+    refusal = s.add(_add("Bob", -1))
+    assert refusal is not None and refusal.rule == "T1" and "-1" in refusal.message
+    assert s.summary == before and s.error == refusal
+    assert len(repo.get_game(s.game_id).actions) == 1
+
+
+@pytest.mark.usefixtures("tally")
+def test_add_many_is_all_or_nothing(repo: GameRepository) -> None:
+    s = GameSession.start(repo, "tally", PLAYERS, {})
+    assert s.add_many([_add("Ann", 1), _add("Bob", -5)]) is not None
+    assert s.actions == () and repo.get_game(s.game_id).actions == []
+    assert s.add_many([_add("Ann", 1), _add("Bob", 5)]) is None
+    assert len(repo.get_game(s.game_id).actions) == 2
+
+
+@pytest.mark.usefixtures("tally")
+def test_undo_pops_redo_pushes_and_a_new_entry_clears_redo(repo: GameRepository) -> None:
+    s = GameSession.start(repo, "tally", PLAYERS, {})
+    s.add(_add("Ann", 3))
+    s.add(_add("Bob", 4))
+    assert isinstance(s.undo(), Add)
+    assert s.summary.totals["Bob"] == 0 and s.can_redo
+    assert len(repo.get_game(s.game_id).actions) == 1
+    assert s.redo() is None
+    assert s.summary.totals["Bob"] == 4 and not s.can_redo
+    s.undo()
+    s.add(_add("Cy", 1))
+    assert not s.can_redo
+    assert [a["player"] for a in repo.get_game(s.game_id).actions] == ["Ann", "Cy"]
+
+
+@pytest.mark.usefixtures("tally")
+def test_replace_edits_history_and_refuses_an_illegal_edit(repo: GameRepository) -> None:
+    s = GameSession.start(repo, "tally", PLAYERS, {})
+    s.add_many([_add("Ann", 3), _add("Bob", 4)])
+    assert s.replace([_add("Ann", 5), _add("Bob", -1)]) is not None
+    assert s.summary.totals["Ann"] == 3  # unchanged
+    assert s.replace([_add("Ann", 5), _add("Bob", 1)]) is None
+    assert s.summary.totals == {"Ann": 5, "Bob": 1, "Cy": 0}
+    assert [a["points"] for a in repo.get_game(s.game_id).actions] == [5, 1]
+
+
+@pytest.mark.usefixtures("tally")
+def test_the_history_line_follows_the_game(repo: GameRepository) -> None:
+    s = GameSession.start(repo, "tally", PLAYERS, {})
+    s.add(_add("Ann", 10))
+    (item,) = repo.list_games()
+    assert item.status == "finished" and item.winners == ["Ann"]
+    s.undo()
+    (item,) = repo.list_games()
+    assert item.status == "in_progress" and item.winners == []
+
+
+@pytest.mark.usefixtures("tally")
+def test_a_save_that_fails_takes_the_entry_back(
+    repo: GameRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    s = GameSession.start(repo, "tally", PLAYERS, {})
+
+    def broken(*_: Any) -> int:
+        raise StorageError("the disk is full")
+
+    monkeypatch.setattr(repo, "append_action", broken)
+    refusal = s.add(_add("Ann", 3))
+    assert refusal is not None and "disk is full" in refusal.message
+    assert s.actions == () and s.summary.totals["Ann"] == 0
+
+
+@pytest.mark.usefixtures("tally")
+def test_entries_the_referee_no_longer_accepts_are_kept_and_can_be_undone(
+    repo: GameRepository,
+) -> None:
+    stored = repo.create_game("tally", PLAYERS)
+    for data in (_add("Ann", 2), _add("Bob", -3), _add("Cy", 1)):
+        repo.append_action(stored.id, data)
+    s = GameSession.open(repo, stored.id)
+    assert s.error is not None and "entry 2" in s.error.message
+    assert s.summary.totals["Ann"] == 2
+    assert s.add(_add("Ann", 1)) is not None  # nothing is added past a broken entry
+    assert len(repo.get_game(stored.id).actions) == 3  # and nothing is lost
+    s.undo()
+    s.undo()
+    assert s.error is None and s.add(_add("Ann", 1)) is None
+    assert s.summary.totals["Ann"] == 3
+
+
+# -- real games end to end ---------------------------------------------------------------
+
+
+def _hand(went_out: str, remaining: dict[str, list[str]], dealer: str | None = None) -> list[Any]:
     return [
         {"type": "start_hand", "dealer": dealer},
         {"type": "hand_end", "went_out": went_out, "remaining": remaining},
     ]
 
 
-def test_accepted_entries_are_saved_and_scored(repo: GameRepository) -> None:
+def test_r6_2_rummy_entries_are_scored_and_saved(repo: GameRepository) -> None:
     s = GameSession.start(repo, "rummy", PLAYERS, {})
     assert s.add_many(_hand("Ann", {"Bob": ["KS", "7D"], "Cy": ["AC"]}, "Cy")) is None
-    assert s.summary["totals"] == {"Ann": 0, "Bob": 17, "Cy": 1}
-    again = GameSession.open(repo, s.game_id)  # e.g. after the app was closed
-    assert again.summary["totals"] == {"Ann": 0, "Bob": 17, "Cy": 1}
-    assert repo.get_game(s.game_id).summary == s.summary
+    assert s.summary.totals == {"Ann": 0, "Bob": 17, "Cy": 1}
+    again = GameSession.open(repo, s.game_id)
+    assert again.summary.totals == {"Ann": 0, "Bob": 17, "Cy": 1}
 
 
-def test_refused_entry_keeps_everything(repo: GameRepository) -> None:
+def test_r2_2_a_refused_rummy_meld_names_its_rule(repo: GameRepository) -> None:
     s = GameSession.start(repo, "rummy", PLAYERS, {})
     s.add({"type": "start_hand", "dealer": "Cy"})
-    before = list(s.actions)
     refusal = s.add({"type": "meld", "player": "Bob", "cards": ["QH", "KH", "AH"]})
     assert refusal is not None and refusal.rule == "R2.2"
     assert "QH KH AH" in refusal.message
-    assert s.actions == before == repo.get_game(s.game_id).actions
-    assert s.error == refusal
+    assert len(repo.get_game(s.game_id).actions) == 1
 
 
-def test_undo_then_redo_and_new_entry_clears_redo(repo: GameRepository) -> None:
-    s = GameSession.start(repo, "rummy", PLAYERS, {})
-    s.add_many(_hand("Ann", {"Bob": ["KS"], "Cy": ["AC"]}, "Cy"))
-    assert s.undo() is not None
-    assert s.summary["totals"] == {"Ann": 0, "Bob": 0, "Cy": 0}
-    assert s.can_redo
-    assert s.redo() is None
-    assert s.summary["totals"] == {"Ann": 0, "Bob": 10, "Cy": 1}
-    s.undo()
-    s.add({"type": "hand_end", "went_out": "Bob", "remaining": {"Ann": ["2C"], "Cy": ["3C"]}})
-    assert not s.can_redo
-    assert s.summary["totals"] == {"Ann": 2, "Bob": 0, "Cy": 3}
-
-
-def test_two_windows_on_one_game_lose_nothing(repo: GameRepository) -> None:
-    a = GameSession.start(repo, "rummy", PLAYERS, {})
-    b = GameSession.open(repo, a.game_id)
-    a.add({"type": "start_hand", "dealer": "Cy"})
-    b.add({"type": "hand_end", "went_out": "Cy", "remaining": {"Ann": ["5C"], "Bob": ["6C"]}})
-    assert [x["type"] for x in repo.get_game(a.game_id).actions] == ["start_hand", "hand_end"]
-    assert b.summary["totals"] == {"Ann": 5, "Bob": 6, "Cy": 0}
-
-
-def test_edit_a_finished_hand_recomputes(repo: GameRepository) -> None:
+def test_r6_2_edit_a_finished_rummy_hand_recomputes(repo: GameRepository) -> None:
     s = GameSession.start(repo, "rummy", PLAYERS, {})
     s.add_many(_hand("Ann", {"Bob": ["KS"], "Cy": ["AC"]}, "Cy"))
     s.add_many(_hand("Bob", {"Ann": ["2S"], "Cy": ["2C"]}))
-    edited = list(s.actions)
+    edited: list[Any] = [a.to_json() for a in s.actions]
     edited[1] = {"type": "hand_end", "went_out": "Ann", "remaining": {"Bob": ["3S"], "Cy": []}}
     assert s.replace(edited) is None
-    assert s.summary["totals"] == {"Ann": 2, "Bob": 3, "Cy": 2}
+    assert s.summary.totals == {"Ann": 2, "Bob": 3, "Cy": 2}

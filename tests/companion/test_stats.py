@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.stats import cumulative_series, hand_table, player_stats, starting_stacks
+from companion.stats import ledger_table, player_stats, series
 from companion.storage import GameListItem
 
 
@@ -62,22 +62,38 @@ def test_sorted_by_win_rate_then_games() -> None:
     assert [s.player for s in player_stats(games)["rummy"]] == ["Di", "Cy", "Eve"]
 
 
-def test_hand_table_and_series_from_a_summary() -> None:
-    summary = {
-        "players": ["A", "B"],
-        "hands": [
-            {"number": 1, "scores": {"A": 5, "B": -2}},
-            {"number": 2, "scores": {"A": 1}},
-            "junk",
-        ],
-    }
-    assert hand_table(summary) == (["A", "B"], [(1, [5, -2]), (2, [1, None])])
-    assert cumulative_series(summary, {"A": 10, "B": 10}) == {"A": [10, 15, 16], "B": [10, 8, 8]}
-    assert starting_stacks("rummoli", [{"type": "start", "chips": [7, 9]}], ["A", "B"]) == {
-        "A": 7,
-        "B": 9,
-    }
-    assert starting_stacks("umtali", [{"type": "start_hand"}], ["A", "B"]) == {"A": 0, "B": 0}
+def test_series_start_at_a_start_row_and_end_at_the_totals() -> None:
+    from rulesets.protocol import LedgerEntry, Summary, Units
+
+    ledger = (
+        LedgerEntry(player="A", amount=10, kind="start", rule="M1.3"),
+        LedgerEntry(player="B", amount=10, kind="start", rule="M1.3"),
+        LedgerEntry(player="A", amount=5, kind="pot", rule="M5.6", hand=1),
+        LedgerEntry(player="B", amount=-2, kind="ante", rule="M1.3", hand=1),
+        LedgerEntry(player="A", amount=1, kind="ante", rule="M1.3", hand=2),
+        LedgerEntry(player="B", amount=4, kind="buy_in", rule="M7.1"),
+    )
+    summary = Summary(
+        game="x",
+        players=("A", "B"),
+        phase="over",
+        finished=True,
+        totals={"A": 16, "B": 12},
+        units=Units.CHIPS,
+        higher_is_better=True,
+        ledger=ledger,
+    )
+    players, rows = ledger_table(summary)
+    assert players == ["A", "B"]
+    assert [(r.title, r.amounts) for r in rows] == [
+        ("Start", {"A": 10, "B": 10}),
+        ("Hand 1", {"A": 5, "B": -2}),
+        ("Hand 2", {"A": 1, "B": 0}),
+        ("Buy-in", {"A": 0, "B": 4}),
+    ]
+    run = series(summary)
+    assert run.labels == ["Start", "1", "2", "Buy-in"]
+    assert run.values == {"A": [10, 15, 16, 16], "B": [10, 8, 8, 12]}
 
 
 @settings(max_examples=60, deadline=None)
@@ -105,13 +121,17 @@ def test_counts_add_up(rows: list[tuple[str, int, int, bool]]) -> None:
         assert by_player["Ann"].wins + by_player["Bob"].wins == played
 
 
-def test_replayed_demo_summaries_give_final_totals() -> None:
-    from companion.demo import demo_games
+def test_history_of_every_demo_game_adds_up() -> None:
+    """Every row of the hand-by-hand table sums to the total shown (issue 15)."""
+    from companion.demo import demo_records
+    from rulesets import load_ruleset
 
-    for game in demo_games():
-        assert game.summary is not None
-        start = starting_stacks(game.game, game.actions, game.players)
-        series = cumulative_series(game.summary, start)
-        # every line ends at the total (Rummoli: after the final poker's extra point)
-        assert {p: pts[-1] for p, pts in series.items()} == game.summary["totals"]
-        assert all(len(pts) >= len(game.summary["hands"]) + 1 for pts in series.values())
+    for stem, record in demo_records():
+        summary = load_ruleset(record.game).from_record(record).summary()
+        players, rows = ledger_table(summary)
+        assert rows, stem
+        for p in players:
+            assert sum(r.amounts[p] for r in rows) == summary.totals[p], (stem, p)
+        run = series(summary)
+        assert {p: pts[-1] for p, pts in run.values.items()} == summary.totals, stem
+        assert len(run.labels) == len(next(iter(run.values.values())))
