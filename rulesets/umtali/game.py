@@ -178,6 +178,7 @@ class _State:
     #: top card (D2) may still be taken -- before D1 is melded, or right after
     d1: Card | None = None
     d1_melded: bool = False
+    final_card: Card | None = None
     hand_start: int = 0
     hand_models: tuple[UmtaliHand, ...] = ()
 
@@ -815,27 +816,24 @@ class UmtaliGame:
         )
 
     def _next_deal_words(self) -> Said | None:
+        """Who deals the next hand and why: "Bob deals (the deal alternates)"."""
         s = self._state
         if s.phase is not Phase.IDLE:
             return None
-        n = len(s.hands) + 1
         if not s.hands:
-            return Said(text="The players cut: the lower card deals the first hand", rule="U2.2")
+            return Said(text="The players cut: the lower card deals", rule="U2.2")
         last = s.hands[-1]
         nxt = self.players[1 - last.dealer]
         if not self.rules.winner_deals:
-            return Said(text=f"{nxt} deals hand {n}: the deal alternates", rule="U2.3")
+            return Said(text=f"{nxt} deals (the deal alternates)", rule="U2.3")
         winner = last.winner
         if winner is None:
             return Said(
-                text=f"{nxt} deals hand {n}: equal scores in hand {last.number}, so the deal "
-                "alternates",
+                text=f"{nxt} deals (equal scores in hand {last.number}: the deal alternates)",
                 rule="A-U18",
             )
         who = self.players[winner]
-        return Said(
-            text=f"{who} deals hand {n}: {who} scored more in hand {last.number}", rule="A-U18"
-        )
+        return Said(text=f"{who} deals ({who} scored more in hand {last.number})", rule="A-U18")
 
     def _result_words(self) -> Said | None:
         if not self.finished:
@@ -1233,6 +1231,7 @@ class UmtaliGame:
         notes = self._compulsory(s, card, hand, head)
         if s.phase is Phase.FINAL:
             s.final_discarded = True
+            s.final_card = card
             return _Outcome("discard", 0, "U8.4", f"{who}'s final discard", (card,), notes)
         self._close_turn(s)
         s.turn_open = False
@@ -1369,6 +1368,7 @@ class UmtaliGame:
         s.pending = frozenset()
         s.pending_order = ()
         s.final_discarded = False
+        s.final_card = None
         s.d1 = None
 
     def _leftovers(self, s: _State, p: int, a: Leftovers, hand: frozenset[Card] | None) -> _Outcome:
@@ -1386,6 +1386,10 @@ class UmtaliGame:
         if s.pending:
             self._close_turn(s)
         self._fresh(s, cards, head)
+        if s.final_card is not None and s.final_card in cards:
+            raise IllegalActionError(
+                f"{head}: {s.final_card} was the final discard, not a leftover", rule="U8.4"
+            )
         if hand is not None and frozenset(cards) != hand:
             raise IllegalActionError(f"{head}: the hand entered is {_q(sorted(hand))}", rule="U8.4")
         if self.rules.compulsory_melding:

@@ -255,6 +255,8 @@ def test_a_u8_compulsory_melding_refuses_leftovers_holding_a_play() -> None:
     for leftovers in ("7C 7D 7S 2S", "JC 2S", "8H 2S", "9C 2S", "KS QS"):
         v = g.judge(g.leftovers_action("Ann", leftovers))
         assert not v.legal and v.rule == "A-U8", leftovers
+    g.discard("Ann", "3D")
+    assert rule_of(lambda: g.leftovers("Ann", "2S 3D")) == "U8.4"  # 3D was discarded
     g.leftovers("Ann", "2S 7C 10D")
     assert g.hands[-1].scores == (0, 3 + 2 + 1 + 1 + 5)
 
@@ -295,7 +297,8 @@ def test_a_u18_winner_deals_follows_the_higher_hand_score_not_going_out() -> Non
     assert g.dealer == "Bob"
     assert rule_of(lambda: g.start_hand("Ann")) == "U2.3"
     deal = g.summary().detail.next_deal
-    assert deal is not None and deal.rule == "A-U18" and deal.text.startswith("Bob deals")
+    assert deal is not None and deal.rule == "A-U18"
+    assert deal.text == "Bob deals (Bob scored more in hand 1)"
     g.start_hand()
     g.meld("Bob", "5H 6H 7H")
     g.end_hand_empty_stock()  # Ann 0, Bob 3: the higher scorer deals again
