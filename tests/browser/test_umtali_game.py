@@ -203,11 +203,13 @@ def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: An
     expect(page.get_by_text("Hand 1 of 4 · Ann dealt · Bob to play").first).to_have_count(1)
     typed(page, "meld cards", "JH JD JS")
     verdict(page, "jacks never form a set")
-    expect(page.get_by_test_id("verdict").get_by_role("button", name="Rule U5.1")).to_have_count(1)
+    expect(
+        page.get_by_test_id("verdict-rule").get_by_role("button", name="Rule U5.1")
+    ).to_have_count(1)
     expect(page.get_by_test_id("add-meld").get_by_role("button")).to_be_disabled()
     shot("illegal-meld")
     # the rule link opens the rule, Back returns to the table
-    settled_click(page, page.get_by_test_id("verdict").get_by_role("button", name="Rule U5.1"))
+    settled_click(page, page.get_by_test_id("verdict-rule").get_by_role("button", name="Rule U5.1"))
     expect(page).to_have_url(re.compile(r"/rules/umtali/U5"), timeout=T)
     page.go_back()
     expect(page.get_by_test_id("mode-meld")).to_have_count(1, timeout=T)
