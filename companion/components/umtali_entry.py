@@ -18,7 +18,7 @@ import flet as ft
 from companion.components.common import choice, rule_link, tag, verdict_line
 from companion.components.picker import CardPicker
 from companion.components.umtali_hand import UmtaliMyHand, hand_note
-from companion.components.umtali_ui import TableUi, on_table
+from companion.components.umtali_ui import Table, TableUi, on_table
 from companion.session import GameSession
 from companion.ui import labelled, slug
 from rulesets.cards import Card, format_cards
@@ -365,12 +365,13 @@ def _empty_stock(e: _Entry) -> ft.Control:
 
 
 @ft.component
-def UmtaliEntry(session: GameSession, summary: UmtaliSummary, ui: TableUi) -> ft.Control:
+def UmtaliEntry(table: Table) -> ft.Control:
     """Acting player, mode, and the entry of that mode with its live verdict."""
+    session, summary, ui = table.session, table.summary, table.ui
     e = _Entry(session, summary, ui, ui.acting(summary), shown_mode(ui, summary))
     head: list[ft.Control] = [ft.Divider(height=4), _acting_row(e), _modes_row(e)]
     if e.mode == "hand":
-        body: ft.Control = UmtaliMyHand(session, summary, ui)
+        body: ft.Control = UmtaliMyHand(table)
     else:
         left, right = BODIES[e.mode](e)
         body = ft.ResponsiveRow(

@@ -14,8 +14,7 @@ import flet as ft
 from companion.components.common import verdict_line
 from companion.components.picker import CardPicker
 from companion.components.umtali_sheet import action_text
-from companion.components.umtali_ui import TableUi, on_table
-from companion.session import GameSession
+from companion.components.umtali_ui import Table, TableUi, on_table
 from rulesets import RulesetError
 from rulesets.cards import Card, format_cards
 from rulesets.protocol import Verdict
@@ -70,8 +69,9 @@ def _lines(sug: Suggestion, record: Any) -> list[ft.Control]:
 
 
 @ft.component
-def UmtaliMyHand(session: GameSession, summary: UmtaliSummary, ui: TableUi) -> ft.Control:
+def UmtaliMyHand(table: Table) -> ft.Control:
     """The private hand of the acting player and the referee's best line for it."""
+    session, summary, ui = table.session, table.summary, table.ui
     who = ui.acting(summary)
     private = ui.private(summary)
 

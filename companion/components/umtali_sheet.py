@@ -15,7 +15,7 @@ import flet as ft
 
 from companion.components.common import tag
 from companion.components.picker import CardPicker
-from companion.components.umtali_ui import TableUi
+from companion.components.umtali_ui import Table, TableUi
 from companion.session import GameSession
 from companion.ui import icon_button
 from rulesets.cards import Card, format_cards, parse_cards
@@ -257,8 +257,9 @@ def _reopen_button(session: GameSession, ui: TableUi, n: int, last: int) -> ft.C
 
 
 @ft.component
-def UmtaliHandEditor(session: GameSession, summary: UmtaliSummary, ui: TableUi) -> ft.Control:
+def UmtaliHandEditor(table: Table) -> ft.Control:
     """Correct finished hand ``ui.editing``: every later hand is rescored by the referee."""
+    session, summary, ui = table.session, table.summary, table.ui
     n = ui.editing
     if n is None or not 0 < n <= len(summary.hands):
         return ft.Container()

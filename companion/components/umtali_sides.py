@@ -14,7 +14,7 @@ import flet as ft
 
 from companion.components.cards import card_face
 from companion.components.common import kind_words, rule_link
-from companion.components.umtali_ui import TableUi
+from companion.components.umtali_ui import Table
 from companion.ui import labelled, slug
 from rulesets.cards import format_cards, parse_cards
 from rulesets.umtali import Phase, Said, UmtaliHand, UmtaliMeld, UmtaliSummary
@@ -176,8 +176,9 @@ def _badges(summary: UmtaliSummary, player: str) -> list[str]:
 
 
 @ft.component
-def UmtaliSides(summary: UmtaliSummary, ui: TableUi) -> ft.Control:
+def UmtaliSides(table: Table) -> ft.Control:
     """The hand in play: the status line, then both sides (anchors to tap in Extend)."""
+    summary, ui = table.summary, table.ui
     current = summary.detail.current
     if current is None:
         return ft.Container()

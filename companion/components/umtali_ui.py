@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
+from companion.session import GameSession
 from rulesets.cards import Card, parse_card, parse_cards
 from rulesets.umtali import (
     Discard,
@@ -25,7 +26,7 @@ from rulesets.umtali import (
     UmtaliSummary,
 )
 
-__all__ = ["TableUi", "cards_of", "on_table"]
+__all__ = ["Table", "TableUi", "cards_of", "on_table"]
 
 
 @ft.observable
@@ -97,3 +98,17 @@ def on_table(summary: UmtaliSummary) -> frozenset[Card]:
     """Every card on either side of the hand in play (no picker offers them)."""
     current = summary.detail.current
     return frozenset(parse_card(c) for c in current.on_table) if current else frozenset()
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """What each panel of the table is given: the session, its typed summary, the UI state.
+
+    A plain holder, not observable: the table component alone subscribes to the
+    session and to the UI state and renders its panels, so one change renders
+    each panel once (a panel subscribed itself would render a second time).
+    """
+
+    session: GameSession
+    summary: UmtaliSummary
+    ui: TableUi

@@ -25,7 +25,7 @@ from companion.components.common import rule_link, tag
 from companion.components.umtali_entry import UmtaliEntry
 from companion.components.umtali_sheet import UmtaliHandEditor, hands_sheet, start_edit
 from companion.components.umtali_sides import UmtaliSides, game_result, hand_result
-from companion.components.umtali_ui import TableUi
+from companion.components.umtali_ui import Table, TableUi
 from companion.session import GameSession
 from companion.ui import labelled
 from rulesets.umtali import StartHand, UmtaliSummary
@@ -73,6 +73,8 @@ def UmtaliTable(session: GameSession) -> ft.Control:
     if not isinstance(summary, UmtaliSummary):  # not an Umtali game: nothing to show
         return ft.Text("This is not an Umtali game.")
 
+    table = Table(session, summary, ui)
+
     def edit(n: int) -> None:
         latest = session.summary
         if isinstance(latest, UmtaliSummary):
@@ -80,7 +82,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
 
     body: list[ft.Control] = []
     if summary.detail.current is not None:
-        body += [UmtaliSides(summary, ui), UmtaliEntry(session, summary, ui)]
+        body += [UmtaliSides(table), UmtaliEntry(table)]
     elif summary.finished:
         body.append(game_result(summary))
     else:
@@ -94,5 +96,5 @@ def UmtaliTable(session: GameSession) -> ft.Control:
         ),
     ]
     if ui.editing is not None:
-        body.append(UmtaliHandEditor(session, summary, ui))
+        body.append(UmtaliHandEditor(table))
     return ft.Column(body, spacing=10)
