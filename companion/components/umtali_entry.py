@@ -231,10 +231,8 @@ def _go_out_body(e: _Entry) -> Body:
     disc_text = format_cards(ui.out_discard, symbols=True) or "none"
     if ui.out_discard and ui.face_down:
         disc_text += " (face down)"
-    if e.summary.phase == Phase.FINAL:
-        intro = f"{e.who} also goes out: a pair is allowed only if it empties the hand."
-    else:
-        intro = f"{e.who} goes out: optional pair, optional discard (may be face down)."
+    also = " also" if e.summary.phase == Phase.FINAL else ""
+    intro = f"{e.who}{also} goes out: pick the pair and the discard, if there were any."
     if ui.part == "pair":
         picker = e.picker(list(ui.pair), "pair", "pair", "Pair", 2)
     else:
@@ -279,7 +277,7 @@ def _leftovers_body(e: _Entry) -> Body:
     disc_text = format_cards(ui.out_discard, symbols=True) or "none"
     left = [
         ft.Text(
-            f"The cards left in {e.who}'s hand move to {went_out}'s side as singles. "
+            f"The cards left in {e.who}'s hand move to {went_out}'s side. "
             "Record a final discard first if there was one."
         ),
         labelled(
