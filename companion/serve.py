@@ -63,6 +63,7 @@ def serve_web(config: AppConfig, host: str, port: int) -> int:
     import uvicorn
 
     from companion.app import build_main
+    from companion.web_addresses import serve_screens
 
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
     asgi = ft.run(
@@ -72,6 +73,7 @@ def serve_web(config: AppConfig, host: str, port: int) -> int:
         no_cdn=True,
         name="",
     )
+    asgi = serve_screens(asgi)  # a reloaded rule address (/rules/umtali/U5.1/) answers 200
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     url = f"http://{host}:{port}/"
     print(f"Rummy Companion is served at {url} (open it in a browser; Ctrl-C stops)", flush=True)
