@@ -17,8 +17,10 @@ from companion.components.umtali_sheet import action_text
 from companion.components.umtali_ui import Table, TableUi, on_table
 from rulesets import RulesetError
 from rulesets.cards import Card, format_cards
-from rulesets.protocol import Verdict
+from rulesets.protocol import Units, Verdict
 from rulesets.umtali import Suggestion, UmtaliGame, UmtaliSummary
+
+POINTS = Units.POINTS
 
 __all__ = ["UmtaliMyHand", "hand_note"]
 
@@ -32,7 +34,8 @@ def hand_note(ui: TableUi, summary: UmtaliSummary) -> list[ft.Control]:
     if not private:
         return []
     who = ui.acting(summary)
-    text = f"Checked against {who}'s private hand ({len(private)} cards)."
+    n = len(private)
+    text = f"Checked against {who}'s private hand ({n} card{'s' if n != 1 else ''})."
     return [ft.Text(text, size=12, italic=True)]
 
 
@@ -40,7 +43,9 @@ def _lines(sug: Suggestion, record: Any) -> list[ft.Control]:
     lines: list[ft.Control] = []
     if sug.best:
         lines.append(
-            ft.Text(f"Best melding this turn: {sug.best_points} points", weight=ft.FontWeight.BOLD)
+            ft.Text(
+                f"Best melding this turn: {POINTS.of(sug.best_points)}", weight=ft.FontWeight.BOLD
+            )
         )
         lines += [ft.Text(f"• {action_text(a)}") for a in sug.best]
         if sug.kept:
@@ -55,7 +60,7 @@ def _lines(sug: Suggestion, record: Any) -> list[ft.Control]:
     else:
         lines.append(ft.Text("Nothing in this hand can go down now."))
     if sug.can_go_out and sug.go_out and sug.go_out != sug.best:
-        lines.append(ft.Text(f"Going out is possible ({sug.go_out_points} points):"))
+        lines.append(ft.Text(f"Going out is possible ({POINTS.of(sug.go_out_points or 0)}):"))
         lines += [ft.Text(f"• {action_text(a)}") for a in sug.go_out]
     elif not sug.can_go_out:
         lines.append(ft.Text("This hand cannot go out this turn."))

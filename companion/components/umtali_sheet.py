@@ -246,7 +246,8 @@ def _reopen_button(session: GameSession, ui: TableUi, n: int, last: int) -> ft.C
     later = len(actions) - last - 1
     return tag(
         ft.OutlinedButton(
-            f"Tap again: reopen hand {n}, dropping {later} later entries"
+            f"Tap again: reopen hand {n}, dropping {later} later "
+            f"{'entry' if later == 1 else 'entries'}"
             if asked
             else f"Reopen hand {n} at its last entry",
             icon=ft.Icons.HISTORY,

@@ -17,6 +17,7 @@ from companion.components.common import kind_words, rule_link
 from companion.components.umtali_ui import Table
 from companion.ui import labelled, slug
 from rulesets.cards import format_cards, parse_cards
+from rulesets.protocol import Units
 from rulesets.umtali import Phase, Said, UmtaliHand, UmtaliMeld, UmtaliSummary
 
 __all__ = [
@@ -35,7 +36,7 @@ OnPick = Callable[[tuple[str, int]], None]
 
 def side_total_text(name: str, points: int) -> str:
     """The running-points line of one side (what the latency benchmark waits for)."""
-    return f"{name}'s side: {points} point{'s' if points != 1 else ''}"
+    return f"{name}'s side: {Units.POINTS.of(points)}"
 
 
 def meld_caption(meld: UmtaliMeld, index: int) -> str:
@@ -83,7 +84,7 @@ def meld_tile(
         on_click=(lambda _: on_pick((side, index))) if pickable and on_pick else None,
         ink=pickable,
     )
-    words = f"{side}'s meld {index + 1}: {meld.words}, {meld.points} points"
+    words = f"{side}'s meld {index + 1}: {meld.words}, {Units.POINTS.of(meld.points)}"
     return ft.Semantics(
         content=box,
         label=("Anchor " if pickable else "") + words,

@@ -215,6 +215,11 @@ def _doing(what: str) -> str:
     return _DOING.get(what, what)
 
 
+def _count(n: int, noun: str) -> str:
+    """ "1 leftover card", "3 leftover cards"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _hand_label(n: int) -> str:
     """ "Hand 2 of 4", or the tie-break hand of house rule ``fifth_hand_on_tie`` (U2.4)."""
     return f"Hand {n} of {HANDS_PER_GAME}" if n <= HANDS_PER_GAME else f"Hand {n} (tie-break, U2.4)"
@@ -1158,7 +1163,8 @@ class UmtaliGame:
             kind.value,
             meld.points,
             meld_rule(kind),
-            f"{_q(cards)} is a {kind.value}: {meld.points} points to {self.players[p]}'s side",
+            f"{_q(cards)} is a {kind.value}: {Units.POINTS.of(meld.points)} to "
+            f"{self.players[p]}'s side",
             tuple(cards),
         )
 
@@ -1408,8 +1414,8 @@ class UmtaliGame:
             "leftovers",
             pts,
             "U8.4",
-            f"{len(cards)} leftover card(s) move to {self.players[out]}'s side as singles: "
-            f"{pts} points",
+            f"{_count(len(cards), 'leftover card')} to {self.players[out]}'s side as "
+            f"singles: {Units.POINTS.of(pts)}",
             tuple(cards),
         )
 

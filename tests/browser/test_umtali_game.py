@@ -63,6 +63,7 @@ from tests.browser.conftest import (
     unexpected_external,
 )
 from tests.browser.test_new_game import add_players
+from tests.browser.words import assert_words_people_use
 
 T = 20_000
 
@@ -198,6 +199,7 @@ def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: An
 
     def shot(name: str) -> None:
         stable_screenshot(page, f"umtali-{name}-phone")
+        assert_words_people_use(page, f"umtali {name}")
 
     # ---------------------------------------------------------------- hand 1
     expect(page.get_by_text("Hand 1 of 4 · Ann dealt · Bob to play").first).to_have_count(1)
@@ -422,5 +424,6 @@ def test_umtali_screens_sizes_and_dark(
         typed(page, "my hand", "8S 9S 4H 4D 4C JD")
         shows(page, "suggestion", "Best melding this turn")
         stable_screenshot(page, f"umtali-my-hand-{name}")
+        assert_words_people_use(page, f"umtali my hand {name}")
     finally:
         page.context.close()
