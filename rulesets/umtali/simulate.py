@@ -165,7 +165,13 @@ class _Hand:
     def final_turn(self, opp: int) -> None:
         """U8.3-U8.4: the opponent's last turn, then the leftovers."""
         game, rng, h = self.game, self.rng, self.hands[opp]
-        if self.stock:
+        took: Card | None = None
+        face_up = game.summary().detail.current
+        if self.pile and face_up is not None and not face_up.face_down and rng.random() < 0.2:
+            took = self.pile.pop()  # the going-out discard, face up: draw as usual (U8.2)
+            game.take_discards(opp, [took], hand=h)
+            h.add(took)
+        elif self.stock:
             if rng.random() < 0.6:
                 game.draw(opp)
             h.add(self.stock.pop())
@@ -178,8 +184,9 @@ class _Hand:
         for act in sug.best:
             game.push(act, hand=h)
             h -= _played(act)
-        if h and rng.random() < 0.5:
-            card = rng.choice(sorted(h))
+        keep = {took} if took is not None and self.rules.no_rediscard else set()
+        if h - keep and rng.random() < 0.5:
+            card = rng.choice(sorted(h - keep))  # not a card just taken (U4.3)
             game.discard(opp, card, hand=h)
             h.discard(card)
         game.leftovers(opp, sorted(h), hand=h)
