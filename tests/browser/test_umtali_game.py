@@ -210,11 +210,18 @@ def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: An
     ).to_have_count(1)
     expect(page.get_by_test_id("add-meld").get_by_role("button")).to_be_disabled()
     shot("illegal-meld")
-    # the rule link opens the rule, Back returns to the table
+    # the rule link opens the rule in a sheet over the table; closing it returns to the
+    # same table, the entry still picked
+    before = page.url
     settled_click(page, page.get_by_test_id("verdict-rule").get_by_role("button", name="Rule U5.1"))
-    expect(page).to_have_url(re.compile(r"/rules/umtali/U5"), timeout=T)
-    page.go_back()
+    expect(page.get_by_test_id("rule-sheet")).to_be_visible(timeout=T)
+    expect(page.get_by_role("heading", name="Rule U5.1 · Umtali")).to_be_visible()
+    assert page.url == before
+    settled_click(page, page.get_by_test_id("rule-sheet-close"))
+    expect(page.get_by_test_id("rule-sheet")).to_have_count(0, timeout=T)
+    verdict(page, "jacks never form a set")
     expect(page.get_by_test_id("mode-meld")).to_have_count(1, timeout=T)
+    settled_click(page, page.get_by_test_id("meld-clear"))
 
     tap(page, "meld", "5H 6H 7H")
     verdict(page, "Sequence: 3 points")
