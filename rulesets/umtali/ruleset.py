@@ -30,6 +30,7 @@ from rulesets.errors import HouseRuleError, IllegalActionError, RulesetError
 from rulesets.protocol import (
     Action,
     Advice,
+    CheckerFacts,
     Game,
     GameRecord,
     HouseRulesBase,
@@ -95,8 +96,17 @@ class UmtaliRuleset:
     house_rules: type[HouseRulesBase] = UmtaliRules
     hand_word = "Hand"
     starting_stack: int | None = None
+    checker = CheckerFacts(
+        going_out=True,
+        rest_of_hand="Rest of my hand (checks the no-breaking rule)",
+        whole_hand="The best melding of this hand this turn, and whether it goes out.",
+    )
 
     # ------------------------------------------------------------------ facts
+    def jokers(self, rules: HouseRulesBase | None = None) -> bool:
+        """Umtali is played without jokers (U1.1)."""
+        return False
+
     def units(self, rules: HouseRulesBase | None = None) -> Units:
         """Umtali totals are points on your own side (U9)."""
         return Units.POINTS
