@@ -12,6 +12,8 @@ from typing import Any
 
 import flet as ft
 
+from companion.components.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
+from companion.components.thumb_screen import is_full_screen, scoreline_of
 from companion.routes import rule_route
 from companion.services import use_services
 from companion.session import GameSession
@@ -75,6 +77,7 @@ def PlayView() -> ft.View:
         )
     session = opened
     ft.use_state(session)  # subscribe: re-render whenever the session changes
+    scoreboard = use_scoreboard()  # the collapsed scoreboard, open or folded
 
     def undo(_: Any) -> None:
         session.undo()
@@ -86,28 +89,42 @@ def PlayView() -> ft.View:
 
     stored = session.stored
     table = TABLES[stored.game]
-    title = f"{stored.game.title()}: {' · '.join(stored.players)}"
+    title: ft.Control = ft.Text(
+        f"{stored.game.title()}: {' · '.join(stored.players)}",
+        size=16,
+        max_lines=1,
+        overflow=ft.TextOverflow.ELLIPSIS,
+    )
+    # a one-thumb table fills the screen itself: its board scrolls, its entry and its
+    # bar (verdict, refusal, Undo, action) stay put -- the frame must not scroll it;
+    # its collapsed scoreboard takes the title slot (a tap opens the score sheet)
+    full = is_full_screen(table)
+    words = scoreline_of(table)
+    if words is not None:
+        title = scoreline_title(words(session.summary), scoreboard)
     body: list[ft.BaseControl] = []
-    banner = refusal_banner(session)
+    banner = None if full else refusal_banner(session)
     if banner is not None:
         body.append(banner)
-    body.append(table(session))
+    body.append(ScoreboardContext(scoreboard, lambda: table(session)))
+    actions: list[ft.Control] = []
+    if not full:  # else Undo is in the table's bar, within reach of the thumb
+        actions.append(
+            icon_button(ft.Icons.UNDO, "Undo", undo, "undo", disabled=not session.can_undo)
+        )
+    actions += [
+        icon_button(ft.Icons.REDO, "Redo", redo, "redo", disabled=not session.can_redo),
+        icon_button(
+            ft.Icons.FACT_CHECK, "Check a meld", lambda _: go(f"/check?gid={gid}"), "check"
+        ),
+        icon_button(
+            ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{stored.game}"), "game-rules"
+        ),
+    ]
     return ft.View(
         route=f"/play/{gid}",
-        appbar=ft.AppBar(
-            title=ft.Text(title, size=16, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
-            actions=[
-                icon_button(ft.Icons.UNDO, "Undo", undo, "undo", disabled=not session.can_undo),
-                icon_button(ft.Icons.REDO, "Redo", redo, "redo", disabled=not session.can_redo),
-                icon_button(
-                    ft.Icons.FACT_CHECK, "Check a meld", lambda _: go(f"/check?gid={gid}"), "check"
-                ),
-                icon_button(
-                    ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{stored.game}"), "game-rules"
-                ),
-            ],
-        ),
-        scroll=ft.ScrollMode.AUTO,
-        padding=12,
+        appbar=ft.AppBar(title=title, actions=actions, title_spacing=0),
+        scroll=None if full else ft.ScrollMode.AUTO,
+        padding=ft.Padding(12, 4, 12, 6) if full else 12,
         controls=body,
     )
