@@ -123,7 +123,7 @@ def PlayView() -> ft.View:
     ]
     return ft.View(
         route=f"/play/{gid}",
-        appbar=ft.AppBar(title=title, actions=actions, title_spacing=0),
+        appbar=ft.AppBar(title=title, actions=actions, title_spacing=0 if full else None),
         scroll=None if full else ft.ScrollMode.AUTO,
         padding=ft.Padding(12, 4, 12, 6) if full else 12,
         controls=body,
