@@ -16,7 +16,7 @@ thumb would make it, and counted:
   can see (its box cut by the viewport and by every scrolling area it is in,
   ``layout.visible_box``).  Unless the whole target is visible, it scrolls with
   the mouse wheel over the area that holds it, one gesture of at most 300 px at a
-  time, and counts each gesture.  It never scrolls "just in case", and
+  time, and counts each gesture (``layout.reveal``).  It never scrolls "just in case", and
   Playwright's own scroll-into-view is never used (it moves the accessibility
   tree, not Flutter's canvas).
 
@@ -45,13 +45,12 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, AppServer  # noqa: E
 from tests.browser.layout import (  # noqa: E402
     open_phone,
     phone_context,
+    reveal,
     settle,
-    visible_box,
     watch_server,
 )
 
 T = 20_000
-WHEEL_STEP = 300
 
 
 @dataclass
@@ -93,42 +92,6 @@ class Driver:
         return self.page.get_by_test_id(ident)
 
     # -- the thumb ---------------------------------------------------------------------
-    def _reveal(self, locator: Any) -> None:
-        """Scroll (counted) until the whole of ``locator``'s control can be seen."""
-        for _ in range(20):
-            seen = visible_box(self.page, locator)
-            full = None if seen is None else seen["full"]
-            if (
-                seen is not None
-                and abs(seen["height"] - full["height"]) < 1
-                and abs(seen["width"] - full["width"]) < 1
-            ):
-                return
-            box = full or locator.bounding_box()
-            area = self._scroll_area(locator)
-            height = self.page.viewport_size["height"]
-            mid = (area["y"] + area["height"] / 2) if area else height / 2
-            delta = WHEEL_STEP if box is None else max(-WHEEL_STEP, min(WHEEL_STEP, box["y"] - mid))
-            x = (area["x"] + area["width"] / 2) if area else self.page.viewport_size["width"] / 2
-            self.page.mouse.move(x, mid)
-            self.page.mouse.wheel(0, delta)
-            if self.current is not None:
-                self.current.scrolls += 1
-            self.page.wait_for_timeout(200)
-        raise AssertionError(f"could not bring {locator} into view")
-
-    def _scroll_area(self, locator: Any) -> dict[str, float] | None:
-        """The box of the nearest scrolling area around ``locator`` (None: the page)."""
-        area: dict[str, float] | None = locator.evaluate(
-            """el => { for (let p = el.parentElement; p; p = p.parentElement) {
-                 const s = getComputedStyle(p);
-                 if (/(scroll|auto)/.test(s.overflowY)) {
-                   const r = p.getBoundingClientRect();
-                   return {x: r.left, y: r.top, width: r.width, height: r.height}; } }
-               return null; }"""
-        )
-        return area
-
     def tap(self, ident: str, what: str | None = None) -> None:
         """Tap the control with test id ``ident`` (its button, if it wraps one)."""
         target = self.by_id(ident)
@@ -137,13 +100,16 @@ class Driver:
         if inner.count() == 1:
             target = inner
         settle(self.page)
-        self._reveal(target)
+        scrolls = reveal(self.page, target)
         clicked = time.monotonic()
         target.click()
         settle(self.page, since=clicked)
         if self.current is not None:
             self.current.taps += 1
-            self.current.steps.append(what or ident)
+            self.current.scrolls += scrolls
+            self.current.steps.append(
+                what or ident + (f" (after {scrolls} scrolls)" if scrolls else "")
+            )
 
     def selected(self, ident: str) -> bool:
         node = self.by_id(ident)

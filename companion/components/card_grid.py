@@ -18,7 +18,8 @@ list of chosen cards and hears every change).  A screen whose entry has parts
 chips and uses ``CompactPicker(..., strip=False)``.
 
 Test and accessibility identifiers: ``<ident>-card-<card>`` (``meld-card-5H``),
-``<ident>-clear``, ``<ident>-type`` (the typing switch), ``<ident>-use-typed``.
+``<ident>-chosen`` (the strip's words), ``<ident>-clear``, ``<ident>-type`` (the
+typing switch), ``<ident>-use-typed``.
 """
 
 from __future__ import annotations
@@ -223,14 +224,20 @@ def chosen_strip(
     elif parts:
         shown = ft.Row(list(parts), spacing=6, expand=True, scroll=ft.ScrollMode.HIDDEN)
     else:
-        shown = ft.Text(
-            spans=[
-                ft.TextSpan(f"{label}: ", style=ft.TextStyle(size=14, weight=ft.FontWeight.W_500)),
-                *(cards_spans(cards) if cards else [ft.TextSpan("none chosen")]),
-            ],
-            semantics_label=summary,
-            max_lines=2,
-            overflow=ft.TextOverflow.ELLIPSIS,
+        shown = ft.Semantics(
+            content=ft.Text(
+                spans=[
+                    ft.TextSpan(
+                        f"{label}: ", style=ft.TextStyle(size=14, weight=ft.FontWeight.W_500)
+                    ),
+                    *(cards_spans(cards) if cards else [ft.TextSpan("none chosen")]),
+                ],
+                semantics_label=summary,
+                max_lines=2,
+                overflow=ft.TextOverflow.ELLIPSIS,
+            ),
+            identifier=f"{ident}-chosen",
+            key=f"{ident}-chosen",
             expand=True,
         )
     clear = icon_button(

@@ -12,6 +12,8 @@ from typing import Any
 import flet as ft
 
 from companion.components.common import verdict_line
+from companion.components.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
+from companion.components.thumb_screen import scoreline_of
 from companion.components.umtali_sheet import action_text
 from companion.components.umtali_sides import meld_caption, side_total_text
 from companion.session import GameSession
@@ -86,9 +88,18 @@ def test_u2_1_hand_spans_come_from_the_referee_and_action_text() -> None:
 
 @ft.component
 def Host(session: GameSession) -> ft.Control:
-    """What the play frame does: subscribe to the session, render the table."""
+    """What the play frame does: subscribe to the session, show the table's collapsed
+    scoreboard (its title slot) and render the table under it."""
     ft.use_state(session)
-    return UmtaliTable(session)
+    board = use_scoreboard()
+    words = scoreline_of(UmtaliTable)
+    assert words is not None
+    return ft.Column(
+        [
+            scoreline_title(words(session.summary), board),
+            ScoreboardContext(board, lambda: UmtaliTable(session)),
+        ]
+    )
 
 
 class Screen(HeadlessScreen):
@@ -112,7 +123,7 @@ def test_u5_1_illegal_meld_refused_live_then_u6_2_extension_on_opponent_side() -
     game = new_session()
 
     async def scenario(sc: Screen) -> None:
-        assert "Hand 1 of 4 · Ann dealt · Bob to play" in sc.texts()
+        assert sc.label("scoreline").startswith("Ann 0 · Bob 0. Hand 1 of 4 · Bob to play.")
         await sc.tap_cards("meld", "JH JD JS")
         assert str(sc.sem("verdict").label).endswith("(rule U5.1)")
         assert sc.sem("add-meld").content.disabled
@@ -153,10 +164,8 @@ def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
         await sc.tap_cards("pair", "4C 4D")
         await sc.click("part-discard")
         await sc.tap_cards("out-discard", "2C")
-        sc.fs.apply_patch(sc.sem("face-down").content._i, {"value": True})
-        await sc.fs.dispatch_event(sc.sem("face-down").content._i, "change", None)
-        await flush()
-        assert "Discard: 2♣ (face down)" in sc.texts()
+        await sc.click("face-down")
+        assert sc.label("part-discard") == "Discard: 2♣ (face down)"
         await sc.click("add-go-out")
         assert game.actions[-1].to_json() == {
             "type": "go_out",
@@ -177,7 +186,7 @@ def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
         await sc.click("add-leftovers")
         # Ann: 20 + 1 = 21; Bob: 3 + 2 + 1 + 5 = 11
         assert game.summary.to_json()["hands"][0]["scores"] == {"Ann": 21, "Bob": 11}
-        assert "Hand 2 of 4: Bob deals (the deal alternates)." in sc.texts()
+        assert sc.label("next-hand") == "Hand 2 of 4: Bob deals (the deal alternates). (rule U2.3)"
         # edit hand 1: KD was not a leftover after all -> Bob 3 + 2 + 1 = 6
         await sc.click("edit-hand-1")
         await sc.click("fix-leftovers-card-KD")
@@ -195,6 +204,8 @@ def test_u4_6_empty_stock_needs_a_second_tap() -> None:
     assert game.add({"type": "meld", "player": "Bob", "cards": ["QH", "KH"]}) is None
 
     async def scenario(sc: Screen) -> None:
+        assert not sc.has("empty-stock")  # a rare action: on the opened board, not in the bar
+        await sc.click("scoreline")
         await sc.click("empty-stock")
         assert game.summary.to_json()["phase"] == "play"
         await sc.click("empty-stock")
