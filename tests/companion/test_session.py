@@ -306,3 +306,44 @@ def test_r6_2_edit_a_finished_rummy_hand_recomputes(repo: GameRepository) -> Non
     edited[1] = {"type": "hand_end", "went_out": "Ann", "remaining": {"Bob": ["3S"], "Cy": []}}
     assert s.replace(edited) is None
     assert s.summary.totals == {"Ann": 2, "Bob": 3, "Cy": 2}
+
+
+# -- several windows on one game -------------------------------------------------------------
+
+
+@pytest.mark.xfail(strict=True, reason="issue 14: today a multi-entry save rewrites the game")
+@pytest.mark.usefixtures("tally")
+def test_two_windows_lose_no_entry_when_multi_entry_saves_interleave(
+    repo: GameRepository,
+) -> None:
+    """Issue 14: two windows on one game, multi-entry saves interleaved, then undo in the
+    other window.  Every acknowledged entry stays, in order, and the game replays."""
+    a = GameSession.start(repo, "tally", PLAYERS, {})
+    b = GameSession.open(repo, a.game_id)
+    acknowledged: list[dict[str, Any]] = []
+    for _ in range(4):
+        pair = [_add("Ann", 1), _add("Bob", 0)]
+        assert a.add_many(pair) is None
+        acknowledged += pair
+        one = _add("Cy", 1)
+        assert b.add(one) is None
+        acknowledged.append(one)
+        pair = [_add("Bob", 1), _add("Cy", 0)]
+        assert b.add_many(pair) is None
+        acknowledged += pair
+    assert repo.get_game(a.game_id).actions == acknowledged
+    undone = a.undo()  # window A takes off B's last entry, which it has seen
+    assert undone is not None and undone.to_json() == acknowledged[-1]
+    kept = acknowledged[:-1]
+    assert repo.get_game(a.game_id).actions == kept
+    assert [x.to_json() for x in a.actions] == [x.to_json() for x in b.actions] == kept
+    assert a.summary == b.summary
+    assert _replayed(repo, a.game_id).totals == a.summary.totals == {"Ann": 4, "Bob": 3, "Cy": 4}
+
+
+def _replayed(repo: GameRepository, game_id: str) -> Summary:
+    """The stored game replayed from scratch by a fresh referee (raises if it cannot be)."""
+    fresh = TALLY.new_game(PLAYERS)
+    for data in repo.get_game(game_id).actions:
+        fresh.push(data)
+    return fresh.summary()
