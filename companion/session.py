@@ -25,18 +25,18 @@ It is observable: a component that holds it re-renders when it changes
 
 from __future__ import annotations
 
-import contextvars
 import itertools
 import secrets
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import flet as ft
-from flet.controls.context import _context_page
 
+from companion.access import Capability, NotAllowed
+from companion.crosspage import call_in_page
 from companion.hub import (
     Actor,
     LiveGame,
@@ -74,33 +74,8 @@ class Who:
     at_table: bool = False
 
 
-def _call_in_page(page: Any, fn: Callable[[], None]) -> bool:
-    """Run ``fn`` on ``page``'s event loop with ``page`` as the current Flet page.
-
-    A change made by one device must re-render another device's screen in *that*
-    device's Flet session (an observable schedules its component on the current
-    page's session).  Returns False when the page is offline: it catches up on
-    reconnect instead.
-    """
-    try:
-        connection = page.session.connection
-    except RuntimeError:  # the page's session is gone
-        return False
-    if connection is None:
-        return False
-    ctx = contextvars.Context()
-    ctx.run(_context_page.set, page)
-    try:
-        loop = connection.loop
-    except RuntimeError:  # a connection without a loop (headless tests): run here
-        ctx.run(fn)
-        return True
-    loop.call_soon_threadsafe(fn, context=ctx)
-    return True
-
-
 @ft.observable
-@dataclass
+@dataclass(eq=False)  # one session per screen: compared (and hashed) by identity
 class GameSession:
     repo: GameRepository
     game_id: str
@@ -280,6 +255,8 @@ class GameSession:
 
     def undo(self) -> Action | dict[str, Any] | None:
         """Take the last entry off, for everyone at the table; returns it (None: nothing)."""
+        if self._refused_here():
+            return None
         seen = self._seen
         outcome, undone = self._live.undo(
             actor=self._actor, seen=seen, key=entry_key(self._actor, seen, "undo")
@@ -289,6 +266,8 @@ class GameSession:
 
     def redo(self) -> Refusal | None:
         """Put back the last entry anyone undid."""
+        if self._refused_here():
+            return self.error
         seen = self._seen
         outcome = self._live.redo(
             actor=self._actor, seen=seen, key=entry_key(self._actor, seen, "redo")
@@ -297,6 +276,8 @@ class GameSession:
 
     def replace(self, actions: Sequence[ActionIn]) -> Refusal | None:
         """Edit history (e.g. a finished hand): the game is rebuilt from the new record."""
+        if self._refused_here():
+            return self.error
         seen = self._seen
         outcome = self._live.replace(
             actions,
@@ -327,7 +308,22 @@ class GameSession:
         self.offline = ""
 
     # ---- internals ----------------------------------------------------------------------------
+    def _refused_here(self) -> Refusal | None:
+        """The device's role, checked again here (a dropped phone's screen may still tap)."""
+        device = getattr(self.repo, "device", None)  # a device's guarded history
+        if device is None:
+            return None
+        try:
+            device.require(Capability.PLAY)
+        except NotAllowed as exc:
+            self.error = Refusal(str(exc))
+            self._changed()
+            return self.error
+        return None
+
     def _submit(self, actions: list[ActionIn], *, hand: Sequence[Card] | None) -> Refusal | None:
+        if self._refused_here():
+            return self.error
         seen = self._seen
         outcome = self._live.submit(
             actions,
@@ -350,7 +346,7 @@ class GameSession:
         page = ref() if ref is not None else None
         if page is None:
             self._pull()
-        elif not _call_in_page(page, self._pull):
+        elif not call_in_page(page, self._pull):
             self._offline_since = self._offline_since or time.monotonic()
 
     def _pull(self) -> None:
