@@ -5,6 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion import rulebook
+from companion.access import Capability
 from companion.services import use_services, use_ui
 from companion.storage import GameListItem
 from companion.ui import go, icon_button, labelled
@@ -84,6 +85,13 @@ def HomeView() -> ft.View:
         ui.dark = not currently_dark
 
     dark_now = bool(ui.dark)
+    table_button: list[ft.Control] = []
+    if services.table is not None and services.can(Capability.RUN_TABLE):
+        table_button.append(
+            icon_button(
+                ft.Icons.QR_CODE, "Table: PIN and join code", lambda _: go("/table"), "table"
+            )
+        )
     controls: list[ft.BaseControl] = []
     if in_progress:
         controls.append(ft.Text("Games in progress", size=16, weight=ft.FontWeight.BOLD))
@@ -121,6 +129,7 @@ def HomeView() -> ft.View:
         appbar=ft.AppBar(
             title=ft.Text("Rummy Companion"),
             actions=[
+                *table_button,
                 icon_button(
                     ft.Icons.LIGHT_MODE if dark_now else ft.Icons.DARK_MODE,
                     "Light theme" if dark_now else "Dark theme",

@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
-from companion.components.common import said
+from companion.components.common import said, tag
 from companion.services import Services
 from companion.ui import heading, labelled
 
@@ -164,12 +164,7 @@ def JoinView(services: Services, tokens: TokenStore) -> ft.View:
             "PIN",
             "pin-field",
         ),
-        labelled(
-            ft.FilledButton("Join", icon=ft.Icons.LOGIN, on_click=join, disabled=busy),
-            "Join",
-            "pin-join",
-            button=True,
-        ),
+        tag(ft.FilledButton("Join", icon=ft.Icons.LOGIN, on_click=join, disabled=busy), "pin-join"),
     ]
     if shown:
         controls.append(said(ft.Text(shown, color=ft.Colors.ERROR, size=15), shown, "pin-message"))

@@ -15,6 +15,8 @@ where it was.
 from __future__ import annotations
 
 import functools
+import importlib
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -25,11 +27,17 @@ from companion.services import Services, use_services
 from companion.session import GameSession
 from companion.storage import StorageError
 from companion.ui import go, icon_button, labelled
-from companion.views.rummoli_table import RummoliTable
-from companion.views.rummy_table import RummyTable
-from companion.views.umtali_table import UmtaliTable
 
-TABLES = {"umtali": UmtaliTable, "rummy": RummyTable, "rummoli": RummoliTable}
+#: each game's table component: ``companion.views.<game>_table.<Game>Table``
+TABLES = {"umtali": "UmtaliTable", "rummy": "RummyTable", "rummoli": "RummoliTable"}
+
+
+def table_component(game: str) -> Callable[[GameSession], ft.Control]:
+    """The table screen of ``game``, imported when a game of it is first opened (a game's
+    screen is only loaded when needed, and one that fails to load breaks only itself)."""
+    module = importlib.import_module(f"companion.views.{game}_table")
+    component: Callable[[GameSession], ft.Control] = getattr(module, TABLES[game])
+    return component
 
 
 def refusal_banner(session: GameSession) -> ft.Control | None:
@@ -156,7 +164,7 @@ def PlayView() -> ft.View:
         services.history_changed()
 
     meta = session.meta
-    table = TABLES[meta.game]
+    table = table_component(meta.game)
     title = f"{meta.game.title()}: {' · '.join(meta.players)}"
     body: list[ft.BaseControl] = []
     seats = _seats(services, session)

@@ -17,7 +17,7 @@ import flet as ft
 import segno
 
 from companion.access import Capability, Device, NotAllowed, Role
-from companion.components.common import said
+from companion.components.common import said, tag
 from companion.services import Services, use_services
 from companion.ui import go, heading, labelled
 
@@ -125,11 +125,9 @@ def TableView() -> ft.View:
             ft.Row(
                 [
                     ft.Text("Every phone leaves and needs the new PIN.", size=15),
-                    labelled(
+                    tag(
                         ft.FilledButton("End it", icon=ft.Icons.LOGOUT, on_click=end),
-                        "End it",
                         "table-end-confirm",
-                        button=True,
                     ),
                     ft.TextButton("Keep playing", on_click=lambda _: set_asking(False)),
                 ],
@@ -138,13 +136,11 @@ def TableView() -> ft.View:
         )
     else:
         controls.append(
-            labelled(
+            tag(
                 ft.OutlinedButton(
                     "End the table", icon=ft.Icons.LOGOUT, on_click=lambda _: set_asking(True)
                 ),
-                "End the table",
                 "table-end",
-                button=True,
             )
         )
     return ft.View(
