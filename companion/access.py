@@ -110,6 +110,10 @@ class Device:
     active: bool = True
     #: True for a device at a table of several (private hands show only on their seat)
     at_table: bool = False
+    #: when its connection dropped (None: connected), and the hub revision each game it
+    #: showed was at then -- so its next screen can say what it missed
+    offline_since: float | None = None
+    seen: dict[str, int] = field(default_factory=dict)
 
     @property
     def words(self) -> str:

@@ -21,7 +21,7 @@ import os
 import platform
 import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -142,22 +142,104 @@ def open_table(host: str, port: int, pin: str | None) -> tuple[Any, list[str]]:
     return table, urls
 
 
-def serve_web(config: AppConfig, host: str, port: int, *, pin: str | None = None) -> int:
-    """Serve the web UI on host:port until Ctrl-C or SIGTERM (table mode: see above)."""
+#: A browser session left behind by a dropped connection is never resumed (see
+#: :func:`fresh_sessions`): it is dropped after this many seconds.
+LEFT_SESSION_SECONDS = "120"
+
+ASGIApp = Callable[[MutableMapping[str, Any], Any, Any], Awaitable[None]]
+_REGISTER_CLIENT = 1  # flet.messaging.protocol.MessageAction.REGISTER_CLIENT
+
+
+def _without_session_id(frame: bytes) -> bytes:
+    """A client's "register" frame with its old session id taken out (others unchanged)."""
+    import msgpack
+
+    if frame[:1] != b"\x00":
+        return frame
+    try:
+        message = msgpack.unpackb(frame[1:], strict_map_key=False)
+    except (ValueError, msgpack.UnpackException):
+        return frame
+    if (
+        isinstance(message, list)
+        and len(message) == 2
+        and message[0] == _REGISTER_CLIENT
+        and isinstance(message[1], dict)
+        and message[1].get("session_id")
+    ):
+        message[1]["session_id"] = None
+        return b"\x00" + bytes(msgpack.packb(message))
+    return frame
+
+
+def fresh_sessions(app: ASGIApp) -> ASGIApp:
+    """Every connection of the web client starts a fresh Flet session.
+
+    When its connection drops (Wi-Fi, a phone put away), the Flet 1.0.5 web
+    client reconnects and asks to resume its old session.  Resumed, that
+    session is sent to the client whole, but the client then cannot apply the
+    server's later updates: taps reach the server, the screen never changes
+    (seen with a bare counter app, too).  So the client's session id is taken
+    out of its first message: it gets a new session, drawn from the server's
+    state -- the live games are in the hub, the device is recognised by the
+    token in its client storage, the address is kept -- and the play screen
+    says what it missed (:meth:`companion.services.Services.opened`).
+    """
+
+    async def wrapped(scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "websocket":
+            await app(scope, receive, send)
+            return
+        first = True
+
+        async def first_frame_fresh() -> Any:
+            nonlocal first
+            message = await receive()
+            if first and message.get("type") == "websocket.receive" and message.get("bytes"):
+                first = False
+                message = {**message, "bytes": _without_session_id(message["bytes"])}
+            return message
+
+        await app(scope, first_frame_fresh, send)
+
+    return wrapped
+
+
+def web_app(
+    config: AppConfig,
+    repo: Any = None,
+    *,
+    table: Any = None,
+    join_urls: Sequence[str] = (),
+    wrap: Callable[[Callable[[Any], None]], Callable[[Any], None]] | None = None,
+) -> ASGIApp:
+    """The web UI as an ASGI app (what ``serve_web`` serves; tests and benchmarks too).
+
+    ``wrap`` wraps the per-session entry point (a test may note each page).
+    """
     import flet as ft
-    import uvicorn
 
     from companion.app import build_main
 
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
-    table, urls = open_table(host, port, pin) if pin or not is_loopback(host) else (None, [])
+    os.environ.setdefault("FLET_SESSION_TIMEOUT", LEFT_SESSION_SECONDS)
+    entry = build_main(config, repo, table=table, join_urls=join_urls)
     asgi = ft.run(
-        build_main(config, table=table, join_urls=urls),
+        wrap(entry) if wrap is not None else entry,
         export_asgi_app=True,
         assets_dir=str(ASSETS_DIR),
         no_cdn=True,
         name="",
     )
+    return fresh_sessions(asgi)
+
+
+def serve_web(config: AppConfig, host: str, port: int, *, pin: str | None = None) -> int:
+    """Serve the web UI on host:port until Ctrl-C or SIGTERM (table mode: see above)."""
+    import uvicorn
+
+    table, urls = open_table(host, port, pin) if pin or not is_loopback(host) else (None, [])
+    asgi = web_app(config, table=table, join_urls=urls)
     url = f"http://{host}:{port}/"
     print(f"Rummy Companion is served at {url} (open it in a browser; Ctrl-C stops)", flush=True)
     server = _server_class()(

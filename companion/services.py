@@ -164,15 +164,33 @@ class Services:
 
     # ---- the play screens of this session ------------------------------------------------
     def opened(self, session: GameSession) -> None:
-        """A play screen shows ``session``: it catches up after this device was offline."""
+        """A play screen shows ``session``.
+
+        If this device's connection dropped before (its browser session was
+        replaced by a fresh one, see :func:`companion.serve.fresh_sessions`), the
+        screen says for how long and what it missed since it last showed the game.
+        """
         self._sessions.add(session)
+        device = self.device
+        if device.offline_since is not None:
+            gone = time.monotonic() - device.offline_since
+            device.offline_since = None
+            session.resync(gone, since=device.seen.pop(session.game_id, None))
 
     def went_offline(self) -> None:
-        self._offline_since = self._offline_since or time.monotonic()
+        """The browser's connection dropped: remember when, and what each game showed."""
+        now = time.monotonic()
+        self._offline_since = self._offline_since or now
+        device = self.device
+        if device.active and device.offline_since is None:
+            device.offline_since = now
+        for session in list(self._sessions):
+            device.seen[session.game_id] = session.table_revision
 
     def came_back(self) -> None:
-        """The browser reconnected: every game on screen catches up and says so."""
+        """The same browser session reconnected: every game on screen catches up and says so."""
         since, self._offline_since = self._offline_since, None
+        self.device.offline_since = None
         gone = time.monotonic() - since if since is not None else None
         for session in list(self._sessions):
             session.resync(gone)

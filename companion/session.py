@@ -58,6 +58,20 @@ ActionIn = Action | dict[str, Any]
 
 _serial = itertools.count(1)
 
+#: seconds offline that go unmentioned when nothing changed meanwhile (a reload)
+QUIET_GAP = 10.0
+
+
+def _duration(seconds: float) -> str:
+    """ "8 s", "3 min", "2 h 5 min"."""
+    s = int(seconds + 0.5)
+    if s < 90:
+        return f"{s} s"
+    if s < 3600:
+        return f"{(s + 30) // 60} min"
+    h, rest = divmod(s, 3600)
+    return f"{h} h {rest // 60} min" if rest >= 60 else f"{h} h"
+
 
 def _ruleset(name: str) -> Any:
     return load_ruleset(name)  # looked up at call time (tests substitute a referee)
@@ -291,11 +305,15 @@ class GameSession:
         self.error = None
         self._changed()
 
-    def resync(self, offline_seconds: float | None = None) -> None:
-        """Catch up with the table (after this device was offline), saying what it missed."""
-        missed = self._live.changes_since(self._synced, self._actor)
-        if offline_seconds is not None:
-            gone = f"You were offline for {offline_seconds:.0f} s"
+    def resync(self, offline_seconds: float | None = None, *, since: int | None = None) -> None:
+        """Catch up with the table after this device was offline, saying what it missed.
+
+        ``since``: the hub revision the device last showed (default: this session's).
+        A short gap in which nothing changed (a reload) is not worth a note.
+        """
+        missed = self._live.changes_since(self._synced if since is None else since, self._actor)
+        if offline_seconds is not None and (missed or offline_seconds >= QUIET_GAP):
+            gone = f"You were offline for {_duration(offline_seconds)}"
             if missed:
                 lines = "; ".join(e.line for e in missed[-3:])
                 more = f" (and {len(missed) - 3} more)" if len(missed) > 3 else ""

@@ -17,6 +17,7 @@ import contextlib
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,8 @@ import flet as ft
 from playwright.sync_api import expect
 
 from companion.access import Table
-from companion.app import build_main
-from companion.config import ASSETS_DIR, AppConfig
+from companion.config import AppConfig
+from companion.serve import web_app
 from companion.services import Services
 from companion.storage import TinyDbRepository, open_repository
 from tests.browser.conftest import ARTIFACTS, free_port, open_app
@@ -46,23 +47,25 @@ class TableServer:
     def start(self) -> TableServer:
         import uvicorn
 
-        os.environ["FLET_FORCE_WEB_SERVER"] = "1"
         os.environ["FLET_WEB_NO_CDN"] = "1"
         self.url = f"http://127.0.0.1:{self.port}/"
         self.repo: TinyDbRepository = open_repository(self.data_dir)
         self.table = Table(pin=self.pin)
-        inner = build_main(
+
+        def noted(inner: Callable[[Any], None]) -> Callable[[Any], None]:
+            def main(page: ft.Page) -> None:
+                self.pages.append(page)
+                inner(page)
+
+            return main
+
+        asgi = web_app(
             AppConfig(data_dir=self.data_dir, web=True),
             self.repo,
             table=self.table,
             join_urls=[self.url],
+            wrap=noted,
         )
-
-        def main(page: ft.Page) -> None:
-            self.pages.append(page)
-            inner(page)
-
-        asgi = ft.run(main, export_asgi_app=True, assets_dir=str(ASSETS_DIR), no_cdn=True, name="")
         self.server = uvicorn.Server(
             uvicorn.Config(
                 asgi, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio"
