@@ -158,6 +158,9 @@ def build_main(
         services.ui.dark = saved_theme(config.data_dir)
         page.on_disconnect = lambda _: services.went_offline()
         page.on_connect = lambda _: services.came_back()
+        page.on_app_lifecycle_state_change = lambda _: (
+            services.came_into_view() if page.app_visible else None
+        )
         page.render_views(App, services, tokens() if tokens is not None else None)
 
     return main

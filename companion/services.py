@@ -177,6 +177,11 @@ class Services:
             device.offline_since = None
             session.resync(gone, since=device.seen.pop(session.game_id, None))
 
+    def came_into_view(self) -> None:
+        """The screen shows again (a phone picked up): games on it catch up."""
+        for session in list(self._sessions):
+            session.resync()
+
     def went_offline(self) -> None:
         """The browser's connection dropped: remember when, and what each game showed."""
         now = time.monotonic()

@@ -27,11 +27,10 @@ from __future__ import annotations
 
 import itertools
 import secrets
-import time
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import flet as ft
 
@@ -52,7 +51,7 @@ from rulesets import load_ruleset
 from rulesets.cards import Card
 from rulesets.protocol import Action, Game, GameRecord, Ruleset, Summary, Verdict
 
-__all__ = ["GameSession", "Refusal", "listed_part"]
+__all__ = ["GameSession", "Refusal", "SessionHandle", "listed_part"]
 
 ActionIn = Action | dict[str, Any]
 
@@ -140,7 +139,6 @@ class GameSession:
         #: the hub revision this device's screen showed (None: no screen draws this
         #: session, e.g. a script: it has seen whatever it last synced)
         self._shown: int | None = None
-        self._offline_since: float | None = None
         try:
             page = ft.context.page
         except RuntimeError:  # no Flet page (tests, scripts): changes arrive at once
@@ -151,6 +149,17 @@ class GameSession:
     def close(self) -> None:
         """Stop hearing of changes (the screen showing the game went away)."""
         self._unsubscribe()
+
+    def handle(self) -> GameSession:
+        """This session for the components of one screen: the same API, not observable.
+
+        The play screen alone subscribes to the session and passes this handle
+        down, so a change re-renders the game's table once.  Were the session
+        itself passed, every component holding it would subscribe too and be
+        rendered a second time after its parent had already re-rendered it
+        (Flet schedules both), doubling the server's work for every device.
+        """
+        return cast(GameSession, SessionHandle(self))
 
     # ---- who is here ---------------------------------------------------------------------
     @property
@@ -359,13 +368,17 @@ class GameSession:
         return outcome.refusal
 
     def _heard(self, event: TableEvent) -> None:
-        """A change by any device (called by the hub, maybe from another Flet session)."""
+        """A change by any device (called by the hub, maybe from another Flet session).
+
+        A screen that is not showing (a phone put down, a background tab) is
+        not redrawn now: it catches up when it shows again (``resync``).
+        """
         ref = self._page
         page = ref() if ref is not None else None
         if page is None:
             self._pull()
-        elif not call_in_page(page, self._pull):
-            self._offline_since = self._offline_since or time.monotonic()
+        elif getattr(page, "app_visible", True):
+            call_in_page(page, self._pull)  # offline: caught up when it comes back
 
     def _pull(self) -> None:
         """Take the live game's latest summary and what others did since we looked."""
@@ -387,3 +400,18 @@ class GameSession:
 
     def _changed(self) -> None:
         self.revision += 1
+
+
+class SessionHandle:
+    """A game session, minus being observable (see :meth:`GameSession.handle`)."""
+
+    __slots__ = ("_session",)
+
+    def __init__(self, session: GameSession) -> None:
+        object.__setattr__(self, "_session", session)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(object.__getattribute__(self, "_session"), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(object.__getattribute__(self, "_session"), name, value)

@@ -152,7 +152,8 @@ def PlayView() -> ft.View:
             ],
         )
     session = opened
-    ft.use_state(session)  # subscribe: re-render whenever the session changes
+    ft.use_state(session)  # the one subscriber: each change re-renders this screen once
+    handle = ft.use_memo(session.handle, [gid])  # for the table: not observable
     session.mark_shown()  # what this screen draws now is what an entry made on it saw
 
     def undo(_: Any) -> None:
@@ -174,7 +175,7 @@ def PlayView() -> ft.View:
     banner = refusal_banner(session)
     if banner is not None:
         body.append(banner)
-    body.append(table(session))
+    body.append(table(handle))
     return ft.View(
         route=f"/play/{gid}",
         appbar=ft.AppBar(
