@@ -45,6 +45,9 @@ def devices(
         page.context.close()
 
 
+TABLET = {"width": 760, "height": 520}
+
+
 def _device(browser: Any, devices: list[Any], size: dict[str, int] = PHONE) -> Any:
     page = new_page(browser, size)
     devices.append(page)
@@ -71,12 +74,12 @@ def test_a_phone_without_the_host_token_sees_the_pin_screen_and_a_reload_keeps_i
     _home(phone)
     expect(phone.get_by_role("button", name="Join")).to_have_count(0)
 
-    host = _device(browser, devices, DESKTOP)
+    host = _device(browser, devices, TABLET)
     arrive(host, server.host_url())
     said(host, "table-pin", f"PIN {server.table.pin}")
     expect(host.get_by_role("img", name=f"QR code of {server.url}")).to_be_visible(timeout=T)
     expect(host.get_by_text("At the table: 1 phone")).to_be_visible(timeout=T)
-    stable_screenshot(host, "table-host-desktop")
+    stable_screenshot(host, "table-host")  # docs/table-host.png
 
 
 def test_wrong_pins_are_refused_and_then_rate_limited(

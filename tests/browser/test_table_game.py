@@ -138,7 +138,7 @@ def test_host_and_three_phones_enter_at_the_same_moment_and_every_screen_converg
     for page in everyone:
         expect(page.get_by_test_id("refusal")).to_have_count(0)
         said(page, "table-news", r"Table: .+: (Ann|Bob) meld")
-    stable_screenshot(phones[0], "table-phone-news")
+    stable_screenshot(phones[0], "table-phone")  # docs/table-phone.png
 
     # a phone that reloads mid-game comes back to the same state, without the PIN
     phones[1].reload()
