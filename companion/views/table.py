@@ -47,16 +47,15 @@ def host_only_view(route: str, title: str, need: Capability) -> ft.View:
 
 
 def _device_line(device: Device, me: Device) -> ft.Control:
-    role = "host" if device.role is Role.HOST else "phone"
-    name = device.words + (" (this device)" if device is me else "")
-    seat = f", plays as {device.seat}" if device.seat else ""
-    words = f"{name}: {role}{seat}"
-    icon = ft.Icons.COMPUTER if device.role is Role.HOST else ft.Icons.SMARTPHONE
-    return said(
-        ft.Row([ft.Icon(icon), ft.Text(words, size=15)]),
-        words,
-        f"device-{device.id}",
-    )
+    """ "The host (this device)", "Phone 2", "Ann (phone 1)"."""
+    if device.role is Role.HOST:
+        words = f"{device.seat}, the host" if device.seat else "The host"
+        icon = ft.Icons.COMPUTER
+    else:
+        words = f"{device.seat} (phone {device.number})" if device.seat else device.words
+        icon = ft.Icons.SMARTPHONE
+    words += " (this device)" if device is me else ""
+    return said(ft.Row([ft.Icon(icon), ft.Text(words, size=15)]), words, f"device-{device.id}")
 
 
 def _join_panel(services: Services, pin: str) -> ft.Control:
