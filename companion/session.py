@@ -391,7 +391,9 @@ class GameSession:
             revision = live.revision
             problem = live.problem
         self._synced = revision
-        self.summary = summary
+        # no equality test of the old and new summary (a long game's ledger): the
+        # revision bump below is the one change screens follow
+        object.__setattr__(self, "summary", summary)
         if missed:
             self.notice = missed[-1].line
         if problem is not None and self.error is None:
