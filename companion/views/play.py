@@ -21,6 +21,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.access import Capability
 from companion.components.common import choice, said
 from companion.routes import rule_route
 from companion.services import Services, use_services
@@ -176,11 +177,19 @@ def PlayView() -> ft.View:
     if banner is not None:
         body.append(banner)
     body.append(table(handle))
+    hosting: list[ft.Control] = []
+    if services.table is not None and services.can(Capability.RUN_TABLE):
+        hosting.append(
+            icon_button(
+                ft.Icons.QR_CODE, "Table: PIN and join code", lambda _: go("/table"), "table"
+            )
+        )
     return ft.View(
         route=f"/play/{gid}",
         appbar=ft.AppBar(
             title=ft.Text(title, size=16, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
             actions=[
+                *hosting,
                 icon_button(ft.Icons.UNDO, "Undo", undo, "undo", disabled=not session.can_undo),
                 icon_button(ft.Icons.REDO, "Redo", redo, "redo", disabled=not session.can_redo),
                 icon_button(
