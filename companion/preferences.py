@@ -71,25 +71,27 @@ def describe_rules(game: str, rules: dict[str, Any]) -> str:
     >>> describe_rules("rummy", {})
     'as in the rulebook'
     """
+    model: type[HouseRulesBase] = HouseRulesBase
     try:
         changed = changed_only(game, rules)
-        order = list(rules_model(game).model_fields)
+        model = rules_model(game)
+        order = list(model.model_fields)
     except RulesetError:
         changed, order = dict(rules), sorted(rules)
     words = []
     for name in order:
         if name not in changed:
             continue
-        title = name.replace("_", " ").capitalize()
+        title = model.title_of(name)  # the switch and its value in players' words
         value = changed[name]
         if value is True:
             words.append(title)
-        elif value is False:
-            words.append(f"No {title.lower()}")
-        elif value is None:
+        elif value is False or value is None:
             words.append(f"{title} off")
+        elif isinstance(value, int):
+            words.append(f"{title} {value}")
         else:
-            words.append(f"{title} {str(value).replace('_', ' ')}")
+            words.append(f"{title}: {model.value_title(value)}")
     return ", ".join(words) or "as in the rulebook"
 
 

@@ -220,6 +220,7 @@ def web_app(
     import flet as ft
 
     from companion.app import build_main
+    from companion.web_addresses import serve_screens
 
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
     os.environ.setdefault("FLET_SESSION_TIMEOUT", LEFT_SESSION_SECONDS)
@@ -231,7 +232,8 @@ def web_app(
         no_cdn=True,
         name="",
     )
-    return fresh_sessions(asgi)
+    # a reloaded rule address (/rules/umtali/U5.1/) answers 200; reconnects get a fresh session
+    return serve_screens(fresh_sessions(asgi))
 
 
 def serve_web(config: AppConfig, host: str, port: int, *, pin: str | None = None) -> int:

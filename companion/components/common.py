@@ -12,29 +12,65 @@ its place.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import flet as ft
 
-from companion.routes import rule_route
-from companion.ui import go, labelled, slug
+from companion.components.rule_sheet import show_rule
+from companion.rulebook import published_id
+from companion.ui import labelled, slug
 from rulesets.protocol import Verdict
 
-__all__ = ["button", "choice", "kind_words", "rule_link", "said", "tag", "verdict_line"]
+__all__ = [
+    "READABLE_WIDTH",
+    "button",
+    "choice",
+    "kind_words",
+    "readable",
+    "rule_link",
+    "said",
+    "tag",
+    "verdict_line",
+]
+
+#: the widest a form, a list or a page of text grows on a desktop (lines stay readable)
+READABLE_WIDTH = 720
+
+
+def readable(controls: Sequence[ft.Control], *, spacing: int = 8) -> ft.Control:
+    """``controls`` in a column at most :data:`READABLE_WIDTH` wide, centred in the row
+    it sits in -- the whole width of a phone, a readable column on a desktop."""
+    return ft.Row(
+        [
+            ft.Container(
+                ft.Column(list(controls), spacing=spacing),
+                width=READABLE_WIDTH,
+                expand=True,
+                expand_loose=True,  # up to READABLE_WIDTH, less on a phone
+            )
+        ],
+        alignment=ft.MainAxisAlignment.CENTER,
+    )
 
 
 def rule_link(rule: str, ident: str | None = None) -> ft.Control:
-    """The "Rule U6.2" button every verdict, refusal and ledger line carries."""
+    """The "Rule U6.2" button every verdict, refusal and ledger line carries.
+
+    It opens the rule in a sheet over the current screen (``rule_sheet``), so
+    reading a rule never leaves the table; the sheet closes back to it with one tap.
+    """
     ident = ident or f"rule-{slug(rule)}"
+    shown = published_id(rule)
     return labelled(
         ft.TextButton(
-            f"Rule {rule}",
+            f"Rule {shown}",
             icon=ft.Icons.MENU_BOOK,
-            on_click=lambda _, r=rule: go(rule_route(r)),
+            on_click=lambda _, r=rule: show_rule(r),
             style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)),
+            height=44,
         ),
-        f"Rule {rule}",
+        f"Rule {shown}",
         ident,
         button=True,
         key=ident,

@@ -20,6 +20,19 @@ from rulesets.cards import JOKER, Card, Color, Rank, Suit, format_cards, parse_c
 TARGET = 46  # px: a thumb-sized target; 7 fit across a 390 px phone
 
 
+def in_sentence(label: str) -> str:
+    """``label`` inside a sentence ("Type …"): its first letter lower-cased, unless it
+    starts with a name, which keeps the case it was typed in.
+
+    >>> in_sentence("Meld cards"), in_sentence("Ann's cards"), in_sentence("ann's cards")
+    ('meld cards', "Ann's cards", "ann's cards")
+    """
+    first = label.split(" ", 1)[0]
+    if first.endswith(("'s", "’s", "'", "’")):  # a possessive: someone's name
+        return label
+    return label[:1].lower() + label[1:]
+
+
 def _card_button(
     card: Card, *, chosen: bool, disabled: bool, on_tap: Callable[[Card], None], ident: str
 ) -> ft.Control:
@@ -164,7 +177,7 @@ def CardPicker(
                 [
                     ft.TextField(
                         key=f"{ident}-typed-{field_gen.current}",
-                        label=f"Type {label.lower()}",
+                        label=f"Type {in_sentence(label)}",
                         hint_text="e.g. 5h 6h 7h",
                         on_change=on_text,
                         on_submit=lambda _: submit(),
@@ -173,13 +186,13 @@ def CardPicker(
                     ),
                     icon_button(
                         ft.Icons.KEYBOARD_RETURN,
-                        f"Use typed {label.lower()}",
+                        f"Use typed {in_sentence(label)}",
                         lambda _: submit(),
                         f"{ident}-use-typed",
                     ),
                     icon_button(
                         ft.Icons.BACKSPACE_OUTLINED,
-                        f"Clear {label.lower()}",
+                        f"Clear {in_sentence(label)}",
                         lambda _: on_change([]),
                         f"{ident}-clear",
                         disabled=not chosen,

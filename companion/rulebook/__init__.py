@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import takewhile
 from pathlib import Path
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "Section",
     "games",
     "house_rules",
+    "published_id",
     "search",
     "section",
     "sections",
@@ -86,6 +88,33 @@ class Section:
     def heading(self) -> str:
         """``"U6.2 What can be played on what"``."""
         return f"{self.id} {self.title}"
+
+    @property
+    def shown_id(self) -> str:
+        """The rule ID as published, for people to read and cite.
+
+        A house-rule variant's section is keyed by its switch (``R7.joker_swap``)
+        so that links find it; on screen it is its rule, ``R7``.
+
+        >>> section("R7.joker_swap").shown_id, section("U6.2").shown_id
+        ('R7', 'U6.2')
+        """
+        return published_id(self.id)
+
+    @property
+    def game_title(self) -> str:
+        """The name of the game this rule belongs to (``"Umtali"``)."""
+        return next((g.title for g in _GAME_INFO if g.id == self.game), self.game.title())
+
+
+def published_id(rule_id: str) -> str:
+    """A rule ID as people read and cite it: a variant's key is dropped.
+
+    >>> published_id("R7.joker_swap"), published_id("U6.2"), published_id("A-M17")
+    ('R7', 'U6.2', 'A-M17')
+    """
+    head, *rest = rule_id.split(".")
+    return ".".join([head, *takewhile(str.isdigit, rest)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,8 +321,38 @@ def house_rules(game: str | None = None) -> list[HouseRule]:
 
 
 # --------------------------------------------------------------------------- search
+#
+# How a query is read (pure; the Rules screen shows the hits):
+#
+# * words are lower-cased, with a light plural fold ("jacks" -> "jack");
+# * the words of a question that carry no meaning ("how", "many", "to", "the" ...)
+#   are left out, so "how many cards to deal" looks for "card" and "deal";
+# * each remaining word matches a word of the rulebook exactly, as the start of a
+#   word (as you type: "marr"), or -- when the rulebook has no such word, from
+#   four letters on -- with a typo or two ("marrige", "jakc"; optimal string
+#   alignment distance via rapidfuzz);
+# * a hit in a rule's ID, title or keywords counts more than one in its text; a
+#   keyword phrase found in the question ("how many cards") adds a bonus;
+# * without a game filter, each game's best answer comes first, so a question
+#   every game answers ("how many cards to deal") shows all three games.
 
 _WORD = re.compile(r"[0-9a-z]+(?:[.\-][0-9a-z]+)*")
+
+_FILLER = """a an the to do does did i you we they me my your our their it its is are was were be
+been of in on at for with by from about how what when where who whom which why can could may
+might should would will shall must happens happen many much there this that these those and or
+if then than so any some get gets"""
+#: words of a question that do not say what it is about
+STOP_WORDS = frozenset(_FILLER.split())
+
+_EXACT, _PREFIX, _FUZZY, _FUZZY_PREFIX = "exact", "prefix", "fuzzy", "fuzzy_prefix"
+#: points for a word found in the title / keywords / text, by how it matched
+_WEIGHTS = {
+    _EXACT: (40.0, 30.0, 10.0),
+    _PREFIX: (30.0, 22.0, 6.0),
+    _FUZZY: (32.0, 24.0, 8.0),
+    _FUZZY_PREFIX: (24.0, 17.0, 4.0),
+}
 
 
 def _norm(word: str) -> str:
@@ -308,15 +367,23 @@ def _words(text: str) -> list[str]:
     return [_norm(w) for w in _WORD.findall(text)]
 
 
+def _typos_allowed(term: str) -> int:
+    """How many typos a word of this length may carry and still be recognised."""
+    n = len(term)
+    if n < 4 or any(ch.isdigit() for ch in term):
+        return 0
+    return 1 if n <= 5 else 2 if n <= 9 else 3
+
+
 @dataclass(frozen=True, slots=True)
 class _Index:
     section: Section
     id: str
-    title: tuple[str, ...]
-    keywords: tuple[str, ...]
-    body: tuple[str, ...]
+    title: frozenset[str]
+    keywords: frozenset[str]
+    body: frozenset[str]
     title_text: str
-    keyword_text: str
+    phrases: tuple[str, ...]  # keywords of two words or more, normalised
 
 
 @cache
@@ -326,26 +393,85 @@ def _index() -> tuple[_Index, ...]:
         kw = " ".join(s.keywords) + " " + " ".join(s.house_rules)
         body = s.body + " " + " ".join(n.text for n in s.house_rule_notes)
         body += " " + " ".join(e.caption for e in s.examples)
+        phrases = tuple(
+            p for p in (" ".join(_words(k)) for k in (*s.keywords, *s.house_rules)) if " " in p
+        )
         out.append(
             _Index(
                 s,
                 s.id.lower(),
-                tuple(_words(s.title)),
-                tuple(_words(kw)),
-                tuple(_words(body)),
+                frozenset(_words(s.title)),
+                frozenset(_words(kw)),
+                frozenset(_words(body)),
                 " ".join(_words(s.title)),
-                " | ".join(" ".join(_words(k)) for k in (*s.keywords, *s.house_rules)),
+                phrases,
             )
         )
     return tuple(out)
 
 
-def _field_score(term: str, words: tuple[str, ...], exact: float, prefix: float) -> float:
-    if term in words:
-        return exact
-    if any(w.startswith(term) for w in words):
-        return prefix
-    return 0.0
+@cache
+def _vocabulary() -> tuple[str, ...]:
+    words: set[str] = set()
+    for ix in _index():
+        words |= ix.title | ix.keywords | ix.body
+    return tuple(sorted(words))
+
+
+@cache
+def _expand(term: str) -> dict[str, tuple[str, float]]:
+    """The rulebook's words ``term`` may stand for: word -> (how it matched, similarity)."""
+    from rapidfuzz.distance import OSA
+
+    found: dict[str, tuple[str, float]] = {}
+    vocabulary = _vocabulary()
+    known = any(word.startswith(term) for word in vocabulary)
+    # a word the rulebook uses (or the start of one) is taken as meant: "poker" is
+    # no typo of "joker"; only an unknown word is read as a typo
+    allowed = 0 if known else _typos_allowed(term)
+    for word in vocabulary:
+        if word == term:
+            found[word] = (_EXACT, 1.0)
+        elif word.startswith(term):
+            found[word] = (_PREFIX, 1.0)
+        elif allowed:
+            dist = OSA.distance(term, word, score_cutoff=allowed)
+            if dist <= allowed:
+                found[word] = (_FUZZY, 1.0 - dist / max(len(term), len(word)))
+                continue
+            if len(word) > len(term):
+                dist = OSA.distance(term, word[: len(term)], score_cutoff=allowed)
+                if dist <= allowed:
+                    found[word] = (_FUZZY_PREFIX, 1.0 - dist / len(term))
+    return found
+
+
+def _term_score(term: str, ix: _Index) -> tuple[float, str | None]:
+    """Points of one query word in one section, and the rulebook word it matched."""
+    if ix.id == term:
+        return 100.0, None
+    if ix.id.startswith(term) and any(ch.isdigit() for ch in term):
+        return 60.0, None
+    best, matched = 0.0, None
+    for word, (how, sim) in _expand(term).items():
+        weights = _WEIGHTS[how]
+        for pos, field_words in enumerate((ix.title, ix.keywords, ix.body)):
+            if word in field_words and weights[pos] * sim > best:
+                best, matched = weights[pos] * sim, word
+    return best, matched
+
+
+def _query_terms(raw: str) -> list[str]:
+    """The words of a query that say what it is about (all of them if none does)."""
+    words = [w for w in _words(raw) if w]
+    meaningful = [w for w in words if w not in STOP_WORDS]
+    return meaningful or words
+
+
+def _needed(n: int) -> int:
+    """How many of ``n`` query words a section must match: all of one or two words,
+    most of a longer question ("how many cards does each player get")."""
+    return n if n <= 2 else n - (n - 1) // 2
 
 
 def _snippet(s: Section, terms: list[str], width: int = 110) -> str:
@@ -369,49 +495,74 @@ def _snippet(s: Section, terms: list[str], width: int = 110) -> str:
     return ("…" if start else "") + piece + ("…" if end < len(text) else "")
 
 
-def search(query: str, game: str | None = None, limit: int = 20) -> list[Hit]:
-    """Sections matching every word of ``query`` (as you type: word prefixes count), best first.
+def _score(ix: _Index, terms: list[str], question: str) -> tuple[float, list[str]] | None:
+    """A section's score for the query, with the rulebook words it matched; None: no match."""
+    total, hit_words, missed = 0.0, [], 0
+    allowed_misses = len(terms) - _needed(len(terms))
+    for term in terms:
+        points, word = _term_score(term, ix)
+        if points == 0.0:
+            missed += 1
+            if missed > allowed_misses:
+                return None
+            continue
+        total += points
+        hit_words.append(word or term)
+    phrase = " ".join(terms)
+    if len(terms) > 1 and (phrase in ix.title_text or any(phrase in p for p in ix.phrases)):
+        total += 25.0  # the words as a phrase, in the title or one keyword
+    elif any(f" {p} " in f" {question} " for p in ix.phrases):
+        total += 20.0  # a keyword phrase asked in the question ("how many cards")
+    if phrase == ix.title_text:
+        total += 10.0  # the query is the whole title ("going out")
+    if ix.section.level == 1 and not ix.id.startswith(terms[0]):
+        total -= 1.0  # a group heading yields to its own rules on equal matches
+    return total, hit_words
 
-    Hits in the ID, title or keywords rank above hits in the body; ties keep rulebook order.
+
+def _each_game_first(hits: list[Hit]) -> list[Hit]:
+    """Each game's best hit first (best first), when it is a real answer (at least half
+    the top score); then the rest in score order."""
+    if not hits:
+        return hits
+    top = hits[0].score
+    leaders: list[Hit] = []
+    for h in hits:
+        if h.score >= top / 2 and all(h.section.game != x.section.game for x in leaders):
+            leaders.append(h)
+    return leaders + [h for h in hits if h not in leaders]
+
+
+def search(query: str, game: str | None = None, limit: int = 20) -> list[Hit]:
+    """Sections answering ``query``, best first: keywords or a question, typos allowed.
+
+    Hits in the ID, title or keywords rank above hits in the text; ties keep rulebook
+    order.  Without ``game``, each game's best answer comes first.
 
     >>> [h.section.id for h in search("impasse")][:1]
     ['M5.7']
+    >>> search("marrige")[0].section.id  # a typo
+    'U5.3'
+    >>> sorted(h.section.game for h in search("how many cards to deal")[:3])
+    ['rummoli', 'rummy', 'umtali']
     >>> search("U6")[0].section.title
     'Extensions: single cards played off a meld'
     >>> search("")
     []
     """
-    raw = query.strip().lower()
-    terms = [t for t in _words(raw) if t]
+    terms = _query_terms(query.strip())
     if not terms:
         return []
-    phrase = " ".join(terms)
-    scored: list[tuple[float, int, _Index]] = []
+    question = " ".join(_words(query))
+    scored: list[tuple[float, int, _Index, list[str]]] = []
     for order, ix in enumerate(_index()):
         if game is not None and ix.section.game != game:
             continue
-        total = 0.0
-        for term in terms:
-            if ix.id == term:
-                best = 100.0
-            elif ix.id.startswith(term) and any(ch.isdigit() for ch in term):
-                best = 60.0
-            else:
-                best = max(
-                    _field_score(term, ix.title, 40.0, 30.0),
-                    _field_score(term, ix.keywords, 30.0, 22.0),
-                    _field_score(term, ix.body, 10.0, 6.0),
-                )
-            if best == 0.0:
-                break
-            total += best
-        else:
-            if len(terms) > 1 and (phrase in ix.title_text or phrase in ix.keyword_text):
-                total += 25.0  # the words as a phrase, in the title or one keyword
-            if phrase == ix.title_text:
-                total += 10.0  # the query is the whole title ("going out")
-            if ix.section.level == 1 and not ix.id.startswith(terms[0]):
-                total -= 1.0  # a group heading yields to its own rules on equal matches
-            scored.append((total, order, ix))
+        found = _score(ix, terms, question)
+        if found is not None:
+            scored.append((found[0], order, ix, found[1]))
     scored.sort(key=lambda t: (-t[0], t[1]))
-    return [Hit(ix.section, _snippet(ix.section, terms), sc) for sc, _, ix in scored[:limit]]
+    hits = [Hit(ix.section, _snippet(ix.section, words), sc) for sc, _, ix, words in scored]
+    if game is None:
+        hits = _each_game_first(hits)
+    return hits[:limit]

@@ -22,13 +22,13 @@ from urllib.parse import parse_qs, urlparse
 import flet as ft
 
 from companion.components.cards import card_row
+from companion.components.common import readable, rule_link
 from companion.components.house_rules import HouseRulesEditor
 from companion.components.picker import CardPicker
 from companion.preferences import default_rules, describe_rules, validate_rules
-from companion.routes import rule_route
 from companion.services import use_services, use_ui
 from companion.storage import StorageError
-from companion.ui import go, labelled
+from companion.ui import labelled
 from rulesets import GAMES, RulesetError, load_ruleset
 from rulesets.cards import Card, format_cards
 from rulesets.protocol import HouseRulesBase, Verdict
@@ -211,18 +211,6 @@ def _choice(
     )
 
 
-def rule_link(rule: str, ident: str) -> ft.Control:
-    """The 'Rule U6.2' button every verdict carries."""
-    return labelled(
-        ft.TextButton(
-            f"Rule {rule}", icon=ft.Icons.MENU_BOOK, on_click=lambda _: go(rule_route(rule))
-        ),
-        f"Rule {rule}",
-        ident,
-        button=True,
-    )
-
-
 def _verdict_panel(outcome: Outcome, game: str, dark: bool) -> ft.Control:
     colors = PALETTE[dark]
     v = outcome.verdict
@@ -287,6 +275,23 @@ def _panel(
             ),
         ),
     )
+
+
+def _unavailable(
+    game: str, mode: Mode, active: Target, groups: dict[str, list[Card]], use_hand: bool
+) -> set[Card]:
+    """Cards the picker being filled cannot take: they are already in another group."""
+    cards, anchor, hand = groups["cards"], groups["anchor"], groups["hand"]
+    others: set[Card] = set()
+    if active == "cards":
+        others = set(anchor) if mode == "extend" else set()
+        if game == "rummy" and use_hand:
+            others |= set(hand)
+    elif active == "anchor":
+        others = set(cards) | (set(hand) if use_hand else set())
+    elif active == "hand":
+        others = set(anchor) | (set(cards) if game == "rummy" else set())
+    return {c for c in others if not c.is_joker}
 
 
 @ft.component
@@ -522,16 +527,7 @@ def CheckerView() -> ft.View:
                         spacing=2,
                     )
                 )
-    others: set[Card] = set()
-    if active == "cards":
-        others = set(anchor) if eff_mode == "extend" else set()
-        if game == "rummy" and use_hand:
-            others |= set(hand)
-    elif active == "anchor":
-        others = set(cards) | (set(hand) if use_hand else set())
-    elif active == "hand":
-        others = set(anchor) | (set(cards) if game == "rummy" else set())
-    others = {c for c in others if not c.is_joker}
+    others = _unavailable(game, eff_mode, active, groups, use_hand)
     controls.append(
         CardPicker(
             groups[active],
@@ -547,10 +543,5 @@ def CheckerView() -> ft.View:
         appbar=ft.AppBar(title=ft.Text("Check a meld")),
         scroll=ft.ScrollMode.AUTO,
         padding=12,
-        controls=[
-            ft.Container(
-                content=ft.Column(controls, spacing=12),
-                width=None,
-            )
-        ],
+        controls=[readable(controls, spacing=12)],
     )

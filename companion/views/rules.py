@@ -1,98 +1,187 @@
-"""Rules: search as you type, browse a game's sections, read one section.
+"""Rules: search as you type (typos and questions welcome), a game's sections, one rule.
 
-Routes: ``/rules`` (search + games), ``/rules/<game>`` (its sections),
-``/rules/<game>/<rule id>`` (one section; every verdict links here).
+Routes: ``/rules`` (search + games; ``?q=`` holds a search), ``/rules/<game>`` (its
+sections), ``/rules/<game>/<rule id>/`` (one rule).  Each may carry ``?back=<address>``:
+its Back button then returns there -- to the game or the checker a rule was opened
+from, or to the search a result was picked from, with its words -- instead of
+climbing the rules pages one by one.  Rule links elsewhere open a sheet over the
+screen (``components/rule_sheet.py``); only "Open in the rulebook" comes here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
 import flet as ft
 
 from companion import rulebook
-from companion.components.cards import card_row
-from companion.routes import section_route
-from companion.ui import go, labelled
+from companion.components.common import readable
+from companion.components.rule_text import rule_body
+from companion.routes import back_of, path_of, query_value, section_route, with_back
+from companion.ui import go, icon_button, labelled, slug
+
+SEARCH_HINT = "marriage, widow, how many cards to deal…"
 
 
-def _section_tile(sec: rulebook.Section, snippet: str | None = None) -> ft.Control:
+def _here() -> str:
+    return ft.context.page.route or "/"
+
+
+def _link(target: str, here: str, parent: str) -> str:
+    """``target``, remembering ``here`` for its Back -- unless Back would go there anyway
+    (``here`` is the screen above ``target`` in the rules section)."""
+    back = None if here == parent else here
+    return with_back(target, back)
+
+
+def _search_address(query: str) -> str:
+    return f"/rules?{urlencode({'q': query})}" if query.strip() else "/rules"
+
+
+async def _confirm_pop(e: ft.Event[ft.View], back: str) -> None:
+    """A system Back (Android's button, a swipe) goes where this page's Back goes."""
+    go(back)
+    await e.control.confirm_pop(False)
+
+
+def _view(route: str, title: str, controls: list[ft.Control], **kw: Any) -> ft.View:
+    """A rules page: its Back returns to the address it remembers, if any."""
+    back = back_of(_here()) if path_of(_here()) == path_of(route) else None
+    leading = (
+        icon_button(ft.Icons.ARROW_BACK, "Back", lambda _, b=back: go(b), "rules-back")
+        if back
+        else None
+    )
+    pop: Callable[..., Any] | None = None
+    if back:
+
+        async def pop(e: ft.Event[ft.View], b: str = back) -> None:
+            await _confirm_pop(e, b)
+
+    return ft.View(
+        route=route,
+        appbar=ft.AppBar(
+            title=ft.Text(title),
+            leading=leading,
+            automatically_imply_leading=back is None,
+        ),
+        can_pop=back is None,
+        on_confirm_pop=pop,
+        scroll=ft.ScrollMode.AUTO,
+        controls=[readable(controls)],
+        **kw,
+    )
+
+
+def _section_tile(
+    sec: rulebook.Section, link: str, snippet: str | None = None, *, with_game: bool = False
+) -> ft.Control:
+    name = f"{sec.shown_id} {sec.title}"
+    label = f"Rule {sec.shown_id}: {sec.title}"
+    if with_game:  # a search result says which game it belongs to
+        name = f"{sec.game_title} · {name}"
+        label = f"{sec.game_title} rule {sec.shown_id}: {sec.title}"
     return labelled(
         ft.ListTile(
-            title=ft.Text(f"{sec.id}  {sec.title}"),
+            title=ft.Text(name),
             subtitle=ft.Text(snippet, max_lines=2) if snippet else None,
-            on_click=lambda _, s=sec: go(section_route(s)),
+            on_click=lambda _, to=link: go(to),
             dense=True,
         ),
-        f"Rule {sec.id}: {sec.title}",
-        f"rule-{sec.id}",
+        label,
+        f"rule-{slug(sec.id)}",
         button=True,
     )
 
 
+def _game_tile(game: rulebook.GameInfo, here: str) -> ft.Control:
+    link = _link(f"/rules/{game.id}", here, "/rules")
+    return labelled(
+        ft.ListTile(
+            leading=ft.Icon(ft.Icons.MENU_BOOK),
+            title=ft.Text(f"{game.title} rules"),
+            subtitle=ft.Text(game.summary),
+            on_click=lambda _, to=link: go(to),
+        ),
+        f"{game.title} rules",
+        f"rules-{game.id}",
+        button=True,
+    )
+
+
+def _results(query: str) -> list[ft.Control]:
+    hits = rulebook.search(query)
+    if not hits:
+        return [ft.Text(f"Nothing matches “{query}”. Try other words, e.g. meld or pot.")]
+    here = _search_address(query)
+    return [
+        _section_tile(
+            h.section,
+            with_back(section_route(h.section), here),
+            h.snippet,
+            with_game=True,
+        )
+        for h in hits
+    ]
+
+
 @ft.component
 def RulesView() -> ft.View:
-    query, set_query = ft.use_state("")
+    here = _here()
+    asked = query_value(here, "q") if path_of(here) == "/rules" else None
+    query, set_query = ft.use_state(asked or "")
+    seen = ft.use_ref(asked)
+    if asked is not None and asked != seen.current:  # arrived at another search's address
+        seen.current = asked
+        query = asked
+        set_query(asked)
 
     def on_change(e: ft.Event[ft.TextField]) -> None:
         set_query(e.control.value or "")
 
-    if query.strip():
-        hits = rulebook.search(query)
-        body: list[ft.Control] = (
-            [_section_tile(h.section, h.snippet) for h in hits]
-            if hits
-            else [ft.Text(f"Nothing matches “{query}”. Try another word, e.g. meld or pot.")]
-        )
-    else:
-        body = [
-            labelled(
-                ft.ListTile(
-                    leading=ft.Icon(ft.Icons.MENU_BOOK),
-                    title=ft.Text(f"{g.title} rules"),
-                    subtitle=ft.Text(g.summary),
-                    on_click=lambda _, gid=g.id: go(f"/rules/{gid}"),
-                ),
-                f"{g.title} rules",
-                f"rules-{g.id}",
-                button=True,
-            )
-            for g in rulebook.games()
-        ]
-    return ft.View(
-        route="/rules",
-        appbar=ft.AppBar(title=ft.Text("Rules")),
-        scroll=ft.ScrollMode.AUTO,
-        padding=12,
-        controls=[
-            ft.TextField(
-                label="Search rules",
-                hint_text="marriage, widow, ace high…",
-                prefix_icon=ft.Icons.SEARCH,
-                value=query,
-                on_change=on_change,
-                autofocus=False,
+    body = (
+        _results(query)
+        if query.strip()
+        else [_game_tile(g, path_of(here)) for g in rulebook.games()]
+    )
+    return _view(
+        "/rules",
+        "Rules",
+        [
+            ft.Row(  # the field takes the whole width of the column
+                [
+                    ft.TextField(
+                        label="Search rules",
+                        hint_text=SEARCH_HINT,
+                        prefix_icon=ft.Icons.SEARCH,
+                        value=query,
+                        on_change=on_change,
+                        autofocus=False,
+                        expand=True,
+                    )
+                ]
             ),
             *body,
         ],
+        padding=12,
     )
 
 
 @ft.component
 def RulesGameView() -> ft.View:
-    params = ft.use_route_params()
-    game = params.get("game", "")
+    game = ft.use_route_params().get("game", "")
     info = next((g for g in rulebook.games() if g.id == game), None)
+    route = f"/rules/{game}"
     if info is None:
-        return ft.View(
-            route=f"/rules/{game}",
-            appbar=ft.AppBar(title=ft.Text("Rules")),
-            controls=[ft.Text(f"No rules for “{game}”.")],
-        )
-    return ft.View(
-        route=f"/rules/{game}",
-        appbar=ft.AppBar(title=ft.Text(f"{info.title} rules")),
-        scroll=ft.ScrollMode.AUTO,
+        return _view(route, "Rules", [ft.Text(f"No rules for “{game}”.")])
+    here = _here() if path_of(_here()) == route else route
+    return _view(
+        route,
+        f"{info.title} rules",
+        [_section_tile(s, _link(section_route(s), here, route)) for s in rulebook.sections(game)],
         padding=8,
-        controls=[_section_tile(s) for s in rulebook.sections(game)],
     )
 
 
@@ -103,33 +192,10 @@ def RuleSectionView() -> ft.View:
     sec = rulebook.section(rule_id)
     route = f"/rules/{params.get('game', '')}/{rule_id}"
     if sec is None:
-        return ft.View(
-            route=route,
-            appbar=ft.AppBar(title=ft.Text("Rules")),
-            controls=[ft.Text(f"No rule “{rule_id}”.")],
-        )
-    controls: list[ft.BaseControl] = [
-        ft.Text(sec.title, size=22, weight=ft.FontWeight.BOLD),
-        ft.Markdown(sec.body, selectable=True),
-    ]
-    for ex in sec.examples:
-        controls.append(
-            ft.Column([card_row(" ".join(ex.cards)), ft.Text(ex.caption, italic=True)], spacing=4)
-        )
-    if sec.house_rule_notes:
-        controls.append(ft.Text("House rules that change this", weight=ft.FontWeight.BOLD))
-        controls.extend(
-            ft.Text(f"{note.name.replace('_', ' ').capitalize()}: {note.text}", italic=True)
-            for note in sec.house_rule_notes
-        )
-    elif sec.house_rules:
-        controls.append(
-            ft.Text("House rules that change this: " + ", ".join(sec.house_rules), italic=True)
-        )
-    return ft.View(
-        route=route,
-        appbar=ft.AppBar(title=ft.Text(f"Rule {sec.id}")),
-        scroll=ft.ScrollMode.AUTO,
+        return _view(route, "Rules", [ft.Text(f"No rule “{rule_id}”.")])
+    return _view(
+        route,
+        f"Rule {sec.shown_id}",
+        [ft.Text(sec.game_title, size=14, color=ft.Colors.PRIMARY), *rule_body(sec)],
         padding=12,
-        controls=controls,
     )

@@ -77,6 +77,13 @@ def _says(locator: Any, pattern: re.Pattern[str], timeout: float = 10_000) -> No
     raise AssertionError(f"{pattern.pattern!r} not in {seen!r}")
 
 
+def _open_rule_sheet(page: Any, rule: str, game: str) -> None:
+    """The verdict's rule link opens the rule in a sheet over the checker."""
+    page.get_by_test_id("checker-rule-link").click()
+    expect(page.get_by_test_id("rule-sheet")).to_be_visible(timeout=15_000)
+    expect(page.get_by_role("heading", name=f"Rule {rule} · {game}")).to_be_visible()
+
+
 def _verdict(page: Any) -> Any:
     return page.get_by_test_id("checker-verdict")
 
@@ -91,8 +98,7 @@ def test_umtali_legal_and_illegal_meld_and_rule_link(app_server: AppServer, page
     _tap(page, "JH JD JS")
     _says(_verdict(page), re.compile(r"^Not legal[\s\S]*jacks never form a set"), timeout=10_000)
     stable_screenshot(page, f"checker-umtali-illegal-{page.size_name}")
-    page.get_by_test_id("checker-rule-link").click()
-    expect(page.get_by_text("Rule U5.1")).to_be_visible(timeout=15_000)
+    _open_rule_sheet(page, "U5.1", "Umtali")
     assert unexpected_external(page) == []
 
 
@@ -151,8 +157,7 @@ def test_rummy_legal_illegal_and_house_rule(app_server: AppServer, page: Any) ->
     _clear(page)
     _tap(page, "7S 7D 7C")
     _says(_verdict(page), re.compile(r"^Legal: set"), timeout=10_000)
-    page.get_by_test_id("checker-rule-link").click()
-    expect(page.get_by_text("Rule R2.1")).to_be_visible(timeout=15_000)
+    _open_rule_sheet(page, "R2.1", "Rummy")
     assert unexpected_external(page) == []
 
 
@@ -168,8 +173,7 @@ def test_rummoli_widow_and_poker(app_server: AppServer, page: Any) -> None:
     _tap(page, "JD")
     _says(_verdict(page), re.compile(r"^May not take the widow[\s\S]*JD"), timeout=10_000)
     stable_screenshot(page, f"checker-rummoli-{page.size_name}")
-    page.get_by_test_id("checker-rule-link").click()
-    expect(page.get_by_text("Rule M2.4")).to_be_visible(timeout=15_000)
+    _open_rule_sheet(page, "M2.4", "Rummoli")
     assert unexpected_external(page) == []
 
 
