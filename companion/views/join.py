@@ -28,7 +28,7 @@ __all__ = ["TOKEN_KEY", "ClientTokens", "JoinView", "TokenStore", "arrive", "hos
 
 TOKEN_KEY = "rummy-companion.table-device"
 #: how long to wait for the browser to answer a client-storage call
-CLIENT_TIMEOUT = 10.0
+CLIENT_TIMEOUT = 5.0
 
 
 class TokenStore(Protocol):
@@ -88,8 +88,8 @@ async def arrive(services: Services, tokens: TokenStore, route: str | None) -> s
     if link is not None:
         result = table.claim_host(link)
         if result.device is not None:
-            await tokens.set(result.token)
             services.admit(result.device)
+            await tokens.set(result.token)
             return "/table"
         services.gate.message = result.refusal
     device = table.device(await tokens.get())
@@ -108,8 +108,8 @@ async def join_with_pin(services: Services, tokens: TokenStore, pin: str) -> str
     result = table.join(services.client, pin)
     if result.device is None:
         return result.refusal
+    services.admit(result.device)  # in at once; the token is for the next visit
     await tokens.set(result.token)
-    services.admit(result.device)
     return ""
 
 
