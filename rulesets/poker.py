@@ -12,7 +12,7 @@ tables.
 
 >>> j = judge(["AS KS QS JS 10S 2H", "9C 9D 9H 2S 2C 4H"], ["Ann", "Bob"])
 >>> j.winner_names, j.hands[0].name, j.hands[1].name
-(('Ann',), 'Straight flush, ace high', 'Full house, 9s over 2s')
+(('Ann',), 'Royal flush', 'Full house, 9s over 2s')
 >>> j.hands[1].best
 ('9C', '9D', '9H', '2S', '2C')
 """
@@ -173,6 +173,8 @@ def _describe(label: str, five: Sequence[Card]) -> str:
     values = sorted(counts, reverse=True)
     if label in ("Straight", "Straight flush"):
         top = 5 if set(values) == {14, 2, 3, 4, 5} else values[0]
+        if label == "Straight flush" and top == 14:
+            return "Royal flush"  # the ace-high straight flush has its own name (M4.3)
         return f"{label}, {_single(top)} high"
     if label in ("Flush", "High card"):
         return f"{label}, {_single(values[0])} high"

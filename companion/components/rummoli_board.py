@@ -1,10 +1,10 @@
 """The Rummoli board and the players' stacks, drawn from the referee's summary.
 
-The nine pots sit as on a real board (M1.2): the centre Rummoli pot in the
-middle and the eight pay pots round it, clockwise from the Poker pot at the
-top left.  Every pot and every stack is a labelled control (screen readers and
-the browser tests read "Poker pot: 7 chips").  Nothing here computes chips:
-the counts are the referee's.
+The nine pots sit as on a real board: the centre Rummoli pot in the middle and
+the eight pay pots round it, clockwise from the Poker pot at the top left.
+Every pot and every stack is a labelled control (screen readers and the
+browser tests read "Poker pot: 7 chips").  Nothing here computes chips or
+names a pot: counts and labels are the referee's (``summary.detail.pots``).
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from collections.abc import Callable, Sequence
 
 import flet as ft
 
-from companion.games import RUMMOLI_ANTE
 from companion.ui import RED_SUIT, TABLE_GREEN
 from rulesets.cards import Card, Color, parse_cards
-from rulesets.rummoli import POT_LABELS
+from rulesets.rummoli import PotView
 
 #: Suits on the board and the small cards are drawn with the Cupertino suit icons:
 #: crisp at any size and independent of the fonts the web client has loaded.
@@ -95,28 +94,32 @@ TILE_BG = "#2E7D32"
 CENTRE_BG = "#F9A825"
 
 
-def pot_label(pot: str) -> str:
-    """How a pot is named on screen: ``10♠``, ``A♦+K♦``, ``Rummoli``."""
-    return POT_LABELS.get(pot, pot)
-
-
-def pot_words(pot: str, chips: int) -> str:
+def pot_words(label: str, chips: int) -> str:
     """The spoken name of a pot and its chips (``10♠ pot: 4 chips``)."""
-    return f"{pot_label(pot)} pot: {chips} chip{'' if chips == 1 else 's'}"
+    return f"{label} pot: {chips} chip{'' if chips == 1 else 's'}"
 
 
-def board_cells(pots: dict[str, int]) -> list[list[str]]:
-    """The pot names in board order, the run pot of this board filled in."""
-    run = next((p for p in pots if p in ("7-8-9", "8-9-10")), "7-8-9")
-    return [[run if cell is None else cell for cell in row] for row in BOARD_LAYOUT]
+def board_cells(pots: Sequence[PotView]) -> list[list[PotView]]:
+    """The pots in board layout, the run pot of this board filled in."""
+    by_name = {p.pot: p for p in pots}
+    run = next(p for p in pots if p.pot not in {c for row in BOARD_LAYOUT for c in row})
+    return [[run if cell is None else by_name[cell] for cell in row] for row in BOARD_LAYOUT]
 
 
-def _tile(
-    pot: str, chips: int, *, selected: bool, on_tap: Callable[[str], None] | None
-) -> ft.Control:
-    centre = pot == "rummoli"
-    name_color = "#212121" if centre else ("#FFCDD2" if pot in RED_POTS else "#FFFFFF")
+def _tile(pot: PotView, *, selected: bool, on_tap: Callable[[str], None] | None) -> ft.Control:
+    centre = pot.pot == "rummoli"
+    name_color = "#212121" if centre else ("#FFCDD2" if pot.pot in RED_POTS else "#FFFFFF")
     count_color = "#212121" if centre else "#FFFFFF"
+    face = ft.Column(
+        [
+            suit_text(pot.label, size=16, color=name_color),
+            ft.Text(str(pot.chips), size=22, weight=ft.FontWeight.BOLD, color=count_color),
+        ],
+        spacing=0,
+        tight=True,
+        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+        alignment=ft.MainAxisAlignment.CENTER,
+    )
     body = ft.Container(
         height=74,
         expand=True,
@@ -125,34 +128,17 @@ def _tile(
         bgcolor=CENTRE_BG if centre else TILE_BG,
         border=ft.Border.all(4 if selected else 1, "#FFEB3B" if selected else "#A5D6A7"),
         alignment=ft.Alignment.CENTER,
-        on_click=(lambda _: on_tap(pot)) if on_tap is not None else None,
+        on_click=(lambda _: on_tap(pot.pot)) if on_tap is not None else None,
         ink=on_tap is not None,
-        content=ft.Semantics(
-            exclude_semantics=True,
-            content=ft.Column(
-                [
-                    suit_text(pot_label(pot), size=16, color=name_color),
-                    ft.Text(
-                        str(chips),
-                        size=22,
-                        weight=ft.FontWeight.BOLD,
-                        color=count_color,
-                    ),
-                ],
-                spacing=0,
-                tight=True,
-                horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-                alignment=ft.MainAxisAlignment.CENTER,
-            ),
-        ),
+        content=ft.Semantics(exclude_semantics=True, content=face),
     )
     return ft.Semantics(
         content=body,
-        label=pot_words(pot, chips),
-        identifier=f"pot-{pot}",
+        label=pot_words(pot.label, pot.chips),
+        identifier=f"pot-{pot.pot}",
         # a new node when the tile becomes tappable: Flutter web keeps the identifier
         # only on nodes it creates, not on a node that turns into a button
-        key=f"pot-{pot}-{'tap' if on_tap is not None else 'show'}",
+        key=f"pot-{pot.pot}-{'tap' if on_tap is not None else 'show'}",
         button=on_tap is not None,
         selected=selected,
         container=True,
@@ -161,32 +147,28 @@ def _tile(
 
 
 def board(
-    pots: dict[str, int],
+    pots: Sequence[PotView],
     *,
+    pool: int = 0,
     on_tap: Callable[[str], None] | None = None,
     selected: str | None = None,
     taps: Sequence[str] = (),
 ) -> ft.Control:
-    """The nine pots as a 3x3 board; ``taps`` are the pots that may be tapped now."""
-    rows = []
-    for row in board_cells(pots):
-        rows.append(
-            ft.Row(
-                [
-                    _tile(
-                        pot,
-                        pots.get(pot, 0),
-                        selected=pot == selected,
-                        on_tap=on_tap if pot in taps else None,
-                    )
-                    for pot in row
-                ],
-                spacing=6,
-            )
+    """The nine pots as a 3x3 board; ``taps`` are the pots that may be tapped now;
+    ``pool`` the chips swept together for the final poker."""
+    rows = [
+        ft.Row(
+            [
+                _tile(p, selected=p.pot == selected, on_tap=on_tap if p.pot in taps else None)
+                for p in row
+            ],
+            spacing=6,
         )
+        for row in board_cells(pots)
+    ]
     extra: list[ft.Control] = []
-    if "final" in pots:
-        words = f"Final pot: {pots['final']} chips"
+    if pool:
+        words = f"Final pot: {pool} chips"
         extra.append(
             ft.Semantics(
                 content=ft.Text(words, color="#FFFFFF", size=16, weight=ft.FontWeight.BOLD),
@@ -205,98 +187,110 @@ def board(
     )
 
 
+def _stack_words(name: str, chips: int, *, dealer: bool, out: bool, extra: list[str]) -> str:
+    words = [f"{name}: {chips} chips"]
+    if dealer:
+        words.append("dealer")
+    if out:
+        words.append("out of the game")
+    return ", ".join(words + extra)
+
+
+def _stack_tile(
+    name: str, chips: int, *, dealer: bool, out: bool, extra: list[str], short: bool
+) -> ft.Control:
+    badges: list[ft.Control] = []
+    if dealer:
+        badges.append(
+            ft.Container(
+                ft.Text("D", size=12, weight=ft.FontWeight.BOLD, color="#212121"),
+                alignment=ft.Alignment.CENTER,
+                bgcolor=CENTRE_BG,
+                border_radius=10,
+                width=20,
+                height=20,
+            )
+        )
+    if out:
+        badges.append(ft.Text("out", size=12, color=ft.Colors.ERROR))
+    name_row = ft.Row(
+        [
+            ft.Text(
+                name,
+                size=15,
+                weight=ft.FontWeight.W_600,
+                max_lines=1,
+                overflow=ft.TextOverflow.ELLIPSIS,
+                expand=True,
+            ),
+            *badges,
+        ],
+        spacing=4,
+    )
+    count_row = ft.Row(
+        [
+            ft.Text(
+                str(chips), size=20, weight=ft.FontWeight.BOLD, color=RED_SUIT if short else None
+            ),
+            ft.Text("chips", size=12),
+        ],
+        spacing=3,
+        vertical_alignment=ft.CrossAxisAlignment.END,
+    )
+    lines: list[ft.Control] = [name_row, count_row]
+    if extra:
+        seen = " · ".join(e.removeprefix("holds ") for e in extra)
+        lines.append(ft.Text(seen, size=12, max_lines=2))
+    return ft.Semantics(
+        identifier=f"stack-{name}",
+        key=f"stack-{name}",
+        label=_stack_words(name, chips, dealer=dealer, out=out, extra=extra),
+        container=True,
+        exclude_semantics=True,
+        col={"xs": 3},  # four stacks a row, also on a phone
+        content=ft.Container(
+            padding=ft.Padding.symmetric(horizontal=8, vertical=6),
+            border_radius=10,
+            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+            border=ft.Border.all(
+                2 if dealer else 1, CENTRE_BG if dealer else ft.Colors.OUTLINE_VARIANT
+            ),
+            opacity=0.55 if out else 1.0,
+            content=ft.Column(lines, spacing=0, tight=True),
+        ),
+    )
+
+
 def stacks(
     players: Sequence[str],
     chips: dict[str, int],
     *,
     dealer: str | None,
     in_game: Sequence[str],
+    ante: int,
     held: dict[str, int] | None = None,
     note: dict[str, str] | None = None,
 ) -> ft.Control:
-    """Each player's stack, the dealer marked, players out of the game greyed."""
+    """Each player's stack, the dealer marked, players out of the game greyed, a stack
+    too small for the next ante in red."""
     tiles: list[ft.Control] = []
     for name in players:
         out = name not in in_game
-        is_dealer = name == dealer and not out
-        words = [f"{name}: {chips.get(name, 0)} chips"]
-        badges: list[ft.Control] = []
-        if is_dealer:
-            words.append("dealer")
-            badges.append(
-                ft.Container(
-                    ft.Text("D", size=12, weight=ft.FontWeight.BOLD, color="#212121"),
-                    bgcolor=CENTRE_BG,
-                    border_radius=10,
-                    width=20,
-                    height=20,
-                    alignment=ft.Alignment.CENTER,
-                )
-            )
-        if out:
-            words.append("out of the game")
-            badges.append(ft.Text("out", size=12, color=ft.Colors.ERROR))
-        extra = ""
+        parts = []
         if held is not None and not out:
             n = held.get(name, 0)
-            extra = f"{n} card{'' if n == 1 else 's'}"
-            words.append(f"holds {extra}")
+            parts.append(f"holds {n} card{'' if n == 1 else 's'}")
         if note and note.get(name):
-            extra = (extra + " · " if extra else "") + note[name]
-            words.append(note[name])
+            parts.append(note[name])
+        count = chips.get(name, 0)
         tiles.append(
-            ft.Semantics(
-                identifier=f"stack-{name}",
-                key=f"stack-{name}",
-                label=", ".join(words),
-                container=True,
-                exclude_semantics=True,
-                col={"xs": 3},  # four stacks a row, also on a phone
-                content=ft.Container(
-                    padding=ft.Padding.symmetric(horizontal=8, vertical=6),
-                    border_radius=10,
-                    bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
-                    border=ft.Border.all(
-                        2 if is_dealer else 1, CENTRE_BG if is_dealer else ft.Colors.OUTLINE_VARIANT
-                    ),
-                    opacity=0.55 if out else 1.0,
-                    content=ft.Column(
-                        [
-                            ft.Row(
-                                [
-                                    ft.Text(
-                                        name,
-                                        size=15,
-                                        weight=ft.FontWeight.W_600,
-                                        max_lines=1,
-                                        overflow=ft.TextOverflow.ELLIPSIS,
-                                        expand=True,
-                                    ),
-                                    *badges,
-                                ],
-                                spacing=4,
-                            ),
-                            ft.Row(
-                                [
-                                    ft.Text(
-                                        str(chips.get(name, 0)),
-                                        size=20,
-                                        weight=ft.FontWeight.BOLD,
-                                        color=RED_SUIT
-                                        if chips.get(name, 0) < RUMMOLI_ANTE
-                                        else None,
-                                    ),
-                                    ft.Text("chips", size=12),
-                                ],
-                                spacing=3,
-                                vertical_alignment=ft.CrossAxisAlignment.END,
-                            ),
-                            *([ft.Text(extra, size=12, max_lines=2)] if extra else []),
-                        ],
-                        spacing=0,
-                        tight=True,
-                    ),
-                ),
+            _stack_tile(
+                name,
+                count,
+                dealer=name == dealer and not out,
+                out=out,
+                extra=parts,
+                short=count < ante,
             )
         )
     return ft.ResponsiveRow(tiles, spacing=6, run_spacing=6)

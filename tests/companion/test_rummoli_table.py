@@ -8,20 +8,16 @@ count is read back from the rendered semantic labels.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
 import flet as ft
 
 from companion.session import GameSession
 from companion.storage import MemoryRepository
-from companion.views.rummoli_table import (
-    Line,
-    RummoliTable,
-    bets_and_folds,
-    next_final_pot,
-    parse_statement,
-)
+from companion.views.rummoli_table import RummoliTable
 from tests.companion.flet_harness import HeadlessScreen, render_headless
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dan"]
@@ -85,57 +81,18 @@ def board(t: Table) -> dict[str, int]:
     return {p: pot(t, p) for p in names}
 
 
-# --------------------------------------------------------------------------- pure helpers
-
-
-def test_parse_statement_keeps_every_line_and_rule() -> None:
-    net, lines = parse_statement(
-        "Cy",
-        "Cy +8: ante -9 [M1.3], impasse, 8 cards held -8 [M5.7], "
-        "Poker pot +3 (split 2 ways, 1 left in the pot) [M4.4], cards owed +6 (Ann 2, Bob 1) "
-        "[A-M11]",
-    )
-    assert net == 8
-    assert lines == [
-        Line("ante", -9, "", "M1.3"),
-        Line("impasse, 8 cards held", -8, "", "M5.7"),
-        Line("Poker pot", 3, "split 2 ways, 1 left in the pot", "M4.4"),
-        Line("cards owed", 6, "Ann 2, Bob 1", "A-M11"),
-    ]
-
-
-def test_bets_and_folds_count_only_the_current_poker() -> None:
-    actions = [
-        {"type": "start", "chips": [50] * 3},
-        {"type": "deal"},
-        {"type": "bet", "player": 0, "chips": 3},
-        {"type": "poker", "winners": [0]},
-        {"type": "deal"},
-        {"type": "bet", "player": 1, "chips": 2},
-        {"type": "bet", "player": 1, "chips": 1},
-        {"type": "fold", "player": 2},
-    ]
-    assert bets_and_folds(actions, 3, final=False) == ([0, 3, 0], {2})
-    assert bets_and_folds(actions, 3, final=True) == ([0, 0, 0], set())
-
-
-def test_m7_2_next_final_pot_comes_from_the_referee() -> None:
-    assert next_final_pot({"final_next": {"pot": "JD", "chips": 2}}) == ("JD", 2)
-    assert next_final_pot({"final_next": None}) == ("final", 0)
-
-
 # --------------------------------------------------------------------------- taps
 
 
 def test_m2_3_auction_asks_about_pay_cards_before_recording() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         await t.tap("deal")
-        assert game.summary["phase"] == "widow"
+        assert game.summary.phase == "widow"
         assert "Bob 11, Cy 11, Dan 10, Ann 10, widow 10" in t.label("deal-sizes")
         await t.tap("bidder-cy")
         await t.step("bid", 2)
         await t.tap("widow-auction")
-        assert game.summary["phase"] == "widow"  # not yet: pay cards are asked first
+        assert game.summary.phase == "widow"  # not yet: pay cards are asked first
         assert "pay card" in t.label("pay-card-question")
         await t.tap("widow-refuse")
         assert "may not take the widow" in t.label("widow-refused")
@@ -143,7 +100,7 @@ def test_m2_3_auction_asks_about_pay_cards_before_recording() -> None:
         assert t.label("bid") == "Bid (chips): 2"  # the bid is kept
         await t.tap("widow-auction")
         await t.tap("widow-confirm")
-        assert game.summary["phase"] == "poker"
+        assert game.summary.phase == "poker"
         assert stack(t, "Ann") == 43 and stack(t, "Cy") == 39
 
     play(scenario, [50, 50, 50, 60])
@@ -189,7 +146,7 @@ def test_m4_4_tied_poker_leaves_the_odd_chip_and_a_m8_two_layers_do_not_pay() ->
         await t.step("held-bob", 1)
         await t.step("held-dan", 3)
         await t.tap("record-out")
-        assert game.summary["phase"] == "idle"
+        assert game.summary.phase == "idle"
         assert stack(t, "Cy") == 43 + 4 + 6
         cy = statement_lines(t, "cy")
         assert cy == [
@@ -207,7 +164,7 @@ def test_m4_4_tied_poker_leaves_the_odd_chip_and_a_m8_two_layers_do_not_pay() ->
             "Rule M6.1",
             "Rule A-M11",
         ]
-        assert game.summary["chips_total"] == 210
+        assert game.summary.detail.chips_total == 210
 
     play(scenario, [50, 50, 50, 60])
 
@@ -231,10 +188,10 @@ def test_m5_live_log_checks_each_card_and_impasse_pays_the_centre() -> None:
         await t.tap("record-lay")
         assert pot(t, "AD+KD") == 4  # two players laid K♦ and A♦ (A-M8)
         await t.tap("impasse-live")
-        assert game.summary["phase"] == "idle"
+        assert game.summary.phase == "idle"
         # Bob 10 cards - 1, Cy 10 - 1 (dealt 11, 11, 10, 10 from Ann's left: Bob, Cy, Dan, Ann)
         assert pot(t, "rummoli") == 4 + 10 + 10 + 10 + 10
-        assert game.summary["chips_total"] == 210
+        assert game.summary.detail.chips_total == 210
 
     play(scenario, [50, 50, 50, 60])
 
@@ -272,10 +229,10 @@ def test_m7_2_per_pot_final_poker_plays_the_smallest_pot_first() -> None:
         for _ in range(5):
             await t.tap("winner-dan")
             await t.tap("record-poker")
-        assert game.summary["phase"] == "over"
+        assert game.summary.phase == "over"
         assert t.label("standing-dan").startswith("1. Dan: ")
         assert sum(board(t).values()) == 0
-        assert game.summary["chips_total"] == 210
+        assert game.summary.detail.chips_total == 210
 
     play(scenario, [50, 50, 50, 60], rules={"final_poker": "per_pot"})
 
@@ -297,3 +254,43 @@ def test_m5_6_strict_claim_in_the_live_log() -> None:
         assert stack(t, "Bob") == 41 + 4 + 4
 
     play(scenario, [50, 50, 50, 60], rules={"claim": "strict"})
+
+
+def test_m7_1_the_deal_is_refused_in_the_referees_words() -> None:
+    async def scenario(t: Table, game: GameSession) -> None:
+        assert t.semantics("deal").content.disabled
+        verdict = t.label("deal-verdict")
+        assert "fewer than two players can pay the ante" in verdict and "M7.1" in verdict
+        await t.tap("end-game")
+        assert game.summary.phase == "over"
+
+    play(scenario, [50, 5, 5, 5])
+
+
+def test_m1_1_new_entries_name_players_by_name() -> None:
+    async def scenario(t: Table, game: GameSession) -> None:
+        await t.tap("deal")
+        await t.tap("bidder-cy")
+        await t.step("bid", 1)
+        await t.tap("widow-auction")
+        await t.tap("widow-confirm")
+        await t.tap("bet-bob")
+        await t.tap("fold-dan")
+        await t.tap("winner-bob")
+        await t.tap("record-poker")
+        actions = game.record().actions
+        assert actions[0]["dealer"] == 0  # the opening the test recorded by seat still counts
+        assert [a.get("player") for a in actions[2:5]] == ["Cy", "Bob", "Dan"]
+        assert actions[5]["winners"] == ["Bob"]
+
+    play(scenario, [50, 50, 50, 60])
+
+
+def test_the_rummoli_screens_hold_no_rule_ids_and_never_replay() -> None:
+    # every rule ID and rule sentence on the table comes from the referee
+    root = Path(__file__).resolve().parents[2] / "companion"
+    files = [root / "views" / "rummoli_table.py", *(root / "components").glob("rummoli_*.py")]
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"[\"'](A-)?M\d", text), path.name
+        assert "replay" not in text and "from_record" not in text, path.name

@@ -20,7 +20,7 @@ def test_cli_example_straight_flush_beats_full_house() -> None:
     assert j.winners == (0,)
     assert j.winner_names == ("hand 1",)
     assert j.hands[0].label == "Straight flush"
-    assert j.hands[0].name.startswith("Straight flush")
+    assert j.hands[0].name == "Royal flush"
     assert j.hands[1].name == "Full house, 9s over 2s"
     assert j.hands[0].best == ("AS", "KS", "QS", "JS", "10S")
     data = j.to_json()
@@ -46,6 +46,17 @@ def test_m4_3_standard_rankings_and_names(cards: str, name: str) -> None:
     h = evaluate(cards)
     assert h.name == name
     assert h.label == name.split(",")[0]
+
+
+def test_m4_3_royal_flush_is_named_royal_flush() -> None:
+    # the ace-high straight flush has its own name; its category stays "Straight flush"
+    for cards in ("AS KS QS JS 10S", "10H JH QH KH AH 2C 3D", "AD KD QD JD 10D 9D"):
+        h = evaluate(cards)
+        assert (h.name, h.label) == ("Royal flush", "Straight flush"), cards
+    assert evaluate("KS QS JS 10S 9S").name == "Straight flush, king high"
+    assert evaluate("5C 4C 3C 2C AC").name == "Straight flush, 5 high"
+    j = judge(["AS KS QS JS 10S", "KH QH JH 10H 9H"], ["Ann", "Bob"])
+    assert j.winner_names == ("Ann",) and "Ann: Royal flush" in j.describe()
 
 
 def test_m4_3_categories_rank_in_order() -> None:

@@ -55,6 +55,11 @@ def in_play(names: list[str] = NAMES3, winner: int = 1, **rules: Any) -> Rummoli
     return g
 
 
+def js(g: RummoliGame) -> dict[str, Any]:
+    """The public JSON summary (what ``companion replay --json`` prints)."""
+    return g.summary().to_json()
+
+
 def same_state(g: RummoliGame) -> tuple[Any, ...]:
     return (g.summary(), g.held, g.pending_claims, len(g.actions))
 
@@ -169,7 +174,7 @@ def test_m2_3_auction_winner_pays_dealer_and_takes_widow() -> None:
     assert g.stacks == [44, 38, 41, 41]
     assert g.held[1] == 10  # Bob now holds the widow's 10; his 11 are dead
     assert g.chips_total == 200
-    s = g.summary()["hands"][0]
+    s = js(g)["hands"][0]
     assert s["widow"] == {"taken_by": "Bob", "bid": 3}
     assert "widow bid to Ann -3 [M2.3]" in s["statement"]["Bob"]
 
@@ -233,7 +238,7 @@ def test_m3_1_equal_lowest_cards_player_chooses() -> None:
     g.lay(1, "5H")
     g.lay(1, "6H")  # continuation
     g.push(Lay(player=1, card="5S"))  # break: 7H dead, lowest black 5S (equal rank is fine)
-    assert g.laid[-1] == (1, "5S")
+    assert g.laid[-1] == ("Bob", "5S")
 
 
 def test_m3_1_a_card_lower_than_the_claimed_lowest_is_refused() -> None:
@@ -259,9 +264,9 @@ def test_m4_1_best_five_from_the_whole_hand() -> None:
     bob = ["AS", "KS", "QS", "JS", "10S", "4D", "5D", "6D", "7D", "8D", "9H", "3H", "4H"]
     cy = ["AC", "AD", "AH", "KC", "QC", "JC", "9C", "8C", "7C", "6H", "5H", "2S", "4S"]
     g.push(Poker(hands=[ann, bob, cy]))
-    poker = g.summary()["hands"][0]["poker"]
+    poker = js(g)["hands"][0]["poker"]
     assert poker["winners"] == ["Bob"]
-    assert poker["hands"]["Bob"]["name"] == "Straight flush, ace high"
+    assert poker["hands"]["Bob"]["name"] == "Royal flush"
     assert poker["hands"]["Ann"]["name"] == "Full house, 2s over 9s"
     assert poker["hands"]["Cy"]["name"] == "Flush, ace high"
     assert poker["hands"]["Bob"]["best"] == ["AS", "KS", "QS", "JS", "10S"]
@@ -299,7 +304,7 @@ def test_m4_3_winner_takes_pot_and_starts_phase() -> None:
     g = in_play(winner=2)
     assert g.stacks == [41, 41, 44]
     assert g.pots["poker"] == 0
-    assert g.expected_layers() == [2]
+    assert g.expected_layers() == ["Cy"]
     refused(g, Lay(player=0, card="2C"), "M5.1")
 
 
@@ -321,7 +326,7 @@ def test_m4_3_folded_players_still_play_the_rummoli_phase() -> None:
     g.push(Poker(winners=[1]))
     g.lay(1, "5H")
     g.lay(0, "6H")  # Ann folded but holds 6H
-    assert g.laid == [(1, "5H"), (0, "6H")]
+    assert g.laid == [("Bob", "5H"), ("Ann", "6H")]
 
 
 def test_m4_3_shown_hands_must_agree_with_named_winners() -> None:
@@ -346,11 +351,11 @@ def test_m4_4_tie_splits_remainder_stays_first_clockwise_starts() -> None:
         ["2S", "2C", "5H", "6H", "9D"],  # Di   pair of 2s, same kickers as Ann
     ]
     g.push(Poker(hands=hands))
-    poker = g.summary()["hands"][0]["poker"]
+    poker = js(g)["hands"][0]["poker"]
     # dealer Ann: clockwise from her left is Bob, Cy, Di, Ann -> Di is the first tied winner
     assert poker["winners"] == ["Di", "Ann"]
     assert poker["share"] == 2 and poker["carried"] == 0
-    assert g.expected_layers() == [3]
+    assert g.expected_layers() == ["Di"]
 
 
 def test_a_m5_tie_odd_chip_stays_in_poker_pot() -> None:
@@ -360,7 +365,7 @@ def test_a_m5_tie_odd_chip_stays_in_poker_pot() -> None:
     g.push(Poker(winners=[0, 2]))
     assert g.pots["poker"] == 1
     assert g.stacks == [42, 41, 42]
-    assert g.expected_layers() == [2]  # Cy is first clockwise from Ann's left (Bob lost)
+    assert g.expected_layers() == ["Cy"]  # Cy is first clockwise from Ann's left (Bob lost)
 
 
 # ---------------------------------------------------------------- M5 the Rummoli phase
@@ -369,7 +374,7 @@ def test_a_m5_tie_odd_chip_stays_in_poker_pot() -> None:
 def test_m5_1_poker_winner_lays_first() -> None:
     g = in_play(winner=1)
     g.lay(1, "3C")
-    assert g.laid == [(1, "3C")]
+    assert g.laid == [("Bob", "3C")]
 
 
 def test_m5_2_next_card_of_the_suit_by_whoever_holds_it() -> None:
@@ -379,7 +384,7 @@ def test_m5_2_next_card_of_the_suit_by_whoever_holds_it() -> None:
     g.lay(2, "5C")
     g.lay(2, "6C")
     assert [c for _, c in g.laid] == ["3C", "4C", "5C", "6C"]
-    assert g.expected_layers() == [2, 0, 1]
+    assert g.expected_layers() == ["Cy", "Ann", "Bob"]
 
 
 def test_m5_2_card_already_laid_is_refused() -> None:
@@ -412,7 +417,7 @@ def test_m5_4_after_an_ace_opposite_colour() -> None:
     g.lay(1, "QH")
     g.lay(2, "KH")  # K♥ pot to Cy
     g.lay(0, "AH")
-    assert g.expected_layers() == [0, 1, 2]
+    assert g.expected_layers() == ["Ann", "Bob", "Cy"]
     refused(g, Lay(player=0, card="2D"), "M5.4")  # red after the ace
     g.lay(0, "2S")
 
@@ -421,7 +426,7 @@ def test_m5_5_turn_passes_clockwise_and_players_skipped_hold_no_such_colour() ->
     g = in_play(NAMES4, winner=1)
     g.lay(1, "3C")
     g.lay(3, "5H")  # break: Bob and Cy hold no red card
-    assert g.laid[-1] == (3, "5H")
+    assert g.laid[-1] == ("Di", "5H")
     refused(g, Lay(player=2, card="6H"), "M5.5")  # Cy showed she has no red
     g.lay(0, "6H")
 
@@ -450,7 +455,7 @@ def test_a_m10_claim_strict_before_the_next_card() -> None:
     g = in_play(claim="strict")
     g.lay(1, "9S")
     g.lay(0, "10S")
-    assert g.pending_claims == [(0, "10S")]
+    assert g.pending_claims == [("Ann", "10S")]
     g.push(Claim(player=0, pot="10♠"))
     assert g.stacks[0] == 44
     g.lay(0, "JS")
@@ -467,7 +472,7 @@ def test_a_m10_claim_strict_before_the_next_card() -> None:
     for card in ("6C", "7C", "8C", "9C", "10C", "JC"):
         g.lay(2, card)
     g.lay(1, "QC")  # Q♣ pot for Bob, if he claims in time
-    assert g.pending_claims == [(1, "QC")]
+    assert g.pending_claims == [("Bob", "QC")]
     g.lay(1, "KC")  # too late
     refused(g, Claim(player=1, pot="QC"), "M5.6")
     assert g.pots["QC"] == 3
@@ -478,7 +483,7 @@ def test_a_m8_ak_diamonds_two_players_no_payout() -> None:
     g.lay(1, "KD")
     g.lay(2, "AD")
     assert g.pots["AD+KD"] == 3
-    assert g.summary()["hands"][0]["pots_won"] == {}
+    assert js(g)["hands"][0]["pots_won"] == {}
 
 
 def test_a_m8_ak_diamonds_same_player_collects() -> None:
@@ -486,7 +491,7 @@ def test_a_m8_ak_diamonds_same_player_collects() -> None:
     g.lay(1, "KD")
     g.lay(1, "AD")
     assert g.pots["AD+KD"] == 0
-    assert g.summary()["hands"][0]["pots_won"] == {"AD+KD": "Bob"}
+    assert js(g)["hands"][0]["pots_won"] == {"AD+KD": "Bob"}
     assert g.stacks[1] == 41 + 3 + 3
 
 
@@ -496,7 +501,7 @@ def test_a_m9_seven_eight_nine_same_player_same_suit() -> None:
     g.lay(1, "8H")
     g.lay(1, "9H")
     assert g.pots["7-8-9"] == 0
-    assert g.summary()["hands"][0]["pots_won"] == {"7-8-9": "Bob"}
+    assert js(g)["hands"][0]["pots_won"] == {"7-8-9": "Bob"}
 
 
 def test_a_m9_seven_eight_nine_split_between_players_no_payout() -> None:
@@ -531,7 +536,7 @@ def test_m5_7_impasse_pays_per_card_to_the_centre() -> None:
     held = [13, 12, 13]
     assert g.stacks == [41 - 13, 44 - 12, 41 - 13]
     assert g.pots["rummoli"] == 3 + sum(held)
-    s = g.summary()["hands"][0]
+    s = js(g)["hands"][0]
     assert s["impasse"] and s["out"] is None
     assert "impasse, 13 cards held -13 [M5.7]" in s["statement"]["Ann"]
 
@@ -553,7 +558,7 @@ def test_a_m12_impasse_centre_carries_over_to_next_first_out() -> None:
     g.push(Poker(winners=[0]))
     g.push(Out(player=2, held=[1, 1, 0]))
     assert g.pots["rummoli"] == 0
-    assert g.summary()["hands"][1]["statement"]["Cy"].count("Rummoli pot +12 [M6.1]") == 1
+    assert js(g)["hands"][1]["statement"]["Cy"].count("Rummoli pot +12 [M6.1]") == 1
 
 
 # ---------------------------------------------------------------- M6 end of round
@@ -564,12 +569,12 @@ def test_m6_1_a_m11_first_out_takes_centre_and_cards_owed() -> None:
     g.push(Claim(player=3, pot="JD"))
     g.push(Out(player=0, held=[0, 3, 5, 1]))
     assert g.stacks == [41 + 4 + 9, 45 - 3, 41 - 5, 41 + 4 - 1]
-    line = g.summary()["hands"][0]["statement"]["Ann"]
+    line = js(g)["hands"][0]["statement"]["Ann"]
     assert (
         line == "Ann +4: ante -9 [M1.3], Rummoli pot +4 [M6.1], "
         "cards owed +9 (Bob 3, Cy 5, Di 1) [A-M11]"
     )
-    assert g.summary()["hands"][0]["statement"]["Cy"] == (
+    assert js(g)["hands"][0]["statement"]["Cy"] == (
         "Cy -14: ante -9 [M1.3], 5 cards held, paid to Ann -5 [M6.1]"
     )
 
@@ -603,7 +608,7 @@ def test_m6_1_live_going_out_ends_the_round_by_itself() -> None:
         assert g.chips_total == 150
         if result.out is not None:
             owed = sum(result.held)
-            hand = g.summary()["hands"][0]
+            hand = js(g)["hands"][0]
             assert hand["out"] == NAMES3[result.out]
             assert f"cards owed +{owed}" in hand["statement"][NAMES3[result.out]]
             del stacks
@@ -630,7 +635,7 @@ def test_m6_1_a_player_pays_at_most_their_stack() -> None:
     g.push(Out(player=0, held=[0, 5, 5]))
     assert g.stacks == [4 + 3 + 1 + 1, 0, 0]
     assert g.chips_total == 30
-    assert "had only 1" in g.summary()["hands"][0]["statement"]["Bob"]
+    assert "had only 1" in js(g)["hands"][0]["statement"]["Bob"]
 
 
 def test_m6_2_unwon_pots_carry_over_and_hands_do_not_pay() -> None:
@@ -657,12 +662,12 @@ def test_m6_3_deal_passes_one_seat_clockwise() -> None:
     dealers = []
     for _ in range(4):
         g.push(Deal())
-        dealers.append(g.summary()["hands"][-1]["dealer"])
+        dealers.append(js(g)["hands"][-1]["dealer"])
         g.push(Widow())
         g.push(Poker(winners=[0]))
         g.push(Impasse(held=[0, 0, 1]))
     assert dealers == ["Cy", "Ann", "Bob", "Cy"]
-    assert g.summary()["dealer"] == "Ann"
+    assert js(g)["dealer"] == "Ann"
 
 
 # ---------------------------------------------------------------- M7 end of game
@@ -677,10 +682,10 @@ def test_m7_1_player_who_cannot_ante_is_out() -> None:
     g.push(Out(player=0, held=[0, 0, 0]))  # Bob has 0 chips left
     assert g.stacks[1] == 0
     g.push(Deal())
-    assert g.in_game == [True, False, True]
+    assert g.in_game == ("Ann", "Cy")
     assert g.held[1] == 0
     refused(g, Widow(player=1), "M7.1")
-    assert "out of the game" in g.summary()["hands"][1]["statement"]["Bob"]
+    assert "out of the game" in js(g)["hands"][1]["statement"]["Bob"]
 
 
 def test_m7_1_no_deal_with_fewer_than_two_who_can_ante() -> None:
@@ -701,7 +706,7 @@ def test_m7_2_final_poker_single_pot_odd_chips_nearest_dealers_left() -> None:
     assert sum(g.pots.values()) == 21  # 27 - poker 3 - centre 3
     board = sum(g.pots.values()) - g.pots["rummoli"]
     g.push(End())
-    assert g.summary()["pots"]["final"] == board
+    assert js(g)["pots"]["final"] == board
     # next dealer is Bob; his left is Cy, then Ann
     g.push(FinalPoker(winners=[0, 2]))
     assert g.phase == "over"
@@ -723,14 +728,14 @@ def test_m7_2_per_pot_fewest_chips_first() -> None:
     g.push(End())
     order = []
     while g.phase == "final":
-        s = g.summary()
+        s = js(g)
         pot = next(p for p in s["pots"] if s["pots"][p] and p not in order)
         order.append(pot)
         g.push(FinalPoker(winners=[0]))
     chips = [before[p] for p in order]
     assert chips == sorted(chips)
     assert order[0] == "10S"
-    assert [f["pot"] for f in g.summary()["final"]] == order
+    assert [f["pot"] for f in js(g)["final"]] == order
 
 
 def test_a_m16_final_poker_five_fresh_cards() -> None:
@@ -757,7 +762,7 @@ def test_a_m16_final_poker_five_fresh_cards() -> None:
             ]
         )
     )
-    assert g.summary()["final"][0]["winners"] == ["Bob"]
+    assert js(g)["final"][0]["winners"] == ["Bob"]
 
 
 def test_m7_3_most_chips_wins() -> None:
@@ -765,7 +770,7 @@ def test_m7_3_most_chips_wins() -> None:
     g.push(Out(player=1, held=[1, 0, 1]))
     g.push(End())
     g.push(FinalPoker(winners=[1]))
-    s = g.summary()
+    s = js(g)
     assert s["finished"] and s["winners"] == ["Bob"]
     assert s["totals"]["Bob"] == max(s["totals"].values())
     refused(g, FinalPoker(winners=[1]), "M7.2")
@@ -801,7 +806,7 @@ def test_record_roundtrip_and_replay_summary_shape() -> None:
     g.lay(0, "10S")
     record = GameRecord.from_json(g.to_record().model_dump(mode="json"))
     summary = load_ruleset("rummoli").replay(record)
-    assert summary == g.summary()
+    assert summary == js(g)
     for key in (
         "game",
         "players",
@@ -848,7 +853,7 @@ def test_bad_seat_and_bad_card_raise_only_the_error_family() -> None:
 def test_adjust_between_rounds_is_an_explicit_chip_change() -> None:
     g = started(NAMES3)
     g.push(Adjust(player=1, chips=10, note="buy-in"))
-    assert g.chips_total == 160 and g.summary()["chips_added"] == 160
+    assert g.chips_total == 160 and js(g)["chips_added"] == 160
     refused(g, Adjust(player=1, chips=-100), "M1.1")
 
 
@@ -877,14 +882,14 @@ def test_ruleset_protocol_score_and_house_rules() -> None:
 def test_m5_2_m5_3_next_card_and_break_colour_for_the_ui() -> None:
     g = in_play()
     assert g.next_card() is None and g.break_colour() is None
-    assert g.expected_layers() == [1]
+    assert g.expected_layers() == ["Bob"]
     g.lay(1, "2H")
     assert g.next_card() == "3H" and g.break_colour() == "black"
     g.lay(1, "2S")  # 3H missing: break
     assert g.next_card() == "3S"
     g.lay(2, "3S")
     g.lay(0, "4S")
-    assert g.expected_layers() == [0, 1, 2]
+    assert g.expected_layers() == ["Ann", "Bob", "Cy"]
     g2 = in_play()
     g2.lay(1, "KH")
     g2.lay(1, "AH")
@@ -894,9 +899,9 @@ def test_m5_2_m5_3_next_card_and_break_colour_for_the_ui() -> None:
 def test_adjustments_are_listed_apart_from_round_scores() -> None:
     g = in_play()
     g.push(Out(player=1, held=[1, 0, 1]))
-    scores = g.summary()["hands"][0]["scores"]
+    scores = js(g)["hands"][0]["scores"]
     g.push(Adjust(player=0, chips=-5, note="went home with 5"))
-    s = g.summary()
+    s = js(g)
     assert s["hands"][0]["scores"] == scores
     assert s["adjustments"] == [
         {"after_round": 1, "player": "Ann", "chips": -5, "note": "went home with 5"}
@@ -982,7 +987,7 @@ def test_m6_2_round_summary_lists_the_pots_carried_over() -> None:
     assert "AS" not in g.open_pots()
     g.push(Out(player=1, held=[2, 0, 2]))
     assert g.open_pots() == []
-    carried = g.summary()["hands"][0]["carried"]
+    carried = js(g)["hands"][0]["carried"]
     assert carried == {p: 3 for p in ("10S", "JD", "QC", "KH", "AD+KD", "7-8-9")}
 
 
@@ -1011,3 +1016,243 @@ def test_m7_2_summary_names_the_next_final_pot() -> None:
             break
     assert seen == {"single", "per_pot"}
     assert RUMMOLI.replay(record)["final_next"] is None
+
+
+# ---------------------------------------------------------------- rulings of issue 12
+
+
+def test_m4_3_a_second_poker_in_the_play_phase_is_refused() -> None:
+    g = in_play(winner=1)
+    err = refused(g, Poker(winners=[0]), "M4.3")
+    assert "already" in err.reason and "Bob" in err.reason
+    refused(g, Poker(hands=[["2C", "3C", "4C", "5C", "7D"], None, None]), "M4.3")
+    refused(g, FinalPoker(winners=[0]), "M7.2")
+    g.push(Out(player=1, held=[1, 0, 1]))
+    refused(g, Poker(winners=[0]), "M4.3")  # between rounds: deal first
+
+
+def test_a_m17_owing_more_than_the_stack_pays_all_and_is_out_at_the_next_ante() -> None:
+    g = RummoliGame(NAMES3)
+    g.push(Start(chips=[20, 14, 30], dealer=0))
+    g.push(Deal())  # Ann 11, Bob 5, Cy 21
+    g.push(Widow())
+    g.push(Poker(winners=[0]))  # Ann 14
+    g.push(Out(player=0, held=[0, 7, 3]))  # Bob owes 7 but has 5
+    assert g.stacks == [14 + 3 + 5 + 3, 0, 18]
+    hand = g.summary().hands[0]
+    bob = next(e for e in hand.ledger if e.player == "Bob" and e.kind == "held")
+    assert (bob.amount, bob.detail, bob.other) == (-5, "had only 5", "Ann")
+    owed = next(e for e in hand.ledger if e.kind == "owed")
+    assert (owed.player, owed.amount, owed.detail) == ("Ann", 8, "Bob 5, Cy 3")
+    assert (
+        hand.statement["Bob"]
+        == "Bob -14: ante -9 [M1.3], 7 cards held, paid to Ann -5 (had only 5) [M6.1]"
+    )
+    assert g.summary().detail.short == ("Bob",)  # out at the next ante (M7.1)
+    assert g.in_game == ("Ann", "Bob", "Cy")  # ... not before it
+    g.push(Deal())
+    assert g.in_game == ("Ann", "Cy")
+    assert g.summary().hands[1].gone == ("Bob",)
+    refused(g, Bet(player="Bob", chips=1), "M4.2")
+    assert sum(g.stacks) + g.summary().detail.chips_on_board == 64
+
+
+def test_a_m17_an_impasse_and_a_pass_fine_never_take_more_than_the_stack() -> None:
+    g = RummoliGame(NAMES3, RummoliRules(pass_fine=True))
+    g.push(Start(chips=[9, 50, 50], dealer=0))
+    g.push(Deal())  # Ann 0 chips
+    g.push(Widow())
+    g.push(Poker(winners=[1]))
+    g.lay(1, "3C")
+    g.lay(2, "5H")  # 4C missing: Bob, who laid last, has no red card; Cy starts (M5.5)
+    assert [e.player for e in g.summary().ledger if e.kind == "pass_fine"] == ["Bob"]
+    assert g.stacks[0] == 0
+    g.push(Impasse())
+    assert g.stacks[0] == 0
+    ann = [e for e in g.summary().hands[0].ledger if e.player == "Ann" and e.kind == "impasse"]
+    assert ann[0].amount == 0 and ann[0].detail == "had only 0"
+    s = g.summary()
+    assert sum(s.totals.values()) + s.detail.chips_on_board == s.detail.chips_added == 109
+
+
+def test_a_m18_final_poker_odd_chips_go_left_of_the_final_poker_dealer() -> None:
+    # Ann dealt the last round; Bob is next in rotation.  He has 1 chip, too few to ante,
+    # but nobody antes for the final poker: he is still in the game and deals it.
+    g = RummoliGame(NAMES3, RummoliRules(poker_betting="showdown"))
+    g.push(Start(chips=[50, 10, 50], dealer="Ann"))
+    g.push(Deal())
+    g.push(Widow())
+    g.push(Poker(winners=["Ann"]))
+    g.push(Out(player="Ann", held=[0, 0, 0]))
+    g.push(End())
+    s = g.summary()
+    assert s.dealer == "Bob"
+    assert s.detail.final_next is not None and s.detail.final_next.dealer == "Bob"
+    board = s.detail.pool
+    assert board == 21
+    g.push(FinalPoker(winners=["Ann", "Cy"]))
+    final = g.summary().detail.final[0]
+    assert final.dealer == "Bob" and final.winners == ("Cy", "Ann")  # Cy is Bob's left
+    assert (final.share, final.odd) == (10, 1)
+    totals = g.summary().totals
+    assert totals["Cy"] == 41 + 11 and totals["Ann"] == 41 + 3 + 3 + 10
+
+
+def test_a_m18_equal_pots_are_played_in_board_order_centre_last() -> None:
+    g = started(NAMES3, final_poker="per_pot", poker_betting="showdown")
+    g.push(Deal())
+    g.push(Widow())
+    g.push(Poker(winners=[0]))
+    g.push(Impasse(held=[0, 0, 1]))  # centre 3 + 1 = 4; the other seven pay pots 3 each
+    g.push(End())
+    queue = g.summary().detail.final_next
+    assert queue is not None
+    assert queue.queue == ("10S", "JD", "QC", "KH", "AS", "AD+KD", "7-8-9", "rummoli")
+    played = []
+    while g.phase == "final":
+        nxt = g.summary().detail.final_next
+        assert nxt is not None
+        played.append((nxt.pot, nxt.chips))
+        g.push(FinalPoker(winners=[1]))
+    assert played == [(p, 3) for p in queue.queue[:-1]] + [("rummoli", 4)]
+    assert [f.pot for f in g.summary().detail.final] == [p for p, _ in played]
+
+
+def test_a_m19_eight_nine_ten_board_same_conditions_as_a_m9() -> None:
+    rules = {"board": "eight_nine_ten"}
+    g = in_play(**rules)
+    assert g.summary().detail.run_pot == "8-9-10"
+    assert g.summary().detail.pot("8-9-10").rule == "A-M19"
+    g.lay(1, "8H")
+    g.lay(1, "9H")
+    g.lay(1, "10H")
+    assert g.pots["8-9-10"] == 0
+    won = g.summary().hands[0].ledger[-1]
+    assert (won.kind, won.rule, won.cards, won.label) == (
+        "pot",
+        "A-M19",
+        ("8H", "9H", "10H"),
+        "8-9-10 pot",
+    )
+    split = in_play(**rules)
+    split.lay(1, "8S")
+    split.lay(1, "9S")
+    split.lay(2, "10S")  # 10♠ pays its own pot, not the run
+    assert split.pots["8-9-10"] == 3 and split.pots["10S"] == 0
+    seven = in_play(**rules)
+    seven.lay(1, "7C")
+    seven.lay(1, "8C")
+    seven.lay(1, "9C")  # no 10: nothing for the run pot
+    assert seven.pots["8-9-10"] == 3
+    quick = in_play(**rules)
+    refused(quick, Claim(player=0, pot="7-8-9"), "M1.2")
+    quick.push(Claim(player=0, pot="8-9-10"))
+    assert quick.summary().hands[0].pots_won == {"8-9-10": "Ann"}
+
+
+def test_a_m19_eight_nine_ten_is_the_pay_card_run_for_the_widow() -> None:
+    g = started(NAMES3, board="eight_nine_ten")
+    g.push(Deal())
+    dealt = [str(c) for c in parse_cards("8D 9D 10D 2C 3C 4C 5C 6C 2H 3H 4H 5H 6H")]  # a run
+    refused(g, Widow(player=0, hand=dealt), "M2.4")
+    seven = [str(c) for c in parse_cards("7D 8D 9D 2C 3C 4C 5C 6C 2H 3H 4H 5H 6H")]  # not here
+    g.push(Widow(player=0, hand=seven))
+
+
+# ---------------------------------------------------------------- every house-rule switch
+
+
+def test_switch_claim_strict_meets_the_eight_nine_ten_board() -> None:
+    g = in_play(claim="strict", board="eight_nine_ten")
+    g.lay(1, "8H")
+    g.lay(1, "9H")
+    g.lay(1, "10H")
+    assert g.pending_claims == [("Bob", "8-9-10")]
+    pending = g.summary().detail.pending[0]
+    assert (pending.label, pending.chips, pending.rule) == ("8-9-10", 3, "A-M19")
+    g.lay(1, "JH")  # too late: the pot stays
+    assert g.pots["8-9-10"] == 3
+    refused(g, Claim(player=1, pot="8-9-10"), "M5.6")
+
+
+def test_switch_claim_auto_refuses_a_claim_in_words() -> None:
+    g = in_play()
+    g.lay(1, "9S")
+    err = refused(g, Claim(player=1, pot="KH"), "M5.6")
+    assert "Claiming pots: Automatic" in err.reason and "claim=" not in err.reason
+
+
+def test_switch_pass_fine_meets_claim_strict() -> None:
+    # a break with a pay card: the players skipped pay the fine, the layer may claim
+    g = in_play(NAMES4, winner=1, pass_fine=True, claim="strict")
+    centre = g.pots["rummoli"]
+    g.lay(1, "3H")
+    g.lay(3, "10S")  # 4H missing: Bob and Cy could not start the black cards
+    assert g.pots["rummoli"] == centre + 2
+    assert g.pending_claims == [("Di", "10S")]
+    g.push(Claim(player="Di", pot="10S"))
+    fines = [e.player for e in g.summary().ledger if e.kind == "pass_fine"]
+    assert fines == ["Bob", "Cy"]
+
+
+def test_switch_poker_betting_showdown_meets_final_poker_per_pot() -> None:
+    g = in_play(poker_betting="showdown", final_poker="per_pot")
+    g.push(Out(player=1, held=[1, 0, 1]))
+    g.push(End())
+    err = refused(g, Bet(player=0, chips=1), "M4.2")
+    assert "Poker betting: Showdown only" in err.reason
+    betting = g.summary().detail.betting
+    assert betting is not None and betting.betting is False and betting.limit is None
+    assert betting.pot == "10S" and betting.max_bet == {}
+
+
+def test_switch_bet_limit_meets_final_poker_single() -> None:
+    g = in_play(bet_limit=2)
+    g.push(Out(player=1, held=[1, 0, 1]))
+    g.push(End())
+    refused(g, Bet(player=0, chips=3), "M4.2")  # the limit holds in the final poker too
+    g.push(Bet(player=0, chips=2))
+    s = g.summary()
+    assert s.detail.pool == 21 + 2
+    assert s.detail.betting is not None and s.detail.betting.max_bet["Bob"] == 4
+    bet = s.ledger[-1]
+    assert (bet.kind, bet.hand, bet.amount) == ("final_poker", None, -2)
+
+
+def test_switch_final_poker_per_pot_meets_the_eight_nine_ten_board() -> None:
+    g = in_play(final_poker="per_pot", board="eight_nine_ten")
+    g.push(Claim(player=0, pot="10S"))
+    g.push(Out(player=2, held=[2, 2, 0]))
+    g.push(End())
+    nxt = g.summary().detail.final_next
+    assert nxt is not None
+    # every pot left holds 3 chips: board order, with the regional run pot in 8th place
+    assert nxt.queue == ("JD", "QC", "KH", "AS", "AD+KD", "8-9-10")
+
+
+def test_switch_widow_needs_no_pay_card_meets_the_board() -> None:
+    hand = [str(c) for c in parse_cards("7D 8D 9D 2C 3C 4C 5C 6C 2H 3H 4H 5H 6H")]
+    standard = started(NAMES3)
+    standard.push(Deal())
+    refused(standard, Widow(player=0, hand=hand), "M2.4")  # 7-8-9 pays on this board
+    off = started(NAMES3, widow_needs_no_pay_card=False)
+    off.push(Deal())
+    off.push(Widow(player=0, hand=hand))
+    regional = started(NAMES3, board="eight_nine_ten")
+    regional.push(Deal())
+    regional.push(Widow(player=0, hand=hand))
+    assert not RULESET.check(parse_cards(" ".join(hand))).legal
+    assert RULESET.check(
+        parse_cards(" ".join(hand)), rules=RummoliRules(board="eight_nine_ten")
+    ).legal
+
+
+def test_switch_titles_and_settings_in_words() -> None:
+    for name in RummoliRules.model_fields:
+        title = RummoliRules.title_of(name)
+        assert title == RummoliRules.TITLES[name] and "_" not in title
+        words = RummoliRules().setting(name)
+        assert "_" not in words and words.startswith(title)
+    assert RummoliRules(final_poker="per_pot").setting("final_poker") == "Final poker: One per pot"
+    for value in ("auto", "strict", "one_round", "showdown", "single", "per_pot"):
+        assert "_" not in RummoliRules.value_title(value)

@@ -1,0 +1,62 @@
+"""The game is over: the standings, the final poker's results and statements, the rounds."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from companion.components.common import said
+from companion.components.rummoli_parts import (
+    note_row,
+    poker_result,
+    section,
+    statement_card,
+    summary_of,
+)
+from companion.components.rummoli_statement import history
+from companion.session import GameSession
+from companion.ui import slug
+
+__all__ = ["OverPanel"]
+
+
+def _standing(place: int, name: str, chips: int, won: bool) -> ft.Control:
+    words = f"{place}. {name}: {chips} chips" + (" (winner)" if won else "")
+    return said(
+        ft.Row(
+            [
+                ft.Icon(
+                    ft.Icons.EMOJI_EVENTS if won else ft.Icons.PERSON,
+                    color=ft.Colors.AMBER if won else None,
+                ),
+                ft.Text(words, size=18, weight=ft.FontWeight.BOLD if won else ft.FontWeight.NORMAL),
+            ]
+        ),
+        words,
+        f"standing-{slug(name)}",
+    )
+
+
+@ft.component
+def OverPanel(session: GameSession) -> ft.Control:
+    summary = summary_of(session)
+    players = list(summary.players)
+    totals = summary.totals
+    ranked = sorted(players, key=lambda p: (-totals.get(p, 0), players.index(p)))
+    rows = [
+        _standing(place, p, totals.get(p, 0), p in summary.winners)
+        for place, p in enumerate(ranked, start=1)
+    ]
+    rows += note_row(summary.detail.note("win"), "most-chips")
+    out: list[ft.Control] = [section("Standings", rows, "standings")]
+    final: list[ft.Control] = []
+    for f in summary.detail.final:
+        final += poker_result(f, f"final-{slug(f.pot)}")
+    entries = [e for e in summary.ledger if e.kind == "final_poker"]
+    for p in players:
+        if any(e.player == p for e in entries):
+            final.append(statement_card(p, entries, f"final-statement-{slug(p)}"))
+    if final:
+        out.append(section("Final poker", final, "final-poker"))
+    if summary.hands:
+        out.append(history(summary.hands, players))
+    return ft.Column(out, spacing=10)

@@ -1,0 +1,269 @@
+"""The Rummoli board: the house rules, the nine pots, pay cards and deal sizes (M1, M2).
+
+Everything here is a pure function of the house rules; nothing knows about a
+game in progress.  Each pot carries what wins it and the rule that says so,
+so a screen can show the board without holding any rule text itself.
+
+>>> pot_names(RummoliRules(board="eight_nine_ten"))
+('poker', '10S', 'JD', 'QC', 'KH', 'AS', 'AD+KD', '8-9-10', 'rummoli')
+>>> POTS["AD+KD"].wins
+'one player lays both K♦ and A♦ in this round'
+>>> pot_rule("8-9-10")
+'A-M19'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rulesets.cards import Card, Rank, Suit, format_cards, parse_card, parse_cards
+from rulesets.errors import HouseRuleError
+from rulesets.protocol import HouseRulesBase
+
+__all__ = [
+    "AK_DIAMONDS",
+    "ANTE",
+    "ANTE_POTS",
+    "POTS",
+    "POT_LABELS",
+    "SINGLE_POTS",
+    "PotRule",
+    "RummoliRules",
+    "as_rules",
+    "deal_sizes",
+    "next_rank",
+    "pay_cards_in",
+    "pay_cards_text",
+    "pot_names",
+    "pot_rule",
+    "run_pot",
+    "run_ranks",
+]
+
+#: pots on the board, each gets 1 chip of every ante (M1.3, A-M2).
+ANTE_POTS = 9
+#: chips each player antes before every deal (M1.3).
+ANTE = ANTE_POTS
+
+
+# --------------------------------------------------------------------------- house rules
+
+
+class RummoliRules(HouseRulesBase):
+    """House rules for Rummoli (defaults are RULES.md's)."""
+
+    claim: Literal["auto", "strict"] = "auto"
+    pass_fine: bool = False
+    poker_betting: Literal["one_round", "showdown"] = "one_round"
+    bet_limit: int = Field(default=5, ge=1)
+    final_poker: Literal["single", "per_pot"] = "single"
+    widow_needs_no_pay_card: bool = True
+    board: Literal["seven_eight_nine", "eight_nine_ten"] = "seven_eight_nine"
+
+    EXPLAIN: ClassVar[dict[str, str]] = {
+        "claim": "Auto: pay-card pots pay at once; strict: claim before the next card (M5.6)",
+        "pass_fine": "a player who cannot start after a break pays 1 chip to the centre (M5.5)",
+        "poker_betting": "One round: one betting round with a limit; showdown: no betting (M4.2)",
+        "bet_limit": "largest bet or raise in the poker betting round (M4.2)",
+        "final_poker": "Single: one final poker for the whole board; per pot: one each (M7.2)",
+        "widow_needs_no_pay_card": "only a hand without pay cards may take the widow (M2.2-M2.4)",
+        "board": "which run pot the board has: 7-8-9 (standard) or 8-9-10 (regional, A-M19)",
+    }
+    TITLES: ClassVar[dict[str, str]] = {
+        "claim": "Claiming pots",
+        "pass_fine": "Fine for passing",
+        "poker_betting": "Poker betting",
+        "bet_limit": "Bet limit",
+        "final_poker": "Final poker",
+        "widow_needs_no_pay_card": "Widow only without pay cards",
+        "board": "Run pot on the board",
+    }
+    VALUE_TITLES: ClassVar[dict[str, str]] = {
+        "auto": "Automatic",
+        "strict": "Claim before the next card",
+        "one_round": "One betting round",
+        "showdown": "Showdown only",
+        "single": "One for the whole board",
+        "per_pot": "One per pot",
+        "seven_eight_nine": "7-8-9",
+        "eight_nine_ten": "8-9-10",
+    }
+
+    def setting(self, name: str) -> str:
+        """A switch and its value in words: ``Claiming pots: Automatic``.
+
+        >>> RummoliRules(poker_betting="showdown").setting("poker_betting")
+        'Poker betting: Showdown only'
+        >>> RummoliRules().setting("pass_fine")
+        'Fine for passing: off'
+        """
+        return f"{self.title_of(name)}: {self.value_title(getattr(self, name))}"
+
+
+def as_rules(rules: HouseRulesBase | dict[str, object] | None) -> RummoliRules:
+    """Rummoli house rules from a model, a dict of switches or nothing (the defaults).
+
+    >>> try:
+    ...     as_rules({"claim": "sometimes"})
+    ... except HouseRuleError as exc:
+    ...     print(exc)
+    Claiming pots: 'sometimes' is not allowed (Input should be 'auto' or 'strict')
+    """
+    if rules is None:
+        return RummoliRules()
+    if isinstance(rules, RummoliRules):
+        return rules
+    if isinstance(rules, dict):
+        try:
+            return RummoliRules.model_validate(rules)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            name = ".".join(str(p) for p in first["loc"])
+            what = RummoliRules.title_of(name) if name in RummoliRules.model_fields else name
+            raise HouseRuleError(
+                f"{what or 'house rules'}: {first.get('input')!r} is not allowed ({first['msg']})"
+            ) from None
+    raise HouseRuleError(f"{type(rules).__name__}: not Rummoli house rules")
+
+
+# --------------------------------------------------------------------------- pots
+
+
+class PotRule(BaseModel):
+    """One pot of the board: its name, how it is shown, what wins it and the rule."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pot: str
+    label: str
+    wins: str
+    rule: str
+    cards: tuple[str, ...] = ()
+    #: won only when one player lays every card of it (A-M8, A-M9, A-M19)
+    combo: bool = False
+
+
+POTS: dict[str, PotRule] = {
+    p.pot: p
+    for p in (
+        PotRule(pot="poker", label="Poker", wins="the poker winner", rule="M4.3"),
+        PotRule(pot="10S", label="10♠", wins="whoever lays 10♠", rule="M5.6", cards=("10S",)),
+        PotRule(pot="JD", label="J♦", wins="whoever lays J♦", rule="M5.6", cards=("JD",)),
+        PotRule(pot="QC", label="Q♣", wins="whoever lays Q♣", rule="M5.6", cards=("QC",)),
+        PotRule(pot="KH", label="K♥", wins="whoever lays K♥", rule="M5.6", cards=("KH",)),
+        PotRule(pot="AS", label="A♠", wins="whoever lays A♠", rule="M5.6", cards=("AS",)),
+        PotRule(
+            pot="AD+KD",
+            label="A♦+K♦",
+            wins="one player lays both K♦ and A♦ in this round",
+            rule="A-M8",
+            cards=("KD", "AD"),
+            combo=True,
+        ),
+        PotRule(
+            pot="7-8-9",
+            label="7-8-9",
+            wins="one player lays the 7, 8 and 9 of one suit",
+            rule="A-M9",
+            combo=True,
+        ),
+        PotRule(
+            pot="8-9-10",
+            label="8-9-10",
+            wins="one player lays the 8, 9 and 10 of one suit",
+            rule="A-M19",
+            combo=True,
+        ),
+        PotRule(pot="rummoli", label="Rummoli", wins="the first player out", rule="M6.1"),
+    )
+}
+POT_LABELS: dict[str, str] = {name: p.label for name, p in POTS.items()}
+SINGLE_POTS: dict[str, Card] = {k: parse_card(k) for k in ("10S", "JD", "QC", "KH", "AS")}
+AK_DIAMONDS = (parse_card("AD"), parse_card("KD"))
+
+
+def pot_rule(pot: str) -> str:
+    """The rule under which a pay pot is won when its card(s) are laid.
+
+    >>> pot_rule("10S"), pot_rule("AD+KD"), pot_rule("7-8-9")
+    ('M5.6', 'A-M8', 'A-M9')
+    """
+    return POTS[pot].rule
+
+
+def run_ranks(rules: RummoliRules) -> tuple[Rank, Rank, Rank]:
+    """The three ranks of the run pot (7-8-9, or 8-9-10 on the regional board, A-M19)."""
+    if rules.board == "eight_nine_ten":
+        return (Rank.EIGHT, Rank.NINE, Rank.TEN)
+    return (Rank.SEVEN, Rank.EIGHT, Rank.NINE)
+
+
+def run_pot(rules: RummoliRules) -> str:
+    """The name of the run pot on this board: ``7-8-9`` or ``8-9-10``."""
+    return "8-9-10" if rules.board == "eight_nine_ten" else "7-8-9"
+
+
+def pot_names(rules: RummoliRules | None = None) -> tuple[str, ...]:
+    """The nine pots in board order, the numbering of M1.2 (A-M1 adds A♠), centre last.
+
+    >>> pot_names()
+    ('poker', '10S', 'JD', 'QC', 'KH', 'AS', 'AD+KD', '7-8-9', 'rummoli')
+    """
+    r = rules or RummoliRules()
+    return ("poker", *SINGLE_POTS, "AD+KD", run_pot(r), "rummoli")
+
+
+def pay_cards_in(cards: Sequence[Card] | str, rules: RummoliRules | None = None) -> list[str]:
+    """The pay cards (M2.4, A-M7) found in a hand, as text.
+
+    >>> pay_cards_in("2C 10S 7H 8H 9H KD")
+    ['10S', 'KD', '7H 8H 9H']
+    >>> pay_cards_in("2C 3C 4D")
+    []
+    """
+    r = rules or RummoliRules()
+    hand = set(parse_cards(cards))
+    found = [str(c) for c in (*SINGLE_POTS.values(), AK_DIAMONDS[1], AK_DIAMONDS[0]) if c in hand]
+    for suit in Suit:
+        run = [Card(rank, suit) for rank in run_ranks(r)]
+        if all(c in hand for c in run):
+            found.append(format_cards(run))
+    return found
+
+
+def pay_cards_text(rules: RummoliRules | None = None) -> str:
+    """The pay cards of M2.4 in words, for the widow question.
+
+    >>> pay_cards_text(RummoliRules(board="eight_nine_ten"))
+    '10♠ J♦ Q♣ K♥ A♠ K♦ A♦, or the 8-9-10 of one suit'
+    """
+    return f"10♠ J♦ Q♣ K♥ A♠ K♦ A♦, or the {run_pot(rules or RummoliRules())} of one suit"
+
+
+def deal_sizes(players: int) -> list[int]:
+    """Cards per hand in deal order, the widow last (M2.1).
+
+    >>> deal_sizes(4)
+    [11, 11, 10, 10, 10]
+    >>> deal_sizes(2)
+    [18, 17, 17]
+    """
+    hands = players + 1
+    base, extra = divmod(52, hands)
+    return [base + (1 if i < extra else 0) for i in range(hands)]
+
+
+def next_rank(rank: Rank) -> Rank | None:
+    """The rank that continues a suit (M5.2); None after the ace (M5.4).
+
+    >>> next_rank(Rank.KING), next_rank(Rank.ACE)
+    (<Rank.ACE: 'A'>, None)
+    """
+    if rank is Rank.ACE:
+        return None
+    if rank is Rank.KING:
+        return Rank.ACE
+    return Rank.from_low(rank.low + 1)

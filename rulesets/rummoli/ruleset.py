@@ -1,0 +1,172 @@
+"""The :class:`~rulesets.protocol.Ruleset` object for Rummoli (what the CLI and app call).
+
+>>> from rulesets.cards import parse_cards
+>>> RULESET.check(parse_cards("2C 5H JD")).reason
+'holds the pay card(s) JD, so may not take the widow'
+>>> RULESET.score(parse_cards("2C 5H JD")).points
+3
+>>> print(RULESET.opening(["Ann", "Bob", "Cy"], "Cy").text)
+Cy deals; Ann, on the dealer's left, opens the poker betting.
+>>> RULESET.opening_actions(["Ann", "Bob"], "Bob")[0].to_json()
+{'type': 'start', 'chips': [50, 50], 'dealer': 'Bob'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rulesets.cards import Card, parse_cards
+from rulesets.errors import HouseRuleError, RecordError
+from rulesets.protocol import (
+    Advice,
+    Game,
+    GameRecord,
+    HouseRulesBase,
+    Opening,
+    ScoreReport,
+    Units,
+    Verdict,
+)
+from rulesets.rummoli.actions import RummoliAction, Start, parse_action
+from rulesets.rummoli.board import ANTE, RummoliRules, as_rules, pay_cards_in
+from rulesets.rummoli.game import RummoliGame
+from rulesets.rummoli.simulate import random_record
+from rulesets.rummoli.suggest import suggest
+
+__all__ = ["RULESET", "RummoliRuleset"]
+
+
+def _rules(rules: HouseRulesBase | None) -> RummoliRules:
+    if rules is not None and not isinstance(rules, RummoliRules):
+        raise HouseRuleError(f"{type(rules).__name__}: not Rummoli house rules")
+    return as_rules(rules)
+
+
+class RummoliRuleset:
+    """The Rummoli referee behind :func:`rulesets.load_ruleset`."""
+
+    name = "rummoli"
+    title = "Rummoli"
+    summary = (
+        "Nine pots of chips: poker for the Poker pot, then a stops game where pay cards "
+        "collect their pots and the first player out takes the centre."
+    )
+    min_players = 2
+    max_players = 8
+    house_rules: type[HouseRulesBase] = RummoliRules
+    hand_word = "Round"
+    #: chips each player starts with unless the table says otherwise
+    starting_stack: int | None = 50
+    #: chips each player antes before every deal: 1 into each of the 9 pots (M1.3)
+    ante = ANTE
+
+    def units(self, rules: HouseRulesBase | None = None) -> Units:
+        return Units.CHIPS
+
+    def higher_is_better(self, rules: HouseRulesBase | None = None) -> bool:
+        return True
+
+    # ---- live games
+    def new_game(
+        self, players: Sequence[str], rules: HouseRulesBase | dict[str, Any] | None = None
+    ) -> RummoliGame:
+        return RummoliGame(players, rules)
+
+    def from_record(self, record: GameRecord) -> RummoliGame:
+        return RummoliGame.from_record(record)
+
+    def parse_action(self, data: Any) -> RummoliAction:
+        return parse_action(data)
+
+    def replay(self, record: GameRecord) -> dict[str, Any]:
+        return RummoliGame.from_record(record).summary().to_json()
+
+    def random_record(self, seed: int) -> GameRecord:
+        return random_record(seed)
+
+    # ---- opening a game
+    def opening(self, players: Sequence[str], dealer: str) -> Opening:
+        """The dealer deals; the player on their left opens the poker betting (M4.2)."""
+        names = list(players)
+        if dealer not in names:
+            raise RecordError(f"{dealer!r}: not one of the players ({', '.join(names)})")
+        left = names[(names.index(dealer) + 1) % len(names)]
+        return Opening(
+            dealer=dealer,
+            first=left,
+            text=f"{dealer} deals; {left}, on the dealer's left, opens the poker betting.",
+            rule="M4.2",
+        )
+
+    def opening_actions(
+        self, players: Sequence[str], dealer: str, *, chips: Sequence[int] | None = None
+    ) -> list[RummoliAction]:
+        """The ``start`` action: each player's starting chips and the first dealer."""
+        stacks = list(chips) if chips is not None else [self.starting_stack or 0] * len(players)
+        if dealer not in players:
+            raise RecordError(f"{dealer!r}: not one of the players ({', '.join(players)})")
+        return [Start(chips=stacks, dealer=dealer)]
+
+    # ---- stateless checks
+    def check(
+        self,
+        cards: Sequence[Card],
+        *,
+        onto: Sequence[Card] | None = None,
+        going_out: bool = False,
+        hand: Sequence[Card] | None = None,
+        rules: HouseRulesBase | None = None,
+    ) -> Verdict:
+        """May a player holding ``cards`` swap for or bid on the widow? (M2.2-M2.4)
+
+        ``cards`` is the whole hand; the answer is legal when it holds no pay card
+        (or when the table lets any hand take the widow).  ``onto``, ``going_out``
+        and ``hand`` do not apply to Rummoli.
+        """
+        r = _rules(rules)
+        found = pay_cards_in(parse_cards(list(cards)), r)
+        notes = (
+            ("onto/going_out/hand are not used by Rummoli",) if (onto or going_out or hand) else ()
+        )
+        if not found:
+            reason = "no pay card: may swap for or bid on the widow"
+            return Verdict(legal=True, kind="widow", rule="M2.4", reason=reason, notes=notes)
+        if not r.widow_needs_no_pay_card:
+            reason = (
+                f"holds pay card(s) {', '.join(found)}, allowed by house rule "
+                f"({r.setting('widow_needs_no_pay_card')})"
+            )
+            legal = True
+        else:
+            reason = f"holds the pay card(s) {', '.join(found)}, so may not take the widow"
+            legal = False
+        return Verdict(
+            legal=legal, kind="widow", rule="M2.4", cards=tuple(found), reason=reason, notes=notes
+        )
+
+    def score(self, cards: Sequence[Card], *, rules: HouseRulesBase | None = None) -> ScoreReport:
+        """Chips owed for cards still held when a player goes out: 1 each (M6.1)."""
+        _rules(rules)
+        hand_cards = parse_cards(list(cards))
+        return ScoreReport(
+            points=len(hand_cards),
+            rule="M6.1",
+            breakdown=tuple((str(c), 1) for c in hand_cards),
+            notes=("paid to the player who went out (A-M11)",),
+        )
+
+    def suggest(
+        self,
+        hand: Sequence[Card],
+        *,
+        rules: HouseRulesBase | None = None,
+        game: Game | None = None,
+        player: str | None = None,
+    ) -> Advice:
+        """The best poker five, the pay cards held, and at a live table the card to lay."""
+        live = game if isinstance(game, RummoliGame) else None
+        return suggest(hand, rules=_rules(rules) if rules else None, game=live, player=player)
+
+
+RULESET = RummoliRuleset()
