@@ -100,7 +100,7 @@ def test_wrong_pins_are_refused_and_then_rate_limited(
 def test_host_only_work_is_refused_for_a_phone_even_when_the_request_is_forged(
     browser: Any, server: TableServer, devices: list[Any]
 ) -> None:
-    game = server.repo.create_game("rummy", ["Ann", "Bob"])
+    game = server.repo.create_game("rummoli", ["Ann", "Bob"])
     phone = _device(browser, devices)
     arrive(phone, server.url + "settings")
     type_pin(phone, server.table.pin)
