@@ -36,8 +36,10 @@ does; the hub only orders the writes.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
+import logging
 import threading
 import weakref
 from collections import OrderedDict, deque
@@ -66,6 +68,8 @@ __all__ = [
 
 ActionIn = Action | dict[str, Any]
 EventKind = Literal["add", "undo", "redo", "replace", "reload"]
+
+log = logging.getLogger(__name__)
 
 #: how many recent changes a game remembers (for "what changed since you looked")
 EVENTS_KEPT = 64
@@ -245,6 +249,8 @@ class LiveGame:
         #: who made each live action (None: made before this process opened the game)
         self._authors: list[Actor | None] = []
         self.redo_stack: list[_Undone] = []
+        self._listed_due = False
+        self._listed_lock = threading.Lock()
         self._load()
 
     # -- opening / reloading -------------------------------------------------------------
@@ -340,6 +346,8 @@ class LiveGame:
                     self._remember(key, event.revision)
         for event in done:
             self._publish(event)
+        if self._listed_due:
+            self._keep_listed()
 
     def _remember(self, key: str, revision: int) -> None:
         self._keys[key] = revision
@@ -545,7 +553,34 @@ class LiveGame:
     def _after_change(self) -> None:
         self.summary = self.game.summary()
         self._stored_cache = None
-        self._save_listed(None)
+        self._listed_due = True  # saved once every device has heard (see _keep_listed)
+
+    def _keep_listed(self) -> None:
+        """Save the history list's line of the game after a change.
+
+        With an event loop running (the app), the save runs on a worker thread: it
+        costs a rewrite and several fsyncs, and every device's screen is redrawn
+        first.  The line is a copy of the summary, saved again whenever the game is
+        opened, so a crash in between leaves it a change behind, never wrong for long.
+        Without a loop (scripts, tests) it is saved at once.
+        """
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._flush_listed()
+            return
+        loop.run_in_executor(None, self._flush_listed)
+
+    def _flush_listed(self) -> None:
+        with self._listed_lock:  # one save at a time, always of the latest summary
+            with self.lock:
+                if not self._listed_due:
+                    return
+                self._listed_due = False
+            try:
+                self._save_listed(None)
+            except Exception:  # a worker thread: never lose the reason
+                log.exception("the history list's line of game %s was not saved", self.game_id)
 
     def _save_listed(self, stored: StoredGame | None) -> None:
         """Keep the history list's line in step (status, winners, totals, hands, dealer).

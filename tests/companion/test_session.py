@@ -318,3 +318,34 @@ def test_many_threads_writing_at_once_lose_nothing(repo: GameRepository) -> None
     assert len(stored) == 4 * (10 + 4)
     assert all(s.actions == first.actions for s in sessions)
     assert [a.to_json() for a in first.actions] == stored
+
+
+@pytest.mark.usefixtures("tally")
+def test_in_the_app_the_history_line_is_saved_after_every_screen_heard(
+    repo: GameRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With an event loop (the app), the list line's save (a rewrite, several fsyncs) runs
+    on a worker thread, so the tap's handler and every device's redraw do not wait for it."""
+    import asyncio
+    import threading
+
+    saved_on: list[int] = []
+    real = repo.set_summary
+
+    def noting(*args: Any, **kw: Any) -> None:
+        saved_on.append(threading.get_ident())
+        real(*args, **kw)
+
+    async def scenario() -> None:
+        s = GameSession.start(repo, "tally", PLAYERS, {})
+        monkeypatch.setattr(repo, "set_summary", noting)
+        assert s.add(_add("Ann", 10)) is None
+        for _ in range(500):
+            if repo.list_games()[0].status == "finished":
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("the history line was never saved")
+
+    loop_thread = threading.get_ident()
+    asyncio.run(scenario())
+    assert saved_on and loop_thread not in saved_on
