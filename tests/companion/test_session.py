@@ -346,6 +346,13 @@ def test_in_the_app_the_history_line_is_saved_after_every_screen_heard(
             await asyncio.sleep(0.01)
         raise AssertionError("the history line was never saved")
 
-    loop_thread = threading.get_ident()
-    asyncio.run(scenario())
-    assert saved_on and loop_thread not in saved_on
+    from tests.companion.flet_harness import run_async
+
+    loop_threads: list[int] = []
+
+    async def on_a_loop() -> None:
+        loop_threads.append(threading.get_ident())
+        await scenario()
+
+    run_async(on_a_loop())  # a worker thread of its own (a browser test may own this one's loop)
+    assert saved_on and loop_threads[0] not in saved_on
