@@ -159,9 +159,10 @@ def type_pin(page: Any, pin: str) -> None:
 
 
 def keep_failure(page: Any, name: str) -> None:
-    """A failed test's device: its screenshot and accessibility tree, for people to read."""
+    """A device as a test left it: its screenshot and accessibility tree, for people to read
+    when the test failed (``artifacts/last_<test>-device<n>.*``)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    stem = ARTIFACTS / f"fail_{name}"
+    stem = ARTIFACTS / f"last_{name}"
     with contextlib.suppress(Exception):
         page.screenshot(path=f"{stem}.png")
         Path(f"{stem}.aria.txt").write_text(page.locator("body").aria_snapshot())
