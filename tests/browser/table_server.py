@@ -143,19 +143,30 @@ def arrive(page: Any, url: str) -> None:
 
 
 def type_pin(page: Any, pin: str) -> None:
-    """Type ``pin`` on the PIN screen and press Join (typing checked through the socket)."""
-    field_ = page.get_by_role("textbox", name="PIN")
-    expect(field_).to_be_visible(timeout=T)
-    for _ in range(4):
-        field_.click()
+    """Type ``pin`` on the PIN screen and press Join.
+
+    The typing is checked as Flutter took it (the field's value, and a frame sent to
+    the server), since a fill right after a screen appears can be dropped under load.
+    """
+    box = page.get_by_role("textbox", name="PIN")
+    expect(box).to_be_visible(timeout=T)
+    for _ in range(5):
+        box.click()
         sent = len(page.ws_sent)
-        field_.fill(pin)
+        box.fill(pin)
         deadline = time.monotonic() + 3
-        while time.monotonic() < deadline and len(page.ws_sent) == sent:
+        while time.monotonic() < deadline:
+            if len(page.ws_sent) > sent and box.input_value() == pin:
+                break
             page.wait_for_timeout(25)
-        if len(page.ws_sent) > sent:
-            break
-    page.get_by_role("button", name="Join").click()
+        else:
+            continue
+        break
+    else:
+        raise AssertionError(f"the PIN field did not take {pin!r}")
+    join = page.get_by_role("button", name="Join")
+    expect(join).to_be_enabled(timeout=T)
+    join.click()
 
 
 def keep_failure(page: Any, name: str) -> None:
