@@ -152,6 +152,7 @@ def type_pin(page: Any, pin: str) -> None:
     expect(box).to_be_visible(timeout=T)
     for _ in range(5):
         box.click()
+        box.fill("")  # the last try's PIN may still be there: a change is always sent
         sent = len(page.ws_sent)
         box.fill(pin)
         deadline = time.monotonic() + 3
