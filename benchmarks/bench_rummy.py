@@ -1,4 +1,5 @@
-"""Latency of the Rummy referee: verdicts (p99 <= 1 ms) and exact suggest (p99 <= 5 ms).
+"""Latency of the Rummy referee: verdicts (p99 <= 1 ms), exact suggest and table-aware
+advice (p99 <= 5 ms).
 
 Run with ``.venv/bin/python benchmarks/bench_rummy.py``; exits 1 if a budget is missed.
 Each sample is the best of ``REPEATS`` back-to-back calls on the same input (garbage
@@ -15,8 +16,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from rulesets.cards import DECK, JOKER
-from rulesets.rummy import RULESET, RummyRules, suggest
+from rulesets.cards import DECK, JOKER, parse_cards
+from rulesets.rummy import RULESET, RummyRules, advise, analyse_meld, suggest
 
 HANDS = 1000
 REPEATS = 3
@@ -44,8 +45,12 @@ def main() -> int:
     plain = RummyRules()
     wild = RummyRules(jokers=True, ace_high_or_low=True)
     series: dict[str, tuple[list[float], list[float]]] = {
-        k: ([], []) for k in ("verdict", "plain", "wild", "dense")
+        k: ([], []) for k in ("verdict", "plain", "wild", "dense", "table")
     }
+    # three melds on the table to lay off onto: a set, a run, a run with a joker
+    table = tuple(analyse_meld(parse_cards(t), wild) for t in ("9S 9D 9C", "4H 5H 6H", "JK 8D 9D"))
+    on_table = {c for m in table for c in m.cards if not c.is_joker}
+    free = [c for c in DECK if c not in on_table]
 
     def timed(key: str, fn: Callable[[], object]) -> None:
         best, raw = series[key]
@@ -66,6 +71,8 @@ def main() -> int:
         # meld-rich: two suits only, two jokers, ace high or low (many overlapping melds)
         dense = [*rng.sample(dense_pool, n - 2), JOKER, JOKER]
         timed("dense", lambda c=dense: suggest(c, wild))
+        held = rng.sample(free, n)
+        timed("table", lambda c=held: advise(c, wild, table=table))
     gc.enable()
     ok = True
     for label, key, budget in (
@@ -73,6 +80,7 @@ def main() -> int:
         ("suggest, exact, 10-11 cards", "plain", 5.0),
         ("suggest, exact, 10-11 cards with a joker", "wild", 5.0),
         ("suggest, exact, meld-rich 2 suits + 2 jokers", "dense", 5.0),
+        ("advice at a table (lay-offs onto 3 melds)", "table", 5.0),
     ):
         samples, raw = series[key]
         med, p99 = statistics.median(samples), _p99(samples)

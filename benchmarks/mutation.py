@@ -43,7 +43,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "rulesets"
+#: where mutants are read from: a snapshot taken at the start of a run, so that
+#: editing the checkout while the run goes on changes nothing.
+SOURCE = ROOT
 
 _SWAP_CMP: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.LtE,
@@ -159,42 +161,45 @@ class _Apply(ast.NodeTransformer):
 
 def all_mutants() -> list[Mutant]:
     out: list[Mutant] = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted((SOURCE / "rulesets").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        rel = str(path.relative_to(ROOT))
+        rel = str(path.relative_to(SOURCE))
         for i, (node, what) in enumerate(_points(tree)):
             out.append(Mutant(rel, i, getattr(node, "lineno", 0), what))
     return out
 
 
 def mutated_source(m: Mutant) -> str:
-    tree = ast.parse((ROOT / m.path).read_text(encoding="utf-8"))
+    tree = ast.parse((SOURCE / m.path).read_text(encoding="utf-8"))
     node, what = _points(tree)[m.index]
     tree = _Apply(node, what).visit(tree)
     ast.fix_missing_locations(tree)
     return ast.unparse(tree)
 
 
-def tests_for(m: Mutant) -> list[str]:
-    """The tests that cover the mutated module (its game's tests, or all ruleset tests)."""
+def tests_for(m: Mutant) -> tuple[list[str], str | None]:
+    """The tests that cover the mutated module, and a ``-k`` filter for the shared ones.
+
+    A game's module runs that game's tests, its CLI tests, its doctests and the
+    conformance and golden tests of that game only (another game's failing test
+    must not kill its mutants).
+    """
     parts = Path(m.path).parts  # ("rulesets", "rummy", "game.py") or ("rulesets", "cards.py")
-    common = [
-        "tests/rulesets/test_conformance.py",
-        "tests/rulesets/test_golden_replay.py",
-    ]
+    common = ["tests/rulesets/test_conformance.py", "tests/rulesets/test_golden_replay.py"]
     if len(parts) >= 3:
         game = parts[1]
         mine = sorted(
-            str(p.relative_to(ROOT)) for p in (ROOT / "tests/rulesets").glob(f"test_{game}*.py")
+            str(p.relative_to(SOURCE)) for p in (SOURCE / "tests/rulesets").glob(f"test_{game}*.py")
         )
         cli = sorted(
-            str(p.relative_to(ROOT))
-            for p in (ROOT / "tests/companion").glob(f"test_cli_{game}*.py")
+            str(p.relative_to(SOURCE))
+            for p in (SOURCE / "tests/companion").glob(f"test_cli_{game}*.py")
         )
-        return [*mine, *cli, *common, f"rulesets/{game}"]
+        others = [g for g in ("umtali", "rummy", "rummoli") if g != game]
+        return [*mine, *cli, *common, f"rulesets/{game}"], f"not ({' or '.join(others)})"
     if parts[-1] == "poker.py":
-        return ["tests/rulesets/test_poker.py", "tests/rulesets/test_rummoli.py", *common, m.path]
-    return ["tests/rulesets", m.path]
+        return ["tests/rulesets/test_poker.py", "tests/rulesets/test_rummoli.py", m.path], None
+    return ["tests/rulesets", m.path], None
 
 
 ORACLE = r"""
@@ -234,9 +239,9 @@ sys.stdout.write("\n".join(out))
 """
 
 
-def _copy_tree(dest: Path) -> None:
+def _copy_tree(dest: Path, source: Path = ROOT) -> None:
     for name in ("rulesets", "tests", "companion", "seeds", "pyproject.toml"):
-        src = ROOT / name
+        src = source / name
         if src.is_dir():
             shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         else:
@@ -252,7 +257,7 @@ def _run(cmd: list[str], cwd: Path, timeout: float) -> tuple[int, str]:
     return p.returncode, p.stdout
 
 
-def _pytest(cwd: Path, tests: list[str], timeout: float) -> int:
+def _pytest(cwd: Path, tests: list[str], timeout: float, keyword: str | None = None) -> int:
     cmd = [
         sys.executable,
         "-m",
@@ -266,6 +271,7 @@ def _pytest(cwd: Path, tests: list[str], timeout: float) -> int:
         "--no-header",
         "-o",
         "addopts=--doctest-modules",
+        *(["-k", keyword] if keyword else []),
         *tests,
     ]
     code, _ = _run(cmd, cwd, timeout)
@@ -285,13 +291,14 @@ class Result:
 
 def judge(m: Mutant, workdir: Path, baseline_oracle: str, timeout: float) -> Result:
     target = workdir / m.path
-    original = (ROOT / m.path).read_text(encoding="utf-8")
+    original = (SOURCE / m.path).read_text(encoding="utf-8")
     try:
         target.write_text(mutated_source(m), encoding="utf-8")
     except (SyntaxError, ValueError):
         return Result(m, "unparsable")
     try:
-        if _pytest(workdir, tests_for(m), timeout) != 0:
+        tests, keyword = tests_for(m)
+        if _pytest(workdir, tests, timeout, keyword) != 0:
             return Result(m, "killed")
         same = _oracle(workdir) == baseline_oracle
         return Result(m, "equivalent" if same else "survived")
@@ -308,16 +315,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write every result here")
     args = ap.parse_args(argv)
 
+    global SOURCE
+    base = Path(tempfile.mkdtemp(prefix="mutation-"))
+    SOURCE = base / "pristine"
+    SOURCE.mkdir()
+    _copy_tree(SOURCE)
     mutants = all_mutants()
     sample = random.Random(args.seed).sample(mutants, min(args.mutants, len(mutants)))
     print(f"{len(mutants)} mutation points in rulesets/; sampling {len(sample)} (seed {args.seed})")
     t0 = time.monotonic()
-    base = Path(tempfile.mkdtemp(prefix="mutation-"))
     workdirs = []
     for j in range(args.jobs):
         w = base / f"w{j}"
         w.mkdir()
-        _copy_tree(w)
+        _copy_tree(w, SOURCE)
         workdirs.append(w)
     t_base = time.monotonic()
     if _pytest(workdirs[0], ["tests/rulesets", "rulesets"], 900) != 0:

@@ -1,39 +1,59 @@
 """What the Rummy table screen sends to the referee, and what it asks it.
 
 Pure helpers (no Flet): they build the recorded actions from what was tapped,
-find a finished hand's entry in the record, and ask the referee
-(``rulesets.rummy`` through the game's replay) for verdicts, penalties and
-previews.  Nothing here decides a rule: every number and every "no" comes
-from the referee.
+find a finished hand's entry in the record, and ask the live referee (through
+the session) for verdicts, previews and corrections.  Nothing here decides a
+rule: every number and every "no" is the referee's, and a verdict is shown as
+the referee gave it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
 
-from companion.session import replay
-from companion.storage import StoredGame
-from rulesets import RulesetError, load_ruleset
+from companion.session import GameSession
 from rulesets.cards import Card, parse_cards
-from rulesets.protocol import HouseRulesBase
+from rulesets.protocol import Action, Verdict
+from rulesets.rummy import (
+    HandEnd,
+    LayOff,
+    Meld,
+    RummyGame,
+    RummyPlay,
+    RummySummary,
+    StartHand,
+)
 
-RULESET = load_ruleset("rummy")
+__all__ = [
+    "cards_of",
+    "corrected",
+    "hand_end_action",
+    "hand_end_index",
+    "lay_off_action",
+    "lay_off_verdict",
+    "live_game",
+    "meld_action",
+    "meld_verdict",
+    "next_deal",
+    "summary_of",
+    "unavailable",
+]
 
 
-@dataclass(frozen=True)
-class Answer:
-    """The referee's word on one possible entry: legal or not, why, which rule."""
+def live_game(session: GameSession) -> RummyGame:
+    """The session's live referee, as the Rummy game it is."""
+    game = session.game
+    if not isinstance(game, RummyGame):  # pragma: no cover - the table opens Rummy games only
+        raise TypeError(f"{type(game).__name__}: not a Rummy game")
+    return game
 
-    legal: bool
-    reason: str
-    rule: str | None
 
-
-def house_rules(stored: StoredGame) -> HouseRulesBase:
-    """The game's house rules as the referee's model (defaults = RULES.md)."""
-    return RULESET.house_rules.model_validate(dict(stored.rules))
+def summary_of(session: GameSession) -> RummySummary:
+    """The session's typed summary (refreshed by the session after every change)."""
+    summary = session.summary
+    if not isinstance(summary, RummySummary):  # pragma: no cover - as above
+        raise TypeError(f"{type(summary).__name__}: not a Rummy summary")
+    return summary
 
 
 def cards_of(texts: Iterable[str]) -> list[Card]:
@@ -41,54 +61,27 @@ def cards_of(texts: Iterable[str]) -> list[Card]:
     return list(parse_cards(list(texts), allow_duplicates=True))
 
 
-def penalty(cards: Sequence[Card], rules: HouseRulesBase) -> int:
-    """The referee's value of a hand of cards (R6.1)."""
-    return RULESET.score(list(cards), rules=rules).points
+def unavailable(play: RummyPlay | None) -> set[Card]:
+    """Cards nobody can hold: on the table or face up on the pile (the referee's list)."""
+    return set(cards_of(play.unavailable)) if play is not None else set()
 
 
-def ask(stored: StoredGame, actions: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, Answer]:
-    """Replay ``actions``: the summary, or the referee's refusal."""
-    try:
-        summary = replay(stored, actions)
-    except RulesetError as exc:
-        return None, Answer(False, exc.reason, exc.rule)
-    return summary, Answer(True, "", None)
+def meld_action(player: str, cards: Sequence[Card]) -> Meld:
+    return Meld(player=player, cards=tuple(str(c) for c in cards))
 
 
-def meld_action(player: str, cards: Sequence[Card]) -> dict[str, Any]:
-    return {"type": "meld", "player": player, "cards": [str(c) for c in cards]}
+def lay_off_action(player: str, cards: Sequence[Card], meld: int) -> LayOff:
+    return LayOff(player=player, cards=tuple(str(c) for c in cards), meld=meld)
 
 
-def lay_off_action(player: str, cards: Sequence[Card], meld: int) -> dict[str, Any]:
-    return {"type": "lay_off", "player": player, "cards": [str(c) for c in cards], "meld": meld}
+def meld_verdict(session: GameSession, player: str, cards: Sequence[Card]) -> Verdict:
+    """The referee's verdict on these cards as a new meld by ``player`` now."""
+    return session.judge(meld_action(player, cards))
 
 
-def meld_verdict(
-    stored: StoredGame, actions: list[dict[str, Any]], player: str, cards: Sequence[Card]
-) -> Answer:
-    """Would the referee accept these cards as a new meld by ``player`` now?"""
-    _, answer = ask(stored, [*actions, meld_action(player, cards)])
-    if not answer.legal:
-        return answer
-    v = RULESET.check(list(cards), rules=house_rules(stored))
-    return Answer(True, v.reason, v.rule)
-
-
-def lay_off_verdict(
-    stored: StoredGame,
-    actions: list[dict[str, Any]],
-    player: str,
-    cards: Sequence[Card],
-    meld: dict[str, Any],
-) -> Answer:
-    """Would the referee accept laying ``cards`` off onto table meld ``meld`` now?"""
-    _, answer = ask(stored, [*actions, lay_off_action(player, cards, int(meld["index"]))])
-    if not answer.legal:
-        return answer
-    v = RULESET.check(list(cards), onto=cards_of(meld["cards"]), rules=house_rules(stored))
-    if v.legal:
-        return Answer(True, v.reason, v.rule)
-    return Answer(True, "lays off onto this meld", "R3.3")  # jokers placed as on the table
+def lay_off_verdict(session: GameSession, player: str, cards: Sequence[Card], meld: int) -> Verdict:
+    """The referee's verdict on laying ``cards`` off onto table meld ``meld`` now."""
+    return session.judge(lay_off_action(player, cards, meld))
 
 
 def hand_end_action(
@@ -97,58 +90,37 @@ def hand_end_action(
     losers: Sequence[str],
     remaining: dict[str, list[Card]],
     typed: dict[str, int],
-) -> dict[str, Any]:
+) -> HandEnd:
     """The recorded end of a hand: cards for some losers, typed totals for others."""
-    return {
-        "type": "hand_end",
-        "went_out": went_out,
-        "going_rummy": bool(going_rummy) if went_out is not None else False,
-        "remaining": {p: [str(c) for c in remaining.get(p, [])] for p in losers if p not in typed},
-        "typed": {p: typed[p] for p in losers if p in typed},
-    }
+    return HandEnd(
+        went_out=went_out,
+        going_rummy=bool(going_rummy) if went_out is not None else False,
+        remaining={
+            p: tuple(str(c) for c in remaining.get(p, [])) for p in losers if p not in typed
+        },
+        typed={p: typed[p] for p in losers if p in typed},
+    )
 
 
-def hand_end_index(actions: Sequence[dict[str, Any]], number: int) -> int | None:
+def hand_end_index(actions: Sequence[Action], number: int) -> int | None:
     """Where hand ``number``'s (1-based) hand-end entry is in the record."""
     seen = 0
     for i, a in enumerate(actions):
-        if a.get("type") == "hand_end":
+        if a.type == "hand_end":
             seen += 1
             if seen == number:
                 return i
     return None
 
 
-def table_cards(table: Iterable[dict[str, Any]]) -> set[Card]:
-    """Natural cards lying in the melds on the table (not available to anyone's hand)."""
-    out: set[Card] = set()
-    for m in table:
-        out.update(c for c in cards_of(m["cards"]) if not c.is_joker)
-    return out
+def corrected(session: GameSession, index: int, new_end: HandEnd) -> list[Action]:
+    """The record with the hand end at ``index`` replaced by ``new_end``; later deals
+    go to whoever the referee now names (R1.2).  Raises if the referee refuses it."""
+    return list(live_game(session).corrected(index, new_end))
 
 
-def corrected(
-    stored: StoredGame, actions: list[dict[str, Any]], index: int, new_end: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """The record with the hand-end at ``index`` replaced by ``new_end``.
-
-    Later hands keep their entries; a later deal is given to whoever the
-    referee now says deals it (with ``winner_deals`` a corrected winner moves
-    the deal).  If the referee refuses some later entry the record is
-    returned as it is and ``session.replace`` reports the refusal.
-    """
-    out = [*actions[:index], new_end]
-    for a in actions[index + 1 :]:
-        if a.get("type") == "start_hand":
-            summary, answer = ask(stored, out)
-            if summary is not None and summary.get("dealer") and not summary.get("finished"):
-                a = {**a, "dealer": summary["dealer"]}
-        out.append(a)
-    return out
-
-
-def next_deal(summary: dict[str, Any]) -> dict[str, Any] | None:
-    """The opening of the next hand (its dealer by the rules, R1.2), or None at game end."""
-    if summary.get("finished") or summary.get("hand_in_progress"):
+def next_deal(summary: RummySummary) -> StartHand | None:
+    """The opening of the next hand (its dealer by the rules), or None at game end."""
+    if summary.finished or summary.in_hand:
         return None
-    return {"type": "start_hand", "dealer": summary.get("dealer")}
+    return StartHand(dealer=summary.dealer)

@@ -1,48 +1,35 @@
 """Rummy scores: the running totals, the sheet of finished hands, the result.
 
-Everything shown comes from the referee's replay summary (``rulesets.rummy``):
-penalties, doubled hands, typed totals, the dealer and the winners.
+Everything shown comes from the referee's typed summary
+(:class:`~rulesets.rummy.RummySummary`): penalties, doubled hands, typed
+totals, the dealer, the winners, the units and the rules it cites.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import flet as ft
 
+from companion.components.common import rule_link, said, tag
 from companion.components.rummy_entry import cards_of
-from companion.games import opening
-from companion.routes import rule_route
 from companion.session import Refusal
 from companion.ui import go, slug
 from rulesets.cards import format_cards
+from rulesets.rummy import RULESET, HandLine, RummyHand, RummySummary
 
-
-def rule_link(rule: str, ident: str | None = None) -> ft.Control:
-    """A small button that opens the rule a verdict cites."""
-    button = ft.TextButton(f"Rule {rule}", on_click=lambda _, r=rule: go(rule_route(r)))
-    return tag(button, ident) if ident else button
-
-
-def said(control: ft.Control, label: str, ident: str) -> ft.Semantics:
-    """Something to read, not to press: one clear sentence for screen readers (and tests)."""
-    return ft.Semantics(
-        content=control,
-        label=label,
-        identifier=ident,
-        container=True,
-        exclude_semantics=True,
-        key=ident,
-    )
-
-
-def tag(control: ft.Control, ident: str, *, expand: bool = False) -> ft.Semantics:
-    """A stable test id on a control that already has its own name (a labelled button)."""
-    # keyed by its id: the web client does not update the id of a reused node
-    if expand:  # (expand=False is not "no expand" to the client: leave it unset)
-        return ft.Semantics(content=control, identifier=ident, expand=True, key=ident)
-    return ft.Semantics(content=control, identifier=ident, key=ident)
+__all__ = [
+    "box",
+    "goal_text",
+    "hand_lines",
+    "hand_sheet",
+    "hand_title",
+    "radio",
+    "refusal_note",
+    "result_card",
+    "scoreboard",
+    "status_line",
+]
 
 
 def refusal_note(refusal: Refusal | None, ident: str) -> list[ft.Control]:
@@ -77,74 +64,63 @@ def box(content: ft.Control, *, tone: str = ft.Colors.SURFACE_CONTAINER_HIGHEST)
     return ft.Container(content=content, bgcolor=tone, border_radius=10, padding=10)
 
 
-def unit(summary: dict[str, Any]) -> str:
-    return "points" if summary.get("scoring") == "winner_takes_all" else "penalty"
+def goal_text(summary: RummySummary) -> str:
+    """Target or hands left, as the referee's summary has them (R6.3, R7)."""
+    d = summary.detail
+    wins = "highest total wins" if summary.higher_is_better else "lowest total wins"
+    if d.fixed_rounds is not None:
+        return f"{d.fixed_rounds} hands, {d.hands_left} left to score; {wins}"
+    if summary.higher_is_better:
+        return f"Target {d.target}: the first to reach {d.target} wins"
+    return f"Target {d.target}: the game ends when a total reaches {d.target}; {wins}"
 
 
-def goal_text(summary: dict[str, Any]) -> str:
-    """Target or hands left, in the words of the house rules (R6.3, R7)."""
-    rules = summary.get("rules", {})
-    done = len(summary.get("hands", []))
-    rounds = rules.get("fixed_rounds")
-    lowest = summary.get("scoring") != "winner_takes_all"
-    wins = "lowest total wins" if lowest else "highest total wins"
-    if rounds:
-        left = max(int(rounds) - done, 0)
-        return f"{rounds} hands, {left} left to score; {wins}"
-    target = int(rules.get("target", 100))
-    if lowest:
-        return f"Target {target}: the game ends when a total reaches {target}; {wins}"
-    return f"Target {target}: the first to reach {target} wins"
+def status_line(summary: RummySummary) -> str:
+    """Hand number, dealer and who plays first, in the ruleset's words (R1.2, R1.4)."""
+    done = len(summary.hands)
+    dealer = summary.dealer
+    if summary.finished or dealer is None:
+        return f"{done} hands played"
+    text = RULESET.opening(summary.players, dealer).text
+    if summary.in_hand:
+        return f"Hand {summary.hand}: {text}"
+    return f"Hand {done} is scored. Next, hand {done + 1}: {text}"
 
 
-def status_line(summary: dict[str, Any], players: list[str]) -> str:
-    """Hand number, dealer and who plays first (R1.2, R1.4)."""
-    hands = len(summary.get("hands", []))
-    dealer = summary.get("dealer")
-    if summary.get("finished") or not dealer or dealer not in players:
-        return f"{hands} hands played"
-    number = hands + 1
-    text = opening("rummy", players, dealer).text
-    if summary.get("hand_in_progress"):
-        return f"Hand {number}: {text}"
-    return f"Hand {hands} is scored. Next, hand {number}: {text}"
+def _dealer_badge() -> ft.Control:
+    return ft.Container(
+        ft.Text("Dealer", size=12, color=ft.Colors.ON_PRIMARY_CONTAINER),
+        bgcolor=ft.Colors.PRIMARY_CONTAINER,
+        border_radius=6,
+        padding=ft.Padding.symmetric(horizontal=6, vertical=2),
+    )
 
 
-def scoreboard(summary: dict[str, Any], players: list[str]) -> ft.Control:
+def scoreboard(summary: RummySummary) -> ft.Control:
     """Each player's running total, the dealer marked, with progress to the target."""
-    totals: dict[str, int] = summary.get("totals", {})
-    rules = summary.get("rules", {})
-    target = int(rules.get("target", 100))
-    by_target = not rules.get("fixed_rounds")
-    dealer = summary.get("dealer") if not summary.get("finished") else None
-    word = unit(summary)
+    target = summary.detail.target
+    dealer = summary.dealer if not summary.finished else None
     rows: list[ft.Control] = []
-    for p in players:
-        total = int(totals.get(p, 0))
+    for p in summary.players:
+        total = summary.totals.get(p, 0)
         name_bits: list[ft.Control] = [
             ft.Text(p, size=16, weight=ft.FontWeight.W_500, no_wrap=False, expand=True)
         ]
         if p == dealer:
-            name_bits.append(
-                ft.Container(
-                    ft.Text("Dealer", size=12, color=ft.Colors.ON_PRIMARY_CONTAINER),
-                    bgcolor=ft.Colors.PRIMARY_CONTAINER,
-                    border_radius=6,
-                    padding=ft.Padding.symmetric(horizontal=6, vertical=2),
-                )
-            )
+            name_bits.append(_dealer_badge())
         name_bits.append(ft.Text(str(total), size=20, weight=ft.FontWeight.BOLD))
         parts: list[ft.Control] = [
             ft.Row(name_bits, vertical_alignment=ft.CrossAxisAlignment.CENTER)
         ]
-        if by_target:
-            parts.append(ft.ProgressBar(value=min(total / target, 1.0), bar_height=6))
-        label = f"{p}: total {total} {word}" + (", dealer" if p == dealer else "")
+        if target is not None:
+            parts.append(ft.ProgressBar(value=min(max(total, 0) / target, 1.0), bar_height=6))
+        label = f"{p}: total {summary.units.of(total)}" + (", dealer" if p == dealer else "")
         rows.append(said(ft.Column(parts, spacing=2), label, f"total-{slug(p)}"))
+    title = "Balances" if summary.detail.settlement is not None else "Totals"
     return box(
         ft.Column(
             [
-                ft.Text(f"Totals ({word})", weight=ft.FontWeight.BOLD),
+                ft.Text(f"{title} ({summary.units.value})", weight=ft.FontWeight.BOLD),
                 *rows,
                 ft.Text(goal_text(summary), size=13, italic=True),
             ],
@@ -153,117 +129,106 @@ def scoreboard(summary: dict[str, Any], players: list[str]) -> ft.Control:
     )
 
 
-def hand_lines(hand: dict[str, Any], players: list[str]) -> list[str]:
+def _line_text(line: HandLine, doubled: bool) -> str:
+    if line.went_out:
+        return f"{line.player}: went out, {line.score}"
+    if line.typed:
+        what = f"typed {line.penalty}"
+    elif line.cards is not None:
+        shown = format_cards(cards_of(line.cards), symbols=True) or "no cards"
+        what = f"{shown} = {line.penalty}"
+    else:
+        what = str(line.penalty or 0)
+    if line.penalty is not None and line.score != line.penalty:
+        what += f" ×2 = {line.score}" if doubled else f", scores {line.score}"
+    return f"{line.player}: {what}"
+
+
+def hand_lines(hand: RummyHand, players: tuple[str, ...]) -> list[str]:
     """One line per player for a finished hand, as the referee scored it."""
-    typed = set(hand.get("typed", []))
-    penalties: dict[str, int] = hand.get("penalties", {})
-    scores: dict[str, int] = hand.get("scores", {})
-    remaining: dict[str, list[str]] = hand.get("remaining", {})
-    doubled = bool(hand.get("doubled"))
-    lines: list[str] = []
-    for p in players:
-        score = scores.get(p, 0)
-        if p == hand.get("went_out"):
-            lines.append(f"{p}: went out, {score}")
-            continue
-        if p in typed:
-            what = f"typed {penalties.get(p, 0)}"
-        elif p in remaining:
-            shown = format_cards(cards_of(remaining[p]), symbols=True) or "no cards"
-            what = f"{shown} = {penalties.get(p, 0)}"
-        else:
-            what = str(penalties.get(p, 0))
-        if doubled and p in penalties and score != penalties[p]:
-            what += f" ×2 = {score}"
-        elif p in penalties and score != penalties[p]:
-            what += f", scores {score}"
-        lines.append(f"{p}: {what}")
-    return lines
+    return [_line_text(line, hand.doubled) for line in hand.lines(players)]
 
 
-def hand_title(hand: dict[str, Any]) -> str:
-    who = hand.get("went_out")
+def hand_title(hand: RummyHand) -> str:
+    who = hand.went_out
     out = f"{who} went out" if who else "nobody went out (stock ran out)"
-    title = f"Hand {hand['number']} · {hand.get('dealer')} dealt · {out}"
-    if hand.get("going_rummy"):
-        title += " · going rummy" + (" ×2" if hand.get("doubled") else "")
+    title = f"Hand {hand.number} · {hand.dealer} dealt · {out}"
+    if hand.going_rummy:
+        title += " · going rummy" + (" ×2" if hand.doubled else "")
     return title
 
 
-def hand_sheet(
-    summary: dict[str, Any], players: list[str], on_edit: Callable[[int], None] | None
+def _hand_box(
+    hand: RummyHand, players: tuple[str, ...], on_edit: Callable[[int], None] | None
 ) -> ft.Control:
+    n = hand.number
+    totals = " · ".join(f"{p} {hand.totals.get(p, 0)}" for p in players)
+    body: list[ft.Control] = [
+        ft.Text(hand_title(hand), weight=ft.FontWeight.W_500),
+        *[
+            said(ft.Text(line), f"Hand {n}, {line}", f"hand-{n}-{slug(p)}")
+            for line, p in zip(hand_lines(hand, players), players, strict=True)
+        ],
+        ft.Text(f"Totals: {totals}", size=13, italic=True),
+    ]
+    if hand.typed:
+        body.append(ft.Text("typed = a total typed in, cards not shown", size=12))
+    if on_edit is not None:
+        body.append(
+            tag(
+                ft.TextButton(
+                    f"Edit hand {n}", icon=ft.Icons.EDIT, on_click=lambda _, n=n: on_edit(n)
+                ),
+                f"edit-hand-{n}",
+            )
+        )
+    return box(ft.Column(body, spacing=2))
+
+
+def hand_sheet(summary: RummySummary, on_edit: Callable[[int], None] | None) -> ft.Control:
     """The score sheet: every finished hand, newest first, each one editable."""
-    hands: list[dict[str, Any]] = summary.get("hands", [])
-    if not hands:
+    if not summary.hands:
         return ft.Container()
     items: list[ft.Control] = [ft.Text("Score sheet", weight=ft.FontWeight.BOLD)]
-    for hand in reversed(hands):
-        n = int(hand["number"])
-        lines = hand_lines(hand, players)
-        totals = hand.get("totals", {})
-        totals_text = "Totals: " + " · ".join(f"{p} {totals.get(p, 0)}" for p in players)
-        body: list[ft.Control] = [
-            ft.Text(hand_title(hand), weight=ft.FontWeight.W_500),
-            *[
-                said(ft.Text(line), f"Hand {n}, {line}", f"hand-{n}-{slug(p)}")
-                for line, p in zip(lines, players, strict=True)
-            ],
-            ft.Text(totals_text, size=13, italic=True),
-        ]
-        if hand.get("typed"):
-            body.append(ft.Text("typed = a total typed in, cards not shown", size=12))
-        if on_edit is not None:
-            body.append(
-                tag(
-                    ft.TextButton(
-                        f"Edit hand {n}", icon=ft.Icons.EDIT, on_click=lambda _, n=n: on_edit(n)
-                    ),
-                    f"edit-hand-{n}",
-                )
-            )
-        items.append(box(ft.Column(body, spacing=2)))
+    items += [_hand_box(h, summary.players, on_edit) for h in reversed(summary.hands)]
     return ft.Column(items, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
-def result_card(summary: dict[str, Any], players: list[str]) -> ft.Control:
+def _final_row(summary: RummySummary, p: str) -> ft.Control:
+    totals = summary.totals
+    mine = totals.get(p, 0)
+    higher = summary.higher_is_better
+    place = 1 + sum(
+        1 for q in summary.players if (totals[q] > mine if higher else totals[q] < mine)
+    )
+    crown = p in summary.winners
+    return said(
+        ft.Row(
+            [
+                ft.Icon(ft.Icons.EMOJI_EVENTS if crown else ft.Icons.PERSON, size=20),
+                ft.Text(f"{place}. {p}", size=16, expand=True),
+                ft.Text(str(mine), size=18, weight=ft.FontWeight.BOLD),
+            ],
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        f"Final: {p} {mine}" + (", winner" if crown else ""),
+        f"final-{slug(p)}",
+    )
+
+
+def result_card(summary: RummySummary) -> ft.Control:
     """The end of the game: winner(s), a shared win on a tie, the final totals (R6.3, A-R11)."""
-    winners: list[str] = summary.get("winners", [])
-    totals: dict[str, int] = summary.get("totals", {})
-    lowest = summary.get("scoring") != "winner_takes_all"
+    winners = summary.winners
+    totals = summary.totals
+    cite = summary.detail.cite
     if len(winners) == 1:
         headline = f"{winners[0]} wins with {totals.get(winners[0], 0)}"
-        rule = "R6.3"
+        rule = cite.get("end", "R6.3")
     else:
         headline = f"Shared win: {' and '.join(winners)} ({totals.get(winners[0], 0)} each)"
-        rule = "A-R11"
-    order = sorted(players, key=lambda p: totals.get(p, 0) if lowest else -totals.get(p, 0))
-    rows: list[ft.Control] = []
-    for p in order:
-        mine = totals.get(p, 0)
-        place = 1 + sum(
-            1 for q in players if (totals.get(q, 0) < mine if lowest else totals.get(q, 0) > mine)
-        )
-        crown = p in winners
-        rows.append(
-            said(
-                ft.Row(
-                    [
-                        ft.Icon(ft.Icons.EMOJI_EVENTS if crown else ft.Icons.PERSON, size=20),
-                        ft.Text(f"{place}. {p}", size=16, expand=True),
-                        ft.Text(str(totals.get(p, 0)), size=18, weight=ft.FontWeight.BOLD),
-                    ],
-                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
-                ),
-                f"Final: {p} {totals.get(p, 0)}" + (", winner" if crown else ""),
-                f"final-{slug(p)}",
-            )
-        )
-    settle = summary.get("settlement")
-    extra: list[ft.Control] = []
-    if isinstance(settle, dict):
-        extra.append(ft.Text("Cash settlement", weight=ft.FontWeight.BOLD))
-        extra += [ft.Text(f"{p}: {settle.get(p, 0):+d}") for p in players]
+        rule = cite.get("shared_win", "A-R11")
+    sign = -1 if summary.higher_is_better else 1
+    order = sorted(summary.players, key=lambda p: sign * totals.get(p, 0))
     return box(
         ft.Column(
             [
@@ -273,9 +238,13 @@ def result_card(summary: dict[str, Any], players: list[str]) -> ft.Control:
                     f"Result: {headline}",
                     "result",
                 ),
-                ft.Row([ft.Text(goal_text(summary), size=13, expand=True), rule_link(rule)]),
-                *rows,
-                *extra,
+                ft.Row(
+                    [
+                        ft.Text(goal_text(summary), size=13, expand=True),
+                        rule_link(rule, "result-rule"),
+                    ]
+                ),
+                *[_final_row(summary, p) for p in order],
                 ft.Row(
                     [
                         ft.FilledButton("Home", icon=ft.Icons.HOME, on_click=lambda _: go("/")),

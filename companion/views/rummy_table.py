@@ -1,6 +1,7 @@
-"""The Rummy table: running penalty totals, the hand in play, its end, the result.
+"""The Rummy table: running totals, the hand in play, its end, the result.
 
-What it shows, all from the referee's replay summary (``rulesets.rummy``):
+What it shows, all from the referee's typed summary (``session.summary``, a
+:class:`~rulesets.rummy.RummySummary`):
 
 * the running totals with the target (or the hands left) and the dealer;
 * "Hand over": who went out, going rummy, each other player's remaining cards
@@ -8,7 +9,7 @@ What it shows, all from the referee's replay summary (``rulesets.rummy``):
   hand and deals the next one to the next dealer by the rules (R1.2);
 * an optional table log of melds and lay-offs with live verdicts and rule links;
 * the score sheet, where any finished hand can be reopened and corrected
-  (everything after it is recomputed);
+  (the referee judges the correction and everything after it);
 * when the game ends (R6.3): the winner or a shared win, and the final totals.
 
 Undo and redo live in the frame (``views/play.py``).
@@ -16,122 +17,112 @@ Undo and redo live in the frame (``views/play.py``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import flet as ft
 
-from companion.components.rummy_entry import next_deal
+from companion.components.common import said, tag
+from companion.components.rummy_entry import next_deal, summary_of
 from companion.components.rummy_hand_end import HandEndForm
 from companion.components.rummy_log import TableLog
-from companion.components.rummy_scores import (
-    hand_sheet,
-    result_card,
-    said,
-    scoreboard,
-    status_line,
-    tag,
-)
+from companion.components.rummy_scores import hand_sheet, result_card, scoreboard, status_line
 from companion.session import GameSession
+from rulesets.rummy import RummySummary
 
 NEW = 0  # the "editing" state for the hand in play (finished hands use their number)
 
 
-@ft.component
-def RummyTable(session: GameSession) -> ft.Control:
-    summary = session.summary
-    players: list[str] = list(summary.get("players") or session.stored.players)
-    # which hand-end form is open: None, NEW (the hand in play) or a finished hand's number
-    nothing: int | None = None
-    editing, set_editing = ft.use_state(nothing)
-    show_log, set_show_log = ft.use_state(False)
+@ft.observable
+@dataclass
+class TableUi:
+    """Which hand-end form is open (None, NEW or a finished hand's number), and the log."""
 
-    if "totals" not in summary:  # the record could not be replayed; the frame says why
-        return ft.Text("This game cannot be shown until the entry above is fixed (Undo).")
+    editing: int | None = None
+    show_log: bool = False
 
-    hands_done = len(summary.get("hands", []))
-    in_hand = bool(summary.get("hand_in_progress"))
-    finished = bool(summary.get("finished"))
-    if editing == NEW and not in_hand:
-        editing = None
-    if editing not in (None, NEW) and int(editing) > hands_done:
-        editing = None
+
+def _big_button(text: str, icon: ft.IconData, on_click: Any, ident: str) -> ft.Control:
+    button = ft.FilledButton(text, icon=icon, on_click=on_click, height=52)
+    return ft.Row(key=f"{ident}-row", controls=[tag(button, ident, expand=True)])
+
+
+def _hand_controls(
+    session: GameSession, summary: RummySummary, ui: TableUi, editing: int | None
+) -> list[ft.Control]:
+    """The hand in play (its "Hand over" button or form, and the log), or the next deal."""
+    done = len(summary.hands)
 
     def close() -> None:
-        set_editing(None)
+        ui.editing = None
+
+    def open_new(_: Any) -> None:
+        ui.editing = NEW
 
     def deal(_: Any) -> None:
         action = next_deal(summary)
         if action is not None:
             session.add(action)
 
+    if summary.in_hand and editing == NEW:
+        return [HandEndForm(session, done + 1, close, key="new")]  # type: ignore[call-arg]
+    if summary.in_hand and editing is None:
+        out = [_big_button("Hand over", ft.Icons.FLAG, open_new, "hand-over")]
+        return out + _log(session, ui, done)
+    if not summary.finished and not summary.in_hand:
+        return [_big_button(f"Start hand {done + 1}", ft.Icons.PLAY_ARROW, deal, "start-hand")]
+    return []
+
+
+def _log(session: GameSession, ui: TableUi, done: int) -> list[ft.Control]:
+    def flip(e: ft.Event[ft.Switch]) -> None:
+        ui.show_log = bool(e.control.value)
+
+    switch = ft.Switch(
+        label="Table log (melds and lay-offs, with verdicts)", value=ui.show_log, on_change=flip
+    )
+    out: list[ft.Control] = [tag(switch, "table-log-switch")]
+    if ui.show_log:
+        out.append(TableLog(session, key=f"log-{done + 1}"))  # type: ignore[call-arg]
+    return out
+
+
+def _editing(ui: TableUi, summary: RummySummary) -> int | None:
+    """The form to show: none for a hand that is gone (undone) or already scored."""
+    if ui.editing == NEW and not summary.in_hand:
+        return None
+    if ui.editing is not None and ui.editing > len(summary.hands):
+        return None
+    return ui.editing
+
+
+@ft.component
+def RummyTable(session: GameSession) -> ft.Control:
+    ui, _ = ft.use_state(TableUi())
+    summary = summary_of(session)
+    editing = _editing(ui, summary)
+
+    def edit(n: int) -> None:
+        ui.editing = n
+
+    def close() -> None:
+        ui.editing = None
+
     controls: list[ft.Control] = []
-    if finished:
-        controls.append(result_card(summary, players))
+    if summary.finished:
+        controls.append(result_card(summary))
     else:
-        status = status_line(summary, players)
+        status = status_line(summary)
         controls.append(
             said(ft.Text(status, size=17, weight=ft.FontWeight.W_600), status, "hand-status")
         )
-    if editing is not None and editing != NEW:
-        controls.append(HandEndForm(session, int(editing), close, key=f"edit-{editing}"))  # type: ignore[call-arg]
-    if not finished:  # at the end the result card lists the final totals
-        controls.append(scoreboard(summary, players))
-
-    if in_hand and editing is None:
-        controls.append(
-            ft.Row(
-                key="hand-over-row",
-                controls=[
-                    tag(
-                        ft.FilledButton(
-                            "Hand over",
-                            icon=ft.Icons.FLAG,
-                            on_click=lambda _: set_editing(NEW),
-                            height=52,
-                        ),
-                        "hand-over",
-                        expand=True,
-                    )
-                ],
-            )
-        )
-    elif in_hand and editing == NEW:
-        controls.append(HandEndForm(session, hands_done + 1, close, key="new"))  # type: ignore[call-arg]
-    elif not finished:
-        number = hands_done + 1
-        controls.append(
-            ft.Row(
-                key="start-hand-row",
-                controls=[
-                    tag(
-                        ft.FilledButton(
-                            f"Start hand {number}",
-                            icon=ft.Icons.PLAY_ARROW,
-                            on_click=deal,
-                            height=52,
-                        ),
-                        "start-hand",
-                        expand=True,
-                    )
-                ],
-            )
-        )
-
-    if in_hand and editing is None:
-        controls.append(
-            tag(
-                ft.Switch(
-                    label="Table log (melds and lay-offs, with verdicts)",
-                    value=show_log,
-                    on_change=lambda e: set_show_log(bool(e.control.value)),
-                ),
-                "table-log-switch",
-            )
-        )
-        if show_log:
-            controls.append(TableLog(session, key=f"log-{hands_done + 1}"))  # type: ignore[call-arg]
-
-    controls.append(hand_sheet(summary, players, set_editing))
+    if editing not in (None, NEW):
+        form = HandEndForm(session, editing, close, key=f"edit-{editing}")  # type: ignore[call-arg]
+        controls.append(form)
+    if not summary.finished:  # at the end the result card lists the final totals
+        controls.append(scoreboard(summary))
+    controls += _hand_controls(session, summary, ui, editing)
+    controls.append(hand_sheet(summary, edit))
     column = ft.Column(
         controls,
         spacing=12,

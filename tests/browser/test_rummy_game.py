@@ -135,13 +135,19 @@ def start_game(page: Any, url: str, rules: dict[str, str], switches: list[str]) 
         page.keyboard.press("Enter")
         expect(page.get_by_text(f"{seat}. {name}")).to_be_visible(timeout=TIMEOUT)
     tap(page, page.get_by_role("radio", name="Ann"))
-    for name in switches:
-        tap(page, page.get_by_test_id(f"rummy-rules-{name}").get_by_role("switch"))
-    for name, value in rules.items():
-        box = page.get_by_test_id(f"rummy-rules-{name}").get_by_role("textbox")
-        show(page, box)
-        flutter_fill(page, box, value)
-        page.keyboard.press("Enter")
+    if switches or rules:  # the house rules fold into one row that opens them
+        tap(page, page.get_by_test_id("house-rules"))
+        for name in switches:
+            switch = page.get_by_test_id(f"rummy-rules-{name}").get_by_role("switch")
+            tap(page, switch)
+            expect(switch).to_be_checked(timeout=TIMEOUT)
+        for name, value in rules.items():
+            box = page.get_by_test_id(f"rummy-rules-{name}").get_by_role("textbox")
+            show(page, box)
+            flutter_fill(page, box, value)
+            page.keyboard.press("Enter")
+        page.get_by_test_id("house-rules-done").click()
+        expect(page.get_by_test_id("house-rules-done")).to_have_count(0, timeout=TIMEOUT)
     tap(page, page.get_by_role("button", name="Start Rummy"))
     expect(page.get_by_role("button", name="Undo")).to_be_visible(timeout=TIMEOUT)
 
@@ -164,7 +170,7 @@ def confirm(page: Any, preview: str) -> None:
 def totals(page: Any, ann: int, bob: int, cy: int, dealer: str | None) -> None:
     for name, value in (("Ann", ann), ("Bob", bob), ("Cy", cy)):
         extra = ", dealer" if name == dealer else ""
-        said(page, f"total-{name.lower()}", f"{name}: total {value} penalty{extra}")
+        said(page, f"total-{name.lower()}", f"{name}: total {value} penalty points{extra}")
 
 
 # ---------------------------------------------------------------- the game -------------
@@ -185,7 +191,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
         page,
         "verdict-meld",
         'As a new meld: refused. "QH KH AH": the ace is low, so Q-K-A is not a run'
-        " (house rule ace_high_or_low allows it) (rule R2.2)",
+        " (the house rule “Ace high or low” allows it) (rule R2.2)",
     )
     rule_link = page.get_by_test_id("verdict-meld-rule").get_by_role("button", name="Rule R2.2")
     expect(rule_link).to_be_attached()
@@ -194,7 +200,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
         page,
         "log-refusal",
         'Not recorded: "QH KH AH": the ace is low, so Q-K-A is not a run'
-        " (house rule ace_high_or_low allows it) (rule R2.2)",
+        " (the house rule “Ace high or low” allows it) (rule R2.2)",
     )
     link = page.get_by_test_id("log-refusal-rule").get_by_role("button", name="Rule R2.2")
     expect(link).to_be_attached()
@@ -224,7 +230,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     said(
         page,
         "verdict-lay-off-1",
-        'Lay off onto meld 1 (Bob\'s run): refused. "JS" onto "7H 8H 9H": JS is not a H;'
+        'Lay off onto meld 1 (Bob\'s run): refused. "JS" onto "7H 8H 9H": JS is not a heart;'
         " the run would break (rule R3.3)",
     )
     clear(page, "log", "Cards going down")

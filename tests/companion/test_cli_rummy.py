@@ -49,3 +49,28 @@ def test_replay_sample_game(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_bad_house_rule_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "rummy", "QH", "KH", "AH", "--rules", "round_the_corner"]) == 2
+
+
+def test_a_r17_cli_round_the_corner_names_the_switch_it_needs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", "rummy", "KH", "AH", "2H", "--rules", "round_the_corner"]) == 2
+    err = capsys.readouterr().err
+    assert "ace_high_or_low" in err and "bad value for :" not in err
+    code, out = run(
+        capsys,
+        "check",
+        "rummy",
+        "KH AH 2H",
+        "--rules",
+        "ace_high_or_low,round_the_corner",
+        "--json",
+    )
+    assert code == 0 and out["kind"] == "run"
+
+
+def test_r1_1_cli_check_a_card_also_in_the_rest_of_the_hand(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out = run(capsys, "check", "rummy", "7H 8H 9H", "--hand", "9H 2C", "--json")
+    assert code == 1 and out["rule"] == "R1.1"

@@ -19,13 +19,15 @@ from companion.components.rummy_entry import (
     lay_off_verdict,
     meld_verdict,
     next_deal,
-    table_cards,
+    summary_of,
+    unavailable,
 )
 from companion.components.rummy_scores import goal_text, hand_lines, result_card, status_line
 from companion.session import GameSession
 from companion.storage import MemoryRepository
 from companion.views.rummy_table import RummyTable
 from rulesets.cards import parse_cards
+from rulesets.rummy import HandEnd, Meld, RummySummary, StartHand
 from tests.companion.flet_harness import HeadlessScreen, render_headless
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -37,7 +39,11 @@ def new_session(rules: dict[str, Any] | None = None, dealer: str = "Ann") -> Gam
     return s
 
 
-def end(went_out: str | None, rummy: bool = False, **kw: Any) -> dict[str, Any]:
+def summary(s: GameSession) -> RummySummary:
+    return summary_of(s)
+
+
+def end(went_out: str | None, rummy: bool = False, **kw: Any) -> HandEnd:
     remaining = {p: list(parse_cards(c)) for p, c in kw.get("remaining", {}).items()}
     typed = kw.get("typed", {})
     losers = [p for p in PLAYERS if p != went_out]
@@ -50,7 +56,7 @@ def end(went_out: str | None, rummy: bool = False, **kw: Any) -> dict[str, Any]:
 def test_r6_2_hand_end_action_cards_and_typed_totals() -> None:
     s = new_session()
     action = end("Bob", remaining={"Ann": "KS 7D AC"}, typed={"Cy": 12})
-    assert action == {
+    assert action.to_json() == {
         "type": "hand_end",
         "went_out": "Bob",
         "going_rummy": False,
@@ -58,10 +64,10 @@ def test_r6_2_hand_end_action_cards_and_typed_totals() -> None:
         "typed": {"Cy": 12},
     }
     assert s.add(action) is None
-    hand = s.summary["hands"][0]
-    assert hand["scores"] == {"Ann": 18, "Bob": 0, "Cy": 12}  # K10 + 7 + A1 = 18
-    assert hand["typed"] == ["Cy"]
-    assert hand_lines(hand, PLAYERS) == [
+    hand = summary(s).hands[0]
+    assert hand.scores == {"Ann": 18, "Bob": 0, "Cy": 12}  # K10 + 7 + A1 = 18
+    assert hand.typed == ("Cy",)
+    assert hand_lines(hand, s.players) == [
         "Ann: K♠ 7♦ A♣ = 18",
         "Bob: went out, 0",
         "Cy: typed 12",
@@ -71,29 +77,29 @@ def test_r6_2_hand_end_action_cards_and_typed_totals() -> None:
 def test_r7_going_rummy_double_shown_as_times_two() -> None:
     s = new_session({"going_rummy_double": True})
     assert s.add(end("Cy", True, remaining={"Ann": "2C 3D", "Bob": "9S 4H"})) is None
-    hand = s.summary["hands"][0]
-    assert hand["scores"] == {"Ann": 10, "Bob": 26, "Cy": 0}  # (2+3)x2, (9+4)x2
-    assert hand_lines(hand, PLAYERS)[:2] == ["Ann: 2♣ 3♦ = 5 ×2 = 10", "Bob: 9♠ 4♥ = 13 ×2 = 26"]
+    hand = summary(s).hands[0]
+    assert hand.scores == {"Ann": 10, "Bob": 26, "Cy": 0}  # (2+3)x2, (9+4)x2
+    assert hand_lines(hand, s.players)[:2] == ["Ann: 2♣ 3♦ = 5 ×2 = 10", "Bob: 9♠ 4♥ = 13 ×2 = 26"]
 
 
 def test_r1_2_next_deal_passes_clockwise_and_stops_at_game_end() -> None:
     s = new_session({"target": 20})
-    assert next_deal(s.summary) is None  # a hand is in progress
+    assert next_deal(summary(s)) is None  # a hand is in progress
     assert s.add(end("Bob", remaining={"Ann": "5C", "Cy": "6C"})) is None
-    assert next_deal(s.summary) == {"type": "start_hand", "dealer": "Bob"}
-    assert status_line(s.summary, PLAYERS).startswith("Hand 1 is scored. Next, hand 2: Bob deals")
+    assert next_deal(summary(s)) == StartHand(dealer="Bob")
+    assert status_line(summary(s)).startswith("Hand 1 is scored. Next, hand 2: Bob deals")
     assert s.add({"type": "start_hand", "dealer": "Bob"}) is None
     assert s.add(end("Ann", remaining={"Bob": "KS QS", "Cy": "AC"})) is None  # Bob 20: over
-    assert s.summary["finished"] and next_deal(s.summary) is None
+    assert summary(s).finished and next_deal(summary(s)) is None
 
 
 def test_hand_end_index_finds_each_hand() -> None:
     actions = [
-        {"type": "start_hand"},
-        {"type": "meld"},
-        {"type": "hand_end"},
-        {"type": "start_hand"},
-        {"type": "hand_end"},
+        StartHand(),
+        Meld(player="Ann", cards=("7H", "8H", "9H")),
+        HandEnd(went_out="Ann"),
+        StartHand(),
+        HandEnd(went_out="Bob"),
     ]
     assert hand_end_index(actions, 1) == 2
     assert hand_end_index(actions, 2) == 4
@@ -103,12 +109,12 @@ def test_hand_end_index_finds_each_hand() -> None:
 def test_r1_2_correcting_a_winner_moves_later_deals_with_winner_deals() -> None:
     s = new_session({"winner_deals": True})
     assert s.add_many([end("Bob", remaining={"Ann": "5C", "Cy": "6C"}), next_deal_after(s)]) is None
-    assert s.summary["dealer"] == "Bob"
+    assert summary(s).dealer == "Bob"
     fixed = end("Cy", remaining={"Ann": "5C", "Bob": "6C"})
-    new = corrected(s.stored, s.actions, hand_end_index(s.actions, 1) or 0, fixed)
-    assert new[-1] == {"type": "start_hand", "dealer": "Cy"}  # Cy won, so Cy deals hand 2
+    new = corrected(s, hand_end_index(s.actions, 1) or 0, fixed)
+    assert new[-1] == StartHand(dealer="Cy")  # Cy won, so Cy deals hand 2
     assert s.replace(new) is None
-    assert s.summary["hands"][0]["went_out"] == "Cy" and s.summary["dealer"] == "Cy"
+    assert summary(s).hands[0].went_out == "Cy" and summary(s).dealer == "Cy"
 
 
 def next_deal_after(s: GameSession) -> dict[str, Any]:
@@ -118,16 +124,16 @@ def next_deal_after(s: GameSession) -> dict[str, Any]:
 
 def test_r2_2_meld_verdict_cites_rule_and_r3_3_lay_off_verdict() -> None:
     s = new_session()
-    bad = meld_verdict(s.stored, s.actions, "Cy", parse_cards("QH KH AH"))
+    bad = meld_verdict(s, "Cy", parse_cards("QH KH AH"))
     assert not bad.legal and bad.rule == "R2.2" and "QH KH AH" in bad.reason
-    good = meld_verdict(s.stored, s.actions, "Bob", parse_cards("7H 8H 9H"))
+    good = meld_verdict(s, "Bob", parse_cards("7H 8H 9H"))
     assert good.legal and good.rule == "R2.2"
     assert s.add({"type": "meld", "player": "Bob", "cards": ["7H", "8H", "9H"]}) is None
-    meld = s.summary["table"][0]
-    assert table_cards(s.summary["table"]) == set(parse_cards("7H 8H 9H"))
-    yes = lay_off_verdict(s.stored, s.actions, "Cy", parse_cards("10H"), meld)
+    meld = summary(s).detail.table[0]
+    assert unavailable(summary(s).detail.play) == set(parse_cards("7H 8H 9H"))
+    yes = lay_off_verdict(s, "Cy", parse_cards("10H"), meld.index)
     assert yes.legal and yes.rule == "R3.3"
-    no = lay_off_verdict(s.stored, s.actions, "Cy", parse_cards("JS"), meld)
+    no = lay_off_verdict(s, "Cy", parse_cards("JS"), meld.index)
     assert not no.legal and no.rule == "R3.3"
 
 
@@ -151,8 +157,8 @@ def texts(control: Any) -> list[str]:
 def test_r6_3_result_card_single_winner() -> None:
     s = new_session({"target": 10})
     assert s.add(end("Bob", remaining={"Ann": "KS", "Cy": "4D"})) is None  # Ann 10: over
-    assert s.summary["winners"] == ["Bob"]
-    shown = texts(result_card(s.summary, PLAYERS))
+    assert summary(s).winners == ("Bob",)
+    shown = texts(result_card(summary(s)))
     assert "Result: Bob wins with 0" in shown
     assert [t for t in shown if t.startswith("Final:")] == [
         "Final: Bob 0, winner",
@@ -165,8 +171,8 @@ def test_a_r11_result_card_shows_shared_win() -> None:
     s = new_session({"target": 10})
     # Ann shows no cards (0), Cy K+Q = 20 passes the target: Ann and Bob tie on 0
     assert s.add(end("Bob", remaining={"Ann": "", "Cy": "KS QS"})) is None
-    assert s.summary["winners"] == ["Ann", "Bob"]
-    shown = texts(result_card(s.summary, PLAYERS))
+    assert summary(s).winners == ("Ann", "Bob")
+    shown = texts(result_card(summary(s)))
     assert "Result: Shared win: Ann and Bob (0 each)" in shown
     assert "Rule A-R11" in shown
 
@@ -207,11 +213,11 @@ def test_r6_2_component_hand_over_scores_and_deals_next() -> None:
         await sc.change(sc.by_id("typed-bob"), "13")
         assert "This hand: Ann 10 · Bob 26 typed · Cy 0" in sc.label("hand-preview")
         await sc.click("confirm-hand")
-        assert game.summary["totals"] == {"Ann": 10, "Bob": 26, "Cy": 0}
-        assert game.summary["hands"][0]["typed"] == ["Bob"]
-        assert game.actions[-1] == {"type": "start_hand", "dealer": "Bob"}
+        assert summary(game).totals == {"Ann": 10, "Bob": 26, "Cy": 0}
+        assert summary(game).hands[0].typed == ("Bob",)
+        assert game.actions[-1] == StartHand(dealer="Bob")
         assert "Hand 2: Bob deals" in sc.label("hand-status")
-        assert sc.label("total-bob") == "Bob: total 26 penalty, dealer"
+        assert sc.label("total-bob") == "Bob: total 26 penalty points, dealer"
         assert sc.label("hand-1-bob") == "Hand 1, Bob: typed 13 ×2 = 26"
 
     drive(game, scenario)
@@ -229,19 +235,19 @@ def test_r2_2_component_table_log_refuses_and_lays_off() -> None:
         await sc.click("record-meld")
         assert "(rule R2.2)" in sc.label("log-refusal")  # shown next to the entry
         assert game.error is None  # not repeated in the frame's banner
-        assert game.summary["table"] == []
+        assert summary(game).detail.table == ()
         await sc.click("log-clear")
         await sc.change(sc.by_id("log-player"), "Bob")
         for card in ("7H", "8H", "9H"):
             await sc.click(f"log-card-{card}")
         await sc.click("record-meld")
-        assert [m["cards"] for m in game.summary["table"]] == [["7H", "8H", "9H"]]
+        assert [list(m.cards) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
         await sc.change(sc.by_id("log-player"), "Cy")
         await sc.click("log-card-10H")
         assert "legal" in sc.label("verdict-lay-off-1")
         assert "(rule R3.3)" in sc.label("verdict-lay-off-1")
         await sc.click("record-lay-off-1")
-        assert game.summary["table"][0]["cards"] == ["7H", "8H", "9H", "10H"]
+        assert list(summary(game).detail.table[0].cards) == ["7H", "8H", "9H", "10H"]
         # the cards on the table are not offered in the hand-end picker
         await sc.click("hand-over")
         await sc.change(sc.by_id("went-out"), "Bob")
@@ -258,14 +264,14 @@ def test_component_edit_finished_hand_recomputes_totals() -> None:
         is None
     )
     assert game.add_many([end("Ann", remaining={"Bob": "2C", "Cy": "3C"})]) is None
-    assert game.summary["totals"] == {"Ann": 17, "Bob": 2, "Cy": 8}
+    assert summary(game).totals == {"Ann": 17, "Bob": 2, "Cy": 8}
 
     async def scenario(sc: Screen) -> None:
         await sc.click("edit-hand-1")
         await sc.click("rem-ann-card-AC")  # Ann also held the ace: 10 + 7 + 1 = 18
         assert "This hand: Ann 18 · Bob 0 · Cy 5" in sc.label("hand-preview")
         await sc.click("confirm-hand")
-        assert game.summary["totals"] == {"Ann": 18, "Bob": 2, "Cy": 8}
+        assert summary(game).totals == {"Ann": 18, "Bob": 2, "Cy": 8}
         assert not sc.has_id("confirm-hand")
 
     drive(game, scenario)
@@ -288,19 +294,19 @@ def test_r7_jokers_in_the_picker_only_with_the_variant(jokers: bool) -> None:
 
 def test_r7_fixed_rounds_counts_hands_left() -> None:
     s = new_session({"fixed_rounds": 3})
-    assert goal_text(s.summary) == "3 hands, 3 left to score; lowest total wins"
+    assert goal_text(summary(s)) == "3 hands, 3 left to score; lowest total wins"
     assert s.add(end("Bob", remaining={"Ann": "5C", "Cy": "6C"})) is None
-    assert goal_text(s.summary) == "3 hands, 2 left to score; lowest total wins"
-    assert status_line(s.summary, PLAYERS).startswith("Hand 1 is scored. Next, hand 2: Bob")
+    assert goal_text(summary(s)) == "3 hands, 2 left to score; lowest total wins"
+    assert status_line(summary(s)).startswith("Hand 1 is scored. Next, hand 2: Bob")
 
 
 def test_r7_winner_takes_all_scores_points_first_to_target() -> None:
     s = new_session({"winner_takes_all": True, "target": 30})
-    assert goal_text(s.summary) == "Target 30: the first to reach 30 wins"
+    assert goal_text(summary(s)) == "Target 30: the first to reach 30 wins"
     assert s.add(end("Bob", remaining={"Ann": "KS QS", "Cy": "JD"})) is None  # 10+10+10 = 30
-    assert s.summary["totals"] == {"Ann": 0, "Bob": 30, "Cy": 0}
-    assert s.summary["winners"] == ["Bob"]
-    assert "Result: Bob wins with 30" in texts(result_card(s.summary, PLAYERS))
+    assert summary(s).totals == {"Ann": 0, "Bob": 30, "Cy": 0}
+    assert summary(s).winners == ("Bob",)
+    assert "Result: Bob wins with 30" in texts(result_card(summary(s)))
 
 
 def test_r5_2_block_rummy_offers_nobody_and_everyone_scores() -> None:
@@ -315,7 +321,7 @@ def test_r5_2_block_rummy_offers_nobody_and_everyone_scores() -> None:
         await sc.click("rem-cy-card-4C")
         assert "This hand: Ann 2 · Bob 3 · Cy 4" in sc.label("hand-preview")
         await sc.click("confirm-hand")
-        assert game.summary["hands"][0]["went_out"] is None
-        assert game.summary["totals"] == {"Ann": 2, "Bob": 3, "Cy": 4}
+        assert summary(game).hands[0].went_out is None
+        assert summary(game).totals == {"Ann": 2, "Bob": 3, "Cy": 4}
 
     drive(game, scenario)

@@ -271,3 +271,40 @@ def test_suggest_exact_beats_greedy_on_known_hand() -> None:
 def test_every_meld_verdict_names_a_rule(text: str) -> None:
     v = RULESET.check(parse_cards(text))
     assert v.legal and v.rule in {"R2.1", "R2.2"} and text.split()[0] in v.reason
+
+
+def test_random_records_cover_logged_hands_and_every_action() -> None:
+    """The conformance test is only as good as the random games: they must log whole
+    turns (named and unnamed draws from both piles), table-only hands, both endings."""
+    seen: set[str] = set()
+    for seed in (0, 4, 14, 22):
+        game = RummyGame.from_record(random_record(seed))
+        seen.add(f"players={len(game.players)}")
+        turns = False
+        for a in game.actions:
+            if a.type == "start_hand":
+                turns = bool(a.turns)
+                seen.add(f"start turns={turns}")
+            elif a.type == "draw":
+                seen.add(f"draw {a.source} named={a.card is not None}")
+            elif a.type == "hand_end":
+                seen.add(f"end turns={turns} winner={a.went_out is not None}")
+            else:
+                seen.add(a.type)
+    assert {
+        "start turns=True",
+        "start turns=False",
+        "draw stock named=True",
+        "draw stock named=False",
+        "draw discard named=True",
+        "meld",
+        "lay_off",
+        "discard",
+        "swap_joker",
+        "end turns=True winner=True",
+        "end turns=True winner=False",
+        "end turns=False winner=True",
+        "end turns=False winner=False",
+        "players=2",
+        "players=5",
+    } <= seen

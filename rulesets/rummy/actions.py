@@ -1,0 +1,173 @@
+"""Rummy's recorded actions: frozen pydantic models, a discriminated union on ``type``.
+
+Their JSON is what a record stores (and what every stored game holds), so the
+field names and shapes are a public contract.
+
+>>> a = parse_action({"type": "meld", "player": "Ann", "cards": ["7H", "7S", "7D"]})
+>>> a.cards, parse_action(a.to_json()) == a
+(('7H', '7S', '7D'), True)
+>>> parse_action([1, 2])
+Traceback (most recent call last):
+...
+rulesets.errors.RecordError: [1, 2]: not a Rummy action: action: \
+Input should be a valid dictionary or object to extract fields from
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import Field, TypeAdapter, ValidationError
+
+from rulesets.cards import Card, parse_cards
+from rulesets.errors import RecordError
+from rulesets.protocol import Action as BaseAction
+
+__all__ = [
+    "Action",
+    "Discard",
+    "Draw",
+    "HandEnd",
+    "LayOff",
+    "Meld",
+    "RummyAction",
+    "StartHand",
+    "SwapJoker",
+    "end_action",
+    "layoff_action",
+    "meld_action",
+    "parse_action",
+]
+
+CardsIn = str | Card | Sequence[str | Card]
+
+
+class StartHand(BaseAction):
+    """A new hand is dealt.  ``dealer`` is checked against the rotation (R1.2)
+    when given; ``turns=True`` means every draw and discard will be logged, so the
+    referee also enforces the turn rules (R3, R4, R5).  ``upcard`` is the card
+    turned face up to start the discard pile (R1.3), when named."""
+
+    type: Literal["start_hand"] = "start_hand"
+    dealer: str | None = None
+    turns: bool = False
+    upcard: str | None = None
+
+
+class Draw(BaseAction):
+    """The player draws from the stock or the discard pile (R3.1); ``card`` when named."""
+
+    type: Literal["draw"] = "draw"
+    player: str
+    source: Literal["stock", "discard"] = "stock"
+    card: str | None = None
+
+
+class Meld(BaseAction):
+    """The player puts a new meld on the table (R2, R3.2)."""
+
+    type: Literal["meld"] = "meld"
+    player: str
+    cards: tuple[str, ...]
+    kind: Literal["set", "run"] | None = None
+
+
+class LayOff(BaseAction):
+    """The player adds cards to meld number ``meld`` (0-based, table order) (R3.3)."""
+
+    type: Literal["lay_off"] = "lay_off"
+    player: str
+    cards: tuple[str, ...]
+    meld: int
+
+
+class SwapJoker(BaseAction):
+    """The player puts ``card`` in place of a joker in meld ``meld`` and takes the
+    joker (variant ``joker_swap``, R7)."""
+
+    type: Literal["swap_joker"] = "swap_joker"
+    player: str
+    meld: int
+    card: str
+
+
+class Discard(BaseAction):
+    """The player discards one card, ending the turn (R3.4); ``card`` when named."""
+
+    type: Literal["discard"] = "discard"
+    player: str
+    card: str | None = None
+
+
+class HandEnd(BaseAction):
+    """How the hand ended.
+
+    ``went_out`` is the player who emptied their hand, or ``None`` when the stock
+    ran out with no winner (``block_rummy``: everyone scores).  For every other
+    player give either ``remaining`` cards (the referee counts them) or a
+    ``typed`` total (when they won't show their cards; marked as typed).
+    ``going_rummy`` may be left ``None`` when turns were logged: the referee
+    works it out (R4.2).
+    """
+
+    type: Literal["hand_end"] = "hand_end"
+    went_out: str | None
+    going_rummy: bool | None = None
+    remaining: dict[str, tuple[str, ...]] = {}
+    typed: dict[str, int] = {}
+
+
+RummyAction = StartHand | Draw | Meld | LayOff | SwapJoker | Discard | HandEnd
+#: any Rummy action, told apart by ``type``.
+Action = Annotated[RummyAction, Field(discriminator="type")]
+_ADAPTER: Final[TypeAdapter[RummyAction]] = TypeAdapter(Action)
+
+
+def parse_action(data: Any) -> RummyAction:
+    """An action from its JSON form (or the model itself), or :class:`RecordError`.
+
+    >>> parse_action({"type": "draw", "player": "Bob"}).source
+    'stock'
+    """
+    if isinstance(data, StartHand | Draw | Meld | LayOff | SwapJoker | Discard | HandEnd):
+        return data
+    if isinstance(data, BaseAction):
+        data = data.to_json()
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "action"
+        raise RecordError(f"{data!r}: not a Rummy action: {where}: {first['msg']}") from None
+
+
+# --------------------------------------------------------------------------- builders
+
+
+def card_texts(cards: CardsIn) -> tuple[str, ...]:
+    """Cards as recorded text, read from words or cards (jokers may repeat)."""
+    return tuple(str(c) for c in parse_cards(cards, allow_duplicates=True))
+
+
+def meld_action(player: str, cards: CardsIn, kind: str | None = None) -> Meld:
+    if kind not in (None, "set", "run"):
+        raise RecordError(f"{kind!r}: a meld kind is set or run")
+    return Meld(player=player, cards=card_texts(cards), kind=kind)
+
+
+def layoff_action(player: str, cards: CardsIn, meld: int) -> LayOff:
+    return LayOff(player=player, cards=card_texts(cards), meld=meld)
+
+
+def end_action(
+    went_out: str | None,
+    *,
+    going_rummy: bool | None = None,
+    remaining: Mapping[str, CardsIn] | None = None,
+    typed: Mapping[str, int] | None = None,
+) -> HandEnd:
+    rem = {p: card_texts(c) if c else () for p, c in (remaining or {}).items()}
+    return HandEnd(
+        went_out=went_out, going_rummy=going_rummy, remaining=rem, typed=dict(typed or {})
+    )

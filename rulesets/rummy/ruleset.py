@@ -1,0 +1,263 @@
+"""The :class:`~rulesets.protocol.Ruleset` object for basic Rummy (what the CLI and app call).
+
+>>> from rulesets.cards import parse_cards
+>>> RULESET.check(parse_cards("QH KH AH")).legal
+False
+>>> RULESET.check(parse_cards("QH KH AH"), rules=RummyRules(ace_high_or_low=True)).kind
+'run'
+>>> RULESET.score(parse_cards("KS 7D AC")).points
+18
+>>> RULESET.opening(["Ann", "Bob", "Cy"], "Bob").text
+"Bob deals; Cy, on the dealer's left, plays first."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+from rulesets.cards import Card, format_cards
+from rulesets.errors import IllegalActionError, RecordError, RulesetError
+from rulesets.protocol import (
+    Action,
+    Advice,
+    Game,
+    GameRecord,
+    HouseRulesBase,
+    Opening,
+    Ruleset,
+    ScoreReport,
+    Units,
+    Verdict,
+)
+from rulesets.rummy import game as game_module
+from rulesets.rummy.actions import RummyAction, StartHand, parse_action
+from rulesets.rummy.game import RummyGame
+from rulesets.rummy.melds import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RummyRules,
+    analyse_meld,
+    card_value,
+    coerce_rules,
+    extend_meld,
+    hand_value,
+    house_rule,
+    layoff_reason,
+    meld_reason,
+    quote,
+)
+from rulesets.rummy.simulate import random_record
+from rulesets.rummy.suggest import advise
+
+__all__ = ["RULESET", "RummyRuleset"]
+
+
+def _check_rest(cards: tuple[Card, ...], hand: Sequence[Card]) -> None:
+    """R1.1: one pack, so a card cannot be both played and kept."""
+    clash = set(cards) & {c for c in hand if not c.is_joker}
+    if clash:
+        card = sorted(clash)[0]
+        raise IllegalActionError(
+            f'{quote(cards)}: {card} is also listed in the rest of the hand "{format_cards(hand)}";'
+            " a pack holds each card once",
+            rule="R1.1",
+        )
+
+
+class RummyRuleset:
+    """Basic Rummy for 2-6 players: melds, lay-offs, penalty points (RULES.md section 2)."""
+
+    name = "rummy"
+    title = "Rummy"
+    summary = (
+        "Basic Rummy for 2-6 players: meld sets and runs, lay off, go out; losers add "
+        "their cards to a penalty total and the lowest total at 100 wins."
+    )
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    house_rules: type[HouseRulesBase] = RummyRules
+    hand_word = "Hand"
+    starting_stack: int | None = None
+
+    # ---- facts ----------------------------------------------------------------------
+
+    def units(self, rules: HouseRulesBase | None = None) -> Units:
+        """Penalty points, or points with "Winner takes all" or "Cash"."""
+        return game_module.units(coerce_rules(rules))
+
+    def higher_is_better(self, rules: HouseRulesBase | None = None) -> bool:
+        """Lower is better with penalty points (R6.3); higher with points won or cash."""
+        return game_module.higher_is_better(coerce_rules(rules))
+
+    def opening(self, players: Sequence[str], dealer: str) -> Opening:
+        """Who deals and who plays first (R1.4: clockwise from the dealer's left)."""
+        names = list(players)
+        if dealer not in names:
+            raise RecordError(f"{dealer!r}: not a player ({', '.join(names)})")
+        left = names[(names.index(dealer) + 1) % len(names)]
+        return Opening(
+            dealer=dealer,
+            first=left,
+            text=f"{dealer} deals; {left}, on the dealer's left, plays first.",
+            rule="R1.4",
+        )
+
+    def opening_actions(
+        self, players: Sequence[str], dealer: str, *, chips: Sequence[int] | None = None
+    ) -> list[Action]:
+        """The first deal (R1.2: the first dealer is chosen at the table)."""
+        del chips  # Rummy is played without chips
+        if dealer not in players:
+            raise RecordError(f"{dealer!r}: not a player ({', '.join(players)})")
+        return [StartHand(dealer=dealer)]
+
+    # ---- games ----------------------------------------------------------------------
+
+    def new_game(
+        self, players: Sequence[str], rules: HouseRulesBase | dict[str, Any] | None = None
+    ) -> RummyGame:
+        return RummyGame(players, rules)
+
+    def from_record(self, record: GameRecord) -> RummyGame:
+        return RummyGame.from_record(record)
+
+    def parse_action(self, data: Any) -> RummyAction:
+        return parse_action(data)
+
+    def replay(self, record: GameRecord) -> dict[str, Any]:
+        """The public JSON summary of a recorded game (``companion replay --json``)."""
+        return RummyGame.from_record(record).summary().to_json()
+
+    def random_record(self, seed: int) -> GameRecord:
+        """A random legal, complete game."""
+        return random_record(seed)
+
+    # ---- stateless checks -------------------------------------------------------------
+
+    def check(
+        self,
+        cards: Sequence[Card],
+        *,
+        onto: Sequence[Card] | None = None,
+        going_out: bool = False,
+        hand: Sequence[Card] | None = None,
+        rules: HouseRulesBase | None = None,
+    ) -> Verdict:
+        """Verdict on a meld, or on a lay-off ``onto`` a meld on the table.
+
+        ``hand`` is the rest of the player's hand (an empty one means the play goes
+        out); ``going_out`` says so directly.  Jokers' meanings are in ``notes``.
+
+        >>> from rulesets.cards import parse_cards
+        >>> RULESET.check(parse_cards("10C"), onto=parse_cards("10S 10D 10H")).kind
+        'set'
+        >>> v = RULESET.check(parse_cards("7H 8H 9H"), hand=parse_cards("9H 2C"))
+        >>> v.legal, v.rule
+        (False, 'R1.1')
+        """
+        r = coerce_rules(rules)
+        cards = tuple(cards)
+        try:
+            if hand is not None:
+                _check_rest(cards, hand)
+                going_out = going_out or not hand
+            if going_out and r.must_discard_to_go_out:
+                raise IllegalActionError(
+                    f"{quote(cards)}: the last card must be discarded"
+                    f" ({house_rule('must_discard_to_go_out')})",
+                    rule="R7",
+                )
+            if onto is not None:
+                base = analyse_meld(tuple(onto), r)
+                shape = extend_meld(base, cards, r)
+                reason = layoff_reason(cards, base, shape)
+                rule = "R3.3"
+            else:
+                shape = analyse_meld(cards, r)
+                reason = meld_reason(shape)
+                rule = "R2.1" if shape.kind == "set" else "R2.2"
+        except IllegalActionError as exc:
+            return Verdict(
+                legal=False,
+                rule=exc.rule or "R2",
+                reason=exc.reason,
+                cards=tuple(str(c) for c in cards),
+            )
+        jokers = shape.stands_for()
+        notes = jokers + (("going out: the hand ends at once (R4.1)",) if going_out else ())
+        return Verdict(
+            legal=True,
+            kind=shape.kind,
+            points=hand_value(cards, r),
+            rule=rule,
+            reason=reason,
+            cards=tuple(str(c) for c in shape.cards),
+            notes=notes,
+        )
+
+    def score(self, cards: Sequence[Card], *, rules: HouseRulesBase | None = None) -> ScoreReport:
+        """Penalty points of a hand (R6.1).
+
+        >>> from rulesets.cards import parse_cards
+        >>> RULESET.score(parse_cards("KS 7D AC"), rules=RummyRules(ace_high_or_low=True)).points
+        32
+        """
+        r = coerce_rules(rules)
+        breakdown = tuple((str(c), card_value(c, r)) for c in cards)
+        notes = (
+            (f"an ace counts 15 ({house_rule('ace_high_or_low')})",) if r.ace_high_or_low else ()
+        )
+        return ScoreReport(
+            points=sum(v for _, v in breakdown), rule="R6.1", breakdown=breakdown, notes=notes
+        )
+
+    def suggest(
+        self,
+        hand: Sequence[Card],
+        *,
+        rules: HouseRulesBase | None = None,
+        game: Game | None = None,
+        player: str | None = None,
+    ) -> Advice:
+        """The best plays for ``hand`` (exact): with ``game``, this turn at that table --
+        lay-offs onto its melds, one new meld unless "Several melds a turn"; with
+        ``player`` too, what that player may still do this turn.
+
+        >>> from rulesets.cards import parse_cards
+        >>> a = RULESET.suggest(parse_cards("7H 8H 9H KS"))
+        >>> a.plays[0].cards, a.left, a.points, a.can_go_out
+        (('7H', '8H', '9H'), ('KS',), 10, True)
+        """
+        if not isinstance(game, RummyGame):
+            if game is not None:
+                raise RulesetError(f"{type(game).__name__}: not a Rummy game")
+            return advise(hand, coerce_rules(rules))
+        play = game._hand
+        table = tuple(m.shape for m in game.table)
+        owners = tuple(m.owner for m in game.table)
+        melds_allowed = None
+        melded = False
+        if player is not None and play is not None:
+            melded = player in play.melded
+            if play.turns and player == play.turn and not game.rules.multi_meld:
+                melds_allowed = 0 if play.melds_this_turn else 1
+        return advise(
+            hand,
+            game.rules,
+            table=table,
+            owners=owners,
+            melds_allowed=melds_allowed,
+            melded=melded,
+        )
+
+
+RULESET: Final = RummyRuleset()
+
+if TYPE_CHECKING:  # mypy proves the ruleset and its games satisfy the protocols
+
+    def _ruleset() -> Ruleset:
+        return RULESET
+
+    def _game(game: RummyGame) -> Game:
+        return game
