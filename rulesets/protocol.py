@@ -49,6 +49,7 @@ __all__ = [
     "RECORD_SCHEMA_VERSION",
     "Action",
     "Advice",
+    "CheckerFacts",
     "Game",
     "GameRecord",
     "HandSummary",
@@ -471,6 +472,49 @@ class GameRecord(BaseModel):
         return record
 
 
+class CheckerFacts(BaseModel):
+    """What the meld checker offers for a game, in the words it shows.
+
+    * ``modes`` -- which checks make sense: ``meld`` (put cards down), ``extend``
+      (a card onto a meld on the table), ``hand`` (advice on a whole hand).
+    * ``going_out`` -- whether "Going out" changes a verdict (Umtali's pair).
+    * ``rest_of_hand`` -- the label of the switch that adds the rest of the hand
+      to a check, saying what it enables; empty when the game has none.
+    * ``whole_hand`` -- one line under the whole-hand mode, saying what it shows.
+    * ``hand_verdict`` -- the whole-hand mode also asks ``check`` (Rummoli's widow).
+    * ``legal_words`` / ``illegal_words`` -- the verdict's headline; with
+      ``plain_headline`` the legal words stand alone (no kind and points).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    modes: tuple[str, ...] = ("meld", "extend", "hand")
+    going_out: bool = False
+    rest_of_hand: str = ""
+    whole_hand: str = ""
+    hand_verdict: bool = False
+    legal_words: str = "Legal"
+    illegal_words: str = "Not legal"
+    plain_headline: bool = False
+
+    def headline(self, verdict: Verdict, units: Units) -> str:
+        """The verdict's headline in words.
+
+        >>> v = Verdict(legal=True, kind="sequence", points=3, rule="U5.2", reason="x")
+        >>> CheckerFacts().headline(v, Units.POINTS)
+        'Legal: sequence, 3 points'
+        >>> CheckerFacts().headline(v.model_copy(update={"legal": False}), Units.POINTS)
+        'Not legal'
+        """
+        if not verdict.legal:
+            return self.illegal_words
+        if self.plain_headline or not verdict.kind:
+            return self.legal_words
+        words = verdict.kind.replace("_", " ")
+        points = "" if verdict.points is None else f", {units.of(verdict.points)}"
+        return f"{self.legal_words}: {words}{points}"
+
+
 class Opening(BaseModel):
     """Who deals and who plays first in a new game, with the rule that says so."""
 
@@ -546,7 +590,8 @@ class Ruleset(Protocol):
     ``max_players``, ``house_rules`` (the switches: a frozen model with
     ``TITLES`` and ``EXPLAIN``), ``hand_word`` ("Hand" or "Round"),
     ``starting_stack`` (chips per player at the start, None without chips),
-    ``units(rules)`` and ``higher_is_better(rules)``.
+    ``checker`` (what the meld checker offers, :class:`CheckerFacts`),
+    ``units(rules)``, ``higher_is_better(rules)`` and ``jokers(rules)``.
 
     * ``new_game`` / ``from_record`` -- a live :class:`Game`.
     * ``parse_action`` -- one recorded action from its JSON (``RecordError``).
@@ -567,8 +612,11 @@ class Ruleset(Protocol):
     house_rules: type[HouseRulesBase]
     hand_word: str
     starting_stack: int | None
+    checker: CheckerFacts
 
     def units(self, rules: HouseRulesBase | None = None) -> Units: ...
+
+    def jokers(self, rules: HouseRulesBase | None = None) -> bool: ...
 
     def higher_is_better(self, rules: HouseRulesBase | None = None) -> bool: ...
 

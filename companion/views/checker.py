@@ -30,8 +30,8 @@ from companion.services import use_services, use_ui
 from companion.storage import StorageError
 from companion.ui import labelled
 from rulesets import GAMES, RulesetError, load_ruleset
-from rulesets.cards import Card, format_cards
-from rulesets.protocol import HouseRulesBase, Verdict
+from rulesets.cards import Card
+from rulesets.protocol import Advice, CheckerFacts, HouseRulesBase, Verdict
 
 Mode = Literal["meld", "extend", "hand"]
 Target = Literal["cards", "anchor", "hand"]
@@ -71,54 +71,16 @@ class Outcome:
     error: str | None = None  # a RulesetError message (bad cards, bad house rules)
     error_rule: str | None = None
     headline: str = ""
-    lines: list[str] = field(default_factory=list)  # suggestion / poker / pay cards
+    lines: list[str] = field(default_factory=list)  # the whole-hand advice, line by line
     rule: str | None = None
 
 
-def _words(kind: str | None) -> str:
-    return (kind or "").replace("_", " ")
-
-
-def _umtali_suggestion(cards: Sequence[Card], rules: HouseRulesBase) -> list[str]:
-    from rulesets.umtali import GoOut, Meld, UmtaliRules, suggest_table
-
-    assert isinstance(rules, UmtaliRules)
-    s = suggest_table([[], []], 0, list(cards), rules=rules, players=("You", "Opponent"))
-    kinds = {p.cards: (p.kind, p.points) for p in s.plays}
-    lines = []
-    for act in s.best:
-        if isinstance(act, Meld):
-            from rulesets.cards import parse_cards
-
-            cs = parse_cards(list(act.cards))
-            kind, pts = kinds.get(cs, ("meld", 0))
-            lines.append(f"Meld {format_cards(cs)}: {_words(kind)}, {pts} points")
-        elif isinstance(act, GoOut):
-            parts = []
-            if act.pair:
-                parts.append(f"lay the pair {' '.join(act.pair)}")
-            if act.discard:
-                parts.append(f"discard {act.discard}")
-            lines.append("Go out: " + (", ".join(parts) if parts else "nothing left"))
-    if not lines:
-        lines.append("Nothing to meld yet.")
-    total = f"Best this turn: {s.best_points} points on your side"
-    lines.append(total + (" and you go out" if s.best and isinstance(s.best[-1], GoOut) else ""))
-    if s.kept:
-        lines.append(f"Kept in hand: {format_cards(s.kept)}")
-    lines.extend(s.notes)
-    return lines
-
-
-def _rummy_suggestion(cards: Sequence[Card], rules: HouseRulesBase) -> list[str]:
-    from rulesets.rummy import suggest
-
-    s = suggest(list(cards), rules)
-    lines = [f"Meld {format_cards(m.cards)}: {m.kind}" for m in s.melds]
-    if not lines:
-        lines.append("No set or run in these cards.")
-    dead = format_cards(s.deadwood) if s.deadwood else "none"
-    lines.append(f"Deadwood: {dead} — {s.points} penalty points if caught now")
+def advice_lines(advice: Advice) -> list[str]:
+    """The referee's advice on a whole hand, one line per play, then the outcome."""
+    lines = [p.reason for p in advice.plays]
+    if advice.reason and advice.reason not in lines:
+        lines.append(advice.reason)
+    lines.extend(advice.notes)
     return lines
 
 
@@ -132,21 +94,23 @@ def evaluate(
     hand: Sequence[Card] | None = None,
     going_out: bool = False,
 ) -> Outcome:
-    """Ask ``game``'s referee about ``cards``; never raises for bad input."""
+    """Ask ``game``'s referee about ``cards``; never raises for bad input.
+
+    ``hand`` is the rest of the player's hand (the cards played are not in it).
+    """
     try:
         ruleset = load_ruleset(game)
         model = validate_rules(game, rules)
+        facts = ruleset.checker
         if not cards:
             return Outcome(headline="Tap cards to check them.")
-        if game == "rummoli":
-            return _rummoli(cards, model)
         if mode == "hand":
-            lines = (
-                _umtali_suggestion(cards, model)
-                if game == "umtali"
-                else _rummy_suggestion(cards, model)
-            )
-            return Outcome(headline="Best melding of this hand", lines=lines)
+            advice = advice_lines(ruleset.suggest(list(cards), rules=model))
+            if not facts.hand_verdict:
+                return Outcome(headline="Best play of this hand", lines=advice)
+            verdict = ruleset.check(list(cards), rules=model)
+            headline = facts.headline(verdict, ruleset.units(model))
+            return Outcome(verdict=verdict, rule=verdict.rule, headline=headline, lines=advice)
         if mode == "extend" and not anchor:
             return Outcome(headline="Now pick the meld on the table to extend (Anchor).")
         verdict = ruleset.check(
@@ -158,36 +122,8 @@ def evaluate(
         )
     except RulesetError as exc:
         return Outcome(error=exc.reason, error_rule=exc.rule, rule=exc.rule)
-    return Outcome(verdict=verdict, rule=verdict.rule)
-
-
-def _rummoli(cards: Sequence[Card], model: HouseRulesBase) -> Outcome:
-    from rulesets.poker import evaluate as poker_evaluate
-
-    verdict = load_ruleset("rummoli").check(list(cards), rules=model)
-    lines = []
-    if verdict.cards:
-        lines.append("Pay cards: " + ", ".join(verdict.cards))
-    else:
-        lines.append("Pay cards: none")
-    if len(cards) >= 5:
-        poker = poker_evaluate(list(cards))
-        lines.append(f"Poker hand: {poker.name} ({' '.join(poker.best)}) (M4.1)")
-    else:
-        lines.append("Poker hand: pick 5 or more cards to name it.")
-    return Outcome(verdict=verdict, rule=verdict.rule, lines=lines)
-
-
-def verdict_headline(v: Verdict, game: str = "") -> str:
-    if v.kind == "widow":
-        return "May take the widow" if v.legal else "May not take the widow"
-    if not v.legal:
-        return "Not legal"
-    if game == "rummy":  # points are the cards' penalty value, now out of the hand
-        pts = "" if v.points is None else f", {v.points} penalty points out of your hand"
-        return f"Legal: {_words(v.kind)}{pts}"
-    pts = "" if v.points is None else f", {v.points} point{'s' if v.points != 1 else ''}"
-    return f"Legal: {_words(v.kind)}{pts}"
+    headline = facts.headline(verdict, ruleset.units(model))
+    return Outcome(verdict=verdict, rule=verdict.rule, headline=headline)
 
 
 # --------------------------------------------------------------------------- the screen
@@ -211,7 +147,7 @@ def _choice(
     )
 
 
-def _verdict_panel(outcome: Outcome, game: str, dark: bool) -> ft.Control:
+def _verdict_panel(outcome: Outcome, dark: bool) -> ft.Control:
     colors = PALETTE[dark]
     v = outcome.verdict
     body: list[ft.Control] = []
@@ -222,7 +158,7 @@ def _verdict_panel(outcome: Outcome, game: str, dark: bool) -> ft.Control:
     elif v is not None:
         bg, fg = colors["legal"] if v.legal else colors["illegal"]
         icon = ft.Icons.CHECK_CIRCLE if v.legal else ft.Icons.CANCEL
-        headline = verdict_headline(v, game)
+        headline = outcome.headline
         body.append(ft.Text(v.reason, color=fg))
         body.extend(ft.Text(f"• {n}", size=13, color=fg) for n in v.notes)
     else:
@@ -278,20 +214,93 @@ def _panel(
 
 
 def _unavailable(
-    game: str, mode: Mode, active: Target, groups: dict[str, list[Card]], use_hand: bool
+    mode: Mode, active: Target, groups: dict[str, list[Card]], use_hand: bool
 ) -> set[Card]:
     """Cards the picker being filled cannot take: they are already in another group."""
     cards, anchor, hand = groups["cards"], groups["anchor"], groups["hand"]
     others: set[Card] = set()
     if active == "cards":
         others = set(anchor) if mode == "extend" else set()
-        if game == "rummy" and use_hand:
+        if use_hand:
             others |= set(hand)
     elif active == "anchor":
         others = set(cards) | (set(hand) if use_hand else set())
     elif active == "hand":
-        others = set(anchor) | (set(cards) if game == "rummy" else set())
+        others = set(anchor) | set(cards)
     return {c for c in others if not c.is_joker}
+
+
+def validate_or_none(game: str, rules: dict[str, Any]) -> HouseRulesBase | None:
+    """The game's house rules from ``rules``, or None (the defaults) while they are invalid."""
+    try:
+        return validate_rules(game, rules)
+    except RulesetError:
+        return None
+
+
+MODE_WORDS = {"meld": "Meld", "extend": "Extend a meld", "hand": "Whole hand"}
+
+
+def _mode_controls(
+    facts: CheckerFacts,
+    mode: Mode,
+    choose_mode: Callable[[str], None],
+    going_out: bool,
+    use_hand: bool,
+    set_going_out: Callable[[bool], None],
+    set_use_hand: Callable[[bool], None],
+) -> list[ft.Control]:
+    """The checks this game offers (the ruleset's ``checker`` facts), and their switches."""
+    out: list[ft.Control] = []
+    if len(facts.modes) > 1:
+        out.append(
+            ft.Row(
+                [
+                    _choice(
+                        MODE_WORDS[m],
+                        m == mode,
+                        functools.partial(choose_mode, m),
+                        f"checker-mode-{m}",
+                    )
+                    for m in facts.modes
+                ],
+                wrap=True,
+                spacing=8,
+                run_spacing=8,
+            )
+        )
+    if mode == "hand":
+        if facts.whole_hand:
+            out.append(ft.Text(facts.whole_hand, size=14))
+        return out
+    switches: list[ft.Control] = []
+    if facts.going_out:
+        switches.append(
+            labelled(
+                ft.Switch(
+                    label="Going out",
+                    value=going_out,
+                    on_change=lambda e: set_going_out(bool(e.control.value)),
+                ),
+                "Going out",
+                "checker-going-out",
+            )
+        )
+    if facts.rest_of_hand:
+        switches.append(
+            labelled(
+                ft.Switch(
+                    label=facts.rest_of_hand,
+                    value=use_hand,
+                    on_change=lambda e: set_use_hand(bool(e.control.value)),
+                ),
+                facts.rest_of_hand,
+                "checker-use-hand",
+            )
+        )
+    if switches:
+        out.append(ft.Row(switches, wrap=True, spacing=16))
+    return out
 
 
 @ft.component
@@ -327,8 +336,9 @@ def CheckerView() -> ft.View:
     ui = use_ui()
     dark = _dark(ui.dark)
     rules = rules_by_game.get(game, {})
-    is_rummoli = game == "rummoli"
-    eff_mode: Mode = "hand" if is_rummoli else typing.cast(Mode, mode)
+    ruleset = load_ruleset(game)
+    facts = ruleset.checker
+    eff_mode: Mode = typing.cast(Mode, mode if mode in facts.modes else facts.modes[0])
     cards: list[Card] = groups["cards"]
     anchor: list[Card] = groups["anchor"]
     hand: list[Card] = groups["hand"]
@@ -351,7 +361,7 @@ def CheckerView() -> ft.View:
 
     def choose_game(g: str) -> None:
         set_game(g)
-        if g != "rummy":  # only Rummy has jokers
+        if not load_ruleset(g).jokers(validate_or_none(g, rules_by_game.get(g, {}))):
             set_groups(lambda old: {k: [c for c in v if not c.is_joker] for k, v in old.items()})
 
     def set_group(name: Target, new: list[Card]) -> None:
@@ -365,8 +375,8 @@ def CheckerView() -> ft.View:
         if m == "extend":
             set_target("anchor" if not anchor else "cards")
 
-    jokers = game == "rummy" and bool(rules.get("jokers"))
-    title = load_ruleset(game).title
+    jokers = ruleset.jokers(validate_or_none(game, rules))
+    title = ruleset.title
     ft.use_dialog(
         ft.AlertDialog(
             title=ft.Text(f"{title} house rules"),
@@ -421,85 +431,26 @@ def CheckerView() -> ft.View:
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         ),
     ]
-    if not is_rummoli:
-        controls.append(
-            ft.Row(
-                [
-                    _choice(
-                        "Meld", mode == "meld", lambda: choose_mode("meld"), "checker-mode-meld"
-                    ),
-                    _choice(
-                        "Extend a meld",
-                        mode == "extend",
-                        lambda: choose_mode("extend"),
-                        "checker-mode-extend",
-                    ),
-                    _choice(
-                        "Whole hand",
-                        mode == "hand",
-                        lambda: choose_mode("hand"),
-                        "checker-mode-hand",
-                    ),
-                ],
-                wrap=True,
-                spacing=8,
-                run_spacing=8,
-            )
+    controls.extend(
+        _mode_controls(
+            facts, eff_mode, choose_mode, going_out, use_hand, set_going_out, set_use_hand
         )
-        if eff_mode != "hand":
-            hand_label = (
-                "My hand (checks U7)" if game == "umtali" else "Rest of my hand (empty = out)"
-            )
-            controls.append(
-                ft.Row(
-                    [
-                        labelled(
-                            ft.Switch(
-                                label="Going out",
-                                value=going_out,
-                                on_change=lambda e: set_going_out(bool(e.control.value)),
-                            ),
-                            "Going out",
-                            "checker-going-out",
-                        ),
-                        labelled(
-                            ft.Switch(
-                                label=hand_label,
-                                value=use_hand,
-                                on_change=lambda e: set_use_hand(bool(e.control.value)),
-                            ),
-                            hand_label,
-                            "checker-use-hand",
-                        ),
-                    ],
-                    wrap=True,
-                    spacing=16,
-                )
-            )
-    else:
-        controls.append(
-            ft.Text(
-                "Tap your whole hand: may it take the widow (M2.4), which pay cards it holds, "
-                "and its poker hand.",
-                size=14,
-            )
-        )
-
-    if eff_mode == "hand" and not is_rummoli and (cards or outcome.error):
+    )
+    if eff_mode == "hand" and not facts.hand_verdict and (cards or outcome.error):
         controls.append(
             _suggestion_panel(outcome, dark)
             if outcome.error is None
-            else _verdict_panel(outcome, game, dark)
+            else _verdict_panel(outcome, dark)
         )
     else:
-        controls.append(_verdict_panel(outcome, game, dark))
+        controls.append(_verdict_panel(outcome, dark))
 
     names = {
         "cards": "Your hand"
         if eff_mode == "hand"
         else ("Card to add" if eff_mode == "extend" else "Meld"),
         "anchor": "Anchor (meld on the table)",
-        "hand": "My hand" if game == "umtali" else "Rest of my hand",
+        "hand": "Rest of my hand",
     }
     if len(targets) > 1:
         controls.append(ft.Text("Tap cards into:", size=14))
@@ -527,7 +478,7 @@ def CheckerView() -> ft.View:
                         spacing=2,
                     )
                 )
-    others = _unavailable(game, eff_mode, active, groups, use_hand)
+    others = _unavailable(eff_mode, active, groups, use_hand)
     controls.append(
         CardPicker(
             groups[active],

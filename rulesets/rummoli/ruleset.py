@@ -20,6 +20,7 @@ from rulesets.cards import Card, parse_cards
 from rulesets.errors import HouseRuleError, RecordError
 from rulesets.protocol import (
     Advice,
+    CheckerFacts,
     Game,
     GameRecord,
     HouseRulesBase,
@@ -60,6 +61,21 @@ class RummoliRuleset:
     starting_stack: int | None = 50
     #: chips each player antes before every deal: 1 into each of the 9 pots (M1.3)
     ante = ANTE
+    checker = CheckerFacts(
+        modes=("hand",),
+        whole_hand=(
+            "Tap your whole hand: whether it may take the widow, which pay cards it holds, "
+            "and its best poker hand."
+        ),
+        hand_verdict=True,
+        legal_words="May take the widow",
+        illegal_words="May not take the widow",
+        plain_headline=True,
+    )
+
+    def jokers(self, rules: HouseRulesBase | None = None) -> bool:
+        """Rummoli is played without jokers (M1.1)."""
+        return False
 
     def units(self, rules: HouseRulesBase | None = None) -> Units:
         return Units.CHIPS

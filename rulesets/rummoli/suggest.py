@@ -3,7 +3,7 @@ whether it may take the widow, and -- at a live table -- the card to lay now.
 
 >>> a = suggest(parse_cards("AS KS QS JS 10S 2H 3D"))
 >>> a.plays[0].reason, a.plays[0].cards
-('Royal flush', ('AS', 'KS', 'QS', 'JS', '10S'))
+('Poker hand: Royal flush (AS KS QS JS 10S)', ('AS', 'KS', 'QS', 'JS', '10S'))
 >>> [p.cards for p in a.plays if p.kind == "pay_card"]
 [('10S',), ('AS',)]
 """
@@ -77,9 +77,8 @@ def _poker_five(cards: list[Card]) -> list[Verdict]:
             legal=True,
             kind="poker",
             rule="M4.1",
-            reason=ev.name,
+            reason=f"Poker hand: {ev.name} ({' '.join(ev.best)})",
             cards=ev.best,
-            notes=(f"best poker hand: {' '.join(ev.best)}",),
         )
     ]
 

@@ -21,6 +21,7 @@ from rulesets.errors import IllegalActionError, RecordError, RulesetError
 from rulesets.protocol import (
     Action,
     Advice,
+    CheckerFacts,
     Game,
     GameRecord,
     HouseRulesBase,
@@ -79,8 +80,16 @@ class RummyRuleset:
     house_rules: type[HouseRulesBase] = RummyRules
     hand_word = "Hand"
     starting_stack: int | None = None
+    checker = CheckerFacts(
+        rest_of_hand="Rest of my hand (empty: I go out)",
+        whole_hand="The melds that leave the fewest penalty points in this hand.",
+    )
 
     # ---- facts ----------------------------------------------------------------------
+
+    def jokers(self, rules: HouseRulesBase | None = None) -> bool:
+        """Jokers are in the pack only with the "Jokers" house rule (R7)."""
+        return bool(coerce_rules(rules).jokers)
 
     def units(self, rules: HouseRulesBase | None = None) -> Units:
         """Penalty points, or points with "Winner takes all" or "Cash"."""

@@ -1,4 +1,4 @@
-"""Umtali, the two-player rummy of RULES.md section 1 (U1-U9, A-U1..A-U16).
+"""Umtali, the two-player rummy of RULES.md section 1 (U1-U9, A-U1..A-U18).
 
 Glossary:
 
@@ -12,8 +12,18 @@ Glossary:
 * **leftovers** -- the opponent's cards after the final turn, moved to the
   going-out side as singles (U8.4).
 
-Entry points: :class:`UmtaliGame` (referee + record + replay),
-:func:`suggest`, :data:`RULESET` (the protocol object for the CLI).
+* **ledger** -- when a hand ends, one entry per meld on each side: to the
+  side's owner, the meld's points, ``kind`` the meld kind (``set``,
+  ``sequence``, ``marriage``, ``jack``, ``single``, ``pair``, ``leftover``),
+  rule U9.1 (a marriage U9.2); ``empty_side`` (0) for a side with no melds.
+
+Modules: :mod:`~rulesets.umtali.melds` (cards, shapes, values, anchors),
+:mod:`~rulesets.umtali.actions` (the recorded actions),
+:mod:`~rulesets.umtali.game` (:class:`UmtaliGame`, the live game),
+:mod:`~rulesets.umtali.summary` (:class:`UmtaliSummary` and the ledger),
+:mod:`~rulesets.umtali.ruleset` (:data:`RULESET`),
+:mod:`~rulesets.umtali.suggest` (exact suggestions),
+:mod:`~rulesets.umtali.simulate` (random legal games).
 
 >>> g = UmtaliGame(("Ann", "Bob"))
 >>> _ = g.start_hand("Bob")
@@ -24,6 +34,7 @@ Entry points: :class:`UmtaliGame` (referee + record + replay),
 from __future__ import annotations
 
 from rulesets.umtali.actions import (
+    ACTION_TYPES,
     Action,
     Discard,
     Draw,
@@ -34,9 +45,12 @@ from rulesets.umtali.actions import (
     Meld,
     StartHand,
     TakeDiscards,
+    UmtaliAction,
     parse_action,
 )
-from rulesets.umtali.core import (
+from rulesets.umtali.game import HandResult, Phase, TableMeld, UmtaliGame
+from rulesets.umtali.melds import (
+    U7_UNCHECKED,
     MeldKind,
     UmtaliRules,
     accepted_cards,
@@ -47,12 +61,20 @@ from rulesets.umtali.core import (
     classify_pair,
     meld_points,
 )
-from rulesets.umtali.game import U7_UNCHECKED, HandResult, Phase, TableMeld, UmtaliGame
 from rulesets.umtali.ruleset import RULESET, UmtaliRuleset
 from rulesets.umtali.simulate import random_game, random_record
 from rulesets.umtali.suggest import Play, Suggestion, suggest, suggest_table
+from rulesets.umtali.summary import (
+    Said,
+    UmtaliCurrent,
+    UmtaliDetail,
+    UmtaliHand,
+    UmtaliMeld,
+    UmtaliSummary,
+)
 
 __all__ = [
+    "ACTION_TYPES",
     "RULESET",
     "U7_UNCHECKED",
     "Action",
@@ -67,13 +89,20 @@ __all__ = [
     "MeldKind",
     "Phase",
     "Play",
+    "Said",
     "StartHand",
     "Suggestion",
     "TableMeld",
     "TakeDiscards",
+    "UmtaliAction",
+    "UmtaliCurrent",
+    "UmtaliDetail",
     "UmtaliGame",
+    "UmtaliHand",
+    "UmtaliMeld",
     "UmtaliRules",
     "UmtaliRuleset",
+    "UmtaliSummary",
     "accepted_cards",
     "breaking_meld",
     "card_points",

@@ -15,13 +15,15 @@ referee checks U4.2, U4.3 and U8.2 as well).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from rulesets.errors import RecordError
+from rulesets.protocol import Action
 
 __all__ = [
+    "ACTION_TYPES",
     "Action",
     "Discard",
     "Draw",
@@ -32,18 +34,12 @@ __all__ = [
     "Meld",
     "StartHand",
     "TakeDiscards",
+    "UmtaliAction",
     "parse_action",
 ]
 
 
-class _Action(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    def to_json(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
-
-
-class StartHand(_Action):
+class StartHand(Action):
     """A new hand is dealt; ``dealer`` None means the expected dealer (U2.2-U2.3).
 
     With ``deal_eleven_ten`` the 11-card player's opening turn has no draw; record
@@ -54,14 +50,14 @@ class StartHand(_Action):
     dealer: str | None = None
 
 
-class Draw(_Action):
+class Draw(Action):
     """Optional: ``player`` drew the top card of the stock (U4.1)."""
 
     type: Literal["draw"] = "draw"
     player: str
 
 
-class TakeDiscards(_Action):
+class TakeDiscards(Action):
     """Optional: ``player`` took ``cards`` from the discard pile, top card first (U4.1-U4.2).
 
     The app tells turns apart by recorded discards and draws and by the other
@@ -74,7 +70,7 @@ class TakeDiscards(_Action):
     cards: tuple[str, ...]
 
 
-class Meld(_Action):
+class Meld(Action):
     """``player`` put down a set, sequence, marriage or a jack on their own side (U5)."""
 
     type: Literal["meld"] = "meld"
@@ -82,7 +78,7 @@ class Meld(_Action):
     cards: tuple[str, ...]
 
 
-class Extend(_Action):
+class Extend(Action):
     """``player`` played ``card`` against meld ``anchor`` = (side's player, meld index) (U6)."""
 
     type: Literal["extend"] = "extend"
@@ -91,7 +87,7 @@ class Extend(_Action):
     anchor: tuple[str, int]
 
 
-class Discard(_Action):
+class Discard(Action):
     """Optional: ``player`` discarded ``card`` face up, ending the turn (U4.5, U8.4)."""
 
     type: Literal["discard"] = "discard"
@@ -99,7 +95,7 @@ class Discard(_Action):
     card: str
 
 
-class GoOut(_Action):
+class GoOut(Action):
     """``player`` went out, with at most one ``pair`` and an optional (face-down) discard (U8.1)."""
 
     type: Literal["go_out"] = "go_out"
@@ -109,7 +105,7 @@ class GoOut(_Action):
     face_down: bool = False
 
 
-class Leftovers(_Action):
+class Leftovers(Action):
     """The opponent's cards left after the final turn, moved to the going-out side (U8.4)."""
 
     type: Literal["leftovers"] = "leftovers"
@@ -117,13 +113,14 @@ class Leftovers(_Action):
     cards: tuple[str, ...] = ()
 
 
-class EndHandEmptyStock(_Action):
+class EndHandEmptyStock(Action):
     """The stock ran out and the hand ended with nobody out (U4.6)."""
 
     type: Literal["end_hand_empty_stock"] = "end_hand_empty_stock"
 
 
-Action = Annotated[
+#: any recorded Umtali action: a discriminated union on ``type``.
+UmtaliAction = Annotated[
     StartHand
     | Draw
     | TakeDiscards
@@ -136,10 +133,23 @@ Action = Annotated[
     Field(discriminator="type"),
 ]
 
-_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
+#: the concrete action classes (``isinstance`` checks).
+ACTION_TYPES: Final = (
+    StartHand,
+    Draw,
+    TakeDiscards,
+    Meld,
+    Extend,
+    Discard,
+    GoOut,
+    Leftovers,
+    EndHandEmptyStock,
+)
+
+_ADAPTER: TypeAdapter[UmtaliAction] = TypeAdapter(UmtaliAction)
 
 
-def parse_action(data: Any) -> Action:
+def parse_action(data: Any) -> UmtaliAction:
     """Read one recorded action (a dict from JSON), raising :class:`RecordError` if malformed.
 
     >>> parse_action({"type": "meld", "player": "Ann", "cards": ["5H", "6H", "7H"]}).cards
@@ -149,7 +159,9 @@ def parse_action(data: Any) -> Action:
     ...
     rulesets.errors.RecordError: {'type': 'fly'}: not an Umtali action: ...
     """
-    if isinstance(data, BaseModel) and not isinstance(data, _Action):
+    if isinstance(data, ACTION_TYPES):
+        return data
+    if isinstance(data, BaseModel):
         data = data.model_dump(mode="json")
     try:
         return _ADAPTER.validate_python(data)

@@ -1,11 +1,13 @@
-"""The Umtali table: replaying recorded actions, refereeing each one, scoring hands.
+"""The Umtali table: refereeing each recorded action, scoring hands.
 
-:class:`UmtaliGame` holds a list of recorded actions and the table rebuilt from
-them.  Every action has the python-chess / pokerkit triad: ``verify_x`` raises
-an :class:`~rulesets.errors.IllegalActionError` with a reason and a rule ID,
-``can_x`` returns a bool, ``x`` applies it and returns the frozen action.
-``check_x`` returns a :class:`~rulesets.protocol.Verdict` instead of raising.
-Undo is pop-and-replay.
+:class:`UmtaliGame` implements :class:`rulesets.protocol.Game`: a stack of
+recorded actions and the table they built.  ``verify`` / ``can`` / ``judge``
+ask about an action, ``push`` applies it, ``pop`` restores the state before the
+last push (a stack of snapshots: nothing is replayed), ``summary`` reports.
+Every action also has the python-chess / pokerkit triad built on those:
+``verify_x`` raises an :class:`~rulesets.errors.IllegalActionError` with a
+reason and a rule ID, ``can_x`` returns a bool, ``x`` applies it and returns
+the frozen action; ``check_x`` returns a :class:`~rulesets.protocol.Verdict`.
 
 >>> g = UmtaliGame(("Ann", "Bob"))
 >>> _ = g.start_hand("Ann")          # Ann deals, Bob plays first (U3.3)
@@ -20,7 +22,8 @@ Undo is pop-and-replay.
 {'Ann': 2, 'Bob': 3}
 >>> g.can_extend("Ann", "4S", ("Bob", 0))
 False
->>> _ = g.undo()
+>>> g.pop().card
+'9H'
 >>> g.side_scores
 {'Ann': 1, 'Bob': 3}
 """
@@ -36,11 +39,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import ValidationError
 
-from rulesets.cards import Card, Rank, format_cards, parse_card, parse_cards
+from rulesets.cards import Card, format_cards, parse_card, parse_cards
 from rulesets.errors import CardParseError, IllegalActionError, RecordError, RulesetError
-from rulesets.protocol import GameRecord, Verdict
+from rulesets.protocol import Action, GameRecord, Units, Verdict
 from rulesets.umtali.actions import (
-    Action,
     Discard,
     Draw,
     EndHandEmptyStock,
@@ -50,21 +52,36 @@ from rulesets.umtali.actions import (
     Meld,
     StartHand,
     TakeDiscards,
+    UmtaliAction,
     parse_action,
 )
-from rulesets.umtali.core import (
+from rulesets.umtali.melds import (
     HANDS_PER_GAME,
     STOCK_AFTER_DEAL,
+    U7_UNCHECKED,
     MeldKind,
     UmtaliRules,
     accepted_cards,
-    breaking_meld,
     card_points,
     check_anchor,
     classify_meld,
     classify_pair,
+    compulsory_discard,
+    extension_rule,
     meld_points,
     meld_rule,
+    no_breaking,
+    play_words,
+    playable,
+)
+from rulesets.umtali.summary import (
+    Said,
+    UmtaliCurrent,
+    UmtaliDetail,
+    UmtaliHand,
+    UmtaliMeld,
+    UmtaliSummary,
+    meld_ledger,
 )
 
 if TYPE_CHECKING:
@@ -72,10 +89,9 @@ if TYPE_CHECKING:
 
 __all__ = ["U7_UNCHECKED", "HandResult", "Phase", "TableMeld", "UmtaliGame"]
 
-#: the note a verdict carries when no hand was entered (A-U7).
-U7_UNCHECKED: Final = (
-    "U7 (no-breaking rule) could not be checked: no hand was entered, so the app "
-    "cannot see whether these cards form a set, sequence or marriage with cards still held"
+#: the note a discard carries under ``compulsory_melding`` when no hand was entered.
+COMPULSORY_UNCHECKED: Final = (
+    "compulsory melding could be checked only against the discarded card: no hand was entered"
 )
 
 CardsIn = str | Card | Iterable[str | Card]
@@ -105,14 +121,17 @@ class TableMeld:
     def points(self) -> int:
         return meld_points(self.kind, self.cards)
 
+    def to_model(self, players: Sequence[str]) -> UmtaliMeld:
+        return UmtaliMeld(
+            kind=self.kind,
+            cards=tuple(str(c) for c in self.cards),
+            points=self.points,
+            by=players[self.player],
+            anchor=None if self.anchor is None else (players[self.anchor[0]], self.anchor[1]),
+        )
+
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
-        return {
-            "kind": self.kind.value,
-            "cards": [str(c) for c in self.cards],
-            "points": self.points,
-            "by": players[self.player],
-            "anchor": None if self.anchor is None else [players[self.anchor[0]], self.anchor[1]],
-        }
+        return self.to_model(players).to_json()
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +145,14 @@ class HandResult:
     both_out: bool
     ended: str
     sides: tuple[tuple[TableMeld, ...], tuple[TableMeld, ...]]
+    first_action: int = 0
+    last_action: int = 0
+
+    @property
+    def winner(self) -> int | None:
+        """The player whose side scored more in this hand; None on equal scores (A-U18)."""
+        a, b = self.scores
+        return None if a == b else (0 if a > b else 1)
 
 
 @dataclass(slots=True)
@@ -147,6 +174,13 @@ class _State:
     face_down: bool = False
     final_discarded: bool = False
     stock_left: int | None = STOCK_AFTER_DEAL
+    #: U4.2 taken one card at a time: the single card taken this turn (D1), while the
+    #: top card (D2) may still be taken -- before D1 is melded, or right after
+    d1: Card | None = None
+    d1_melded: bool = False
+    final_card: Card | None = None
+    hand_start: int = 0
+    hand_models: tuple[UmtaliHand, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +197,34 @@ def _q(cards: Iterable[Card]) -> str:
     return f'"{format_cards(cards)}"'
 
 
+#: each action in the words of a message ("Drawing by Ann: ...").
+_DOING: Final = {
+    "start_hand": "Dealing a hand",
+    "draw": "Drawing",
+    "take_discards": "Taking from the discard pile",
+    "meld": "Melding",
+    "extend": "Extending",
+    "discard": "Discarding",
+    "go_out": "Going out",
+    "leftovers": "Moving the leftovers",
+    "end_hand_empty_stock": "Ending the hand on an empty stock",
+}
+
+
+def _doing(what: str) -> str:
+    return _DOING.get(what, what)
+
+
+def _count(n: int, noun: str) -> str:
+    """ "1 leftover card", "3 leftover cards"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _hand_label(n: int) -> str:
+    """ "Hand 2 of 4", or the tie-break hand of house rule ``fifth_hand_on_tie`` (U2.4)."""
+    return f"Hand {n} of {HANDS_PER_GAME}" if n <= HANDS_PER_GAME else f"Hand {n} (tie-break, U2.4)"
+
+
 class UmtaliGame:
     """A two-player Umtali game rebuilt from recorded actions (see the module doc)."""
 
@@ -176,9 +238,12 @@ class UmtaliGame:
         if len(names) != 2 or names[0] == names[1] or not all(names):
             raise RecordError(f"{list(names)!r}: Umtali needs two differently named players (U1.1)")
         self.players: tuple[str, str] = (names[0], names[1])
-        self.rules = rules if rules is not None else UmtaliRules()
-        self._actions: list[Action] = []
+        self.rules: UmtaliRules = rules if rules is not None else UmtaliRules()
+        self._actions: list[UmtaliAction] = []
+        # the state before each pushed action: pop() restores it (no replay)
+        self._history: list[_State] = []
         self._state = _State()
+        self._summary: tuple[_State, UmtaliSummary] | None = None
         for action in actions:
             self.push(action)
 
@@ -194,7 +259,10 @@ class UmtaliGame:
             raise RecordError(f"{record.rules!r}: bad Umtali house rules: {exc}"[:300]) from None
         game = cls(record.players, rules)
         for i, data in enumerate(record.actions):
-            action = parse_action(data)
+            try:
+                action = parse_action(data)
+            except RecordError as exc:
+                raise RecordError(f"action {i + 1}: {exc.reason}"[:300]) from None
             try:
                 game.push(action)
             except RecordError:
@@ -215,20 +283,29 @@ class UmtaliGame:
         )
 
     @property
-    def actions(self) -> tuple[Action, ...]:
+    def actions(self) -> tuple[UmtaliAction, ...]:
         return tuple(self._actions)
 
-    def push(self, action: Action | dict[str, Any], *, hand: CardsIn | None = None) -> Action:
+    def push(self, action: Action | dict[str, Any], *, hand: CardsIn | None = None) -> UmtaliAction:
         """Verify and apply one action; the state is unchanged if it is illegal."""
-        act = parse_action(action) if not isinstance(action, _ACTION_TYPES) else action
+        act = parse_action(action)
         new, _ = self._apply(act, hand)
+        self._history.append(self._state)
         self._state = new
         self._actions.append(act)
         return act
 
+    def pop(self) -> UmtaliAction:
+        """Take back the last action: the exact inverse of :meth:`push` (a saved snapshot,
+        nothing replayed).  Raises :class:`RecordError` on an empty game."""
+        if not self._actions:
+            raise RecordError("nothing to take back: no action was recorded")
+        self._state = self._history.pop()
+        return self._actions.pop()
+
     def verify(self, action: Action | dict[str, Any], *, hand: CardsIn | None = None) -> None:
-        act = parse_action(action) if not isinstance(action, _ACTION_TYPES) else action
-        self._apply(act, hand)
+        """Raise from the :class:`RulesetError` family unless ``action`` is legal now."""
+        self._apply(parse_action(action), hand)
 
     def can(self, action: Action | dict[str, Any], *, hand: CardsIn | None = None) -> bool:
         try:
@@ -239,11 +316,12 @@ class UmtaliGame:
 
     def judge(self, action: Action | dict[str, Any], *, hand: CardsIn | None = None) -> Verdict:
         """A :class:`Verdict` on one action (never raises for an illegal action)."""
+        act: UmtaliAction | None = None
         try:
-            act = parse_action(action) if not isinstance(action, _ACTION_TYPES) else action
+            act = parse_action(action)
             _, out = self._apply(act, hand)
         except RulesetError as exc:
-            notes = (U7_UNCHECKED,) if hand is None and _u7_applies(action) else ()
+            notes = (U7_UNCHECKED,) if hand is None and _u7_applies(act) else ()
             return Verdict(legal=False, rule=exc.rule or "U", reason=exc.reason, notes=notes)
         return Verdict(
             legal=True,
@@ -254,18 +332,6 @@ class UmtaliGame:
             cards=tuple(str(c) for c in out.cards),
             notes=out.notes,
         )
-
-    def undo(self) -> Action:
-        """Pop the last action and replay the rest (raises :class:`RecordError` if none)."""
-        if not self._actions:
-            raise RecordError("nothing to undo")
-        last = self._actions[-1]
-        rest = self._actions[:-1]
-        self._actions = []
-        self._state = _State()
-        for act in rest:
-            self.push(act)
-        return last
 
     # ------------------------------------------------------------------ state
     @property
@@ -671,52 +737,119 @@ class UmtaliGame:
 
         return suggest(self, self._name(player), hand, must_meld=must_meld)
 
-    def summary(self) -> dict[str, Any]:
-        """The common replay summary (see ``rulesets.protocol``), JSON-able."""
-        hands: list[dict[str, Any]] = []
-        for h in self._state.hands:
-            hands.append(
-                {
-                    "number": h.number,
-                    "scores": {self.players[i]: h.scores[i] for i in (0, 1)},
-                    "dealer": self.players[h.dealer],
-                    "went_out": None if h.went_out is None else self.players[h.went_out],
-                    "both_out": h.both_out,
-                    "ended": h.ended,
-                    "sides": {
-                        self.players[i]: [m.to_json(self.players) for m in h.sides[i]]
-                        for i in (0, 1)
-                    },
-                }
-            )
+    def summary(self) -> UmtaliSummary:
+        """Where the game stands, typed (its ``to_json()`` is the replay JSON)."""
+        cached = self._summary
+        if cached is not None and cached[0] is self._state:
+            return cached[1]
         s = self._state
-        current: dict[str, Any] | None = None
-        if s.phase in (Phase.PLAY, Phase.FINAL):
-            current = {
-                "number": self.hand_number,
-                "phase": s.phase.value,
-                "turn": self.turn,
-                "went_out": self.went_out,
-                "scores": self.side_scores,
-                "sides": {
-                    self.players[i]: [m.to_json(self.players) for m in s.sides[i]] for i in (0, 1)
-                },
-            }
+        hands = s.hand_models
+        ledger = tuple(e for h in hands for e in h.ledger)
+        totals = dict.fromkeys(self.players, 0)
+        for e in ledger:
+            totals[e.player] += e.amount
+        winners = tuple(self.winners)
+        summary = UmtaliSummary(
+            game="umtali",
+            players=self.players,
+            phase=s.phase,
+            finished=self.finished,
+            winners=winners,
+            totals=totals,
+            units=Units.POINTS,
+            higher_is_better=True,
+            dealer=self.dealer,
+            turn=self.turn,
+            hand=self.hand_number,
+            hands=hands,
+            ledger=ledger,
+            detail=UmtaliDetail(
+                current=self._current(),
+                draw=len(winners) > 1,
+                rules=self.rules.changed(),
+                hands_in_game=max(HANDS_PER_GAME, len(s.hands) + (s.phase is not Phase.OVER)),
+                hand_label=_hand_label(self.hand_number if self.in_hand else len(s.hands) + 1),
+                next_deal=self._next_deal_words(),
+                result=self._result_words(),
+            ),
+        )
+        self._summary = (s, summary)
+        return summary
+
+    @property
+    def in_hand(self) -> bool:
+        """Whether a hand is in play (including the opponent's final turn)."""
+        return self._state.phase in (Phase.PLAY, Phase.FINAL)
+
+    def _current(self) -> UmtaliCurrent | None:
+        s = self._state
+        if not self.in_hand:
+            return None
+        turn = self.turn
+        final: Said | None = None
+        if s.phase is Phase.FINAL and s.went_out is not None:
+            out, opp = self.players[s.went_out], self.players[1 - s.went_out]
+            if s.face_down:
+                final = Said(
+                    text=f"{out} went out with a face-down discard: {opp} must draw from the "
+                    "stock, then plays one final turn",
+                    rule="U8.2",
+                )
+            else:
+                final = Said(
+                    text=f"{out} went out: {opp} draws as usual and plays one final turn",
+                    rule="U8.3",
+                )
+        return UmtaliCurrent(
+            number=self.hand_number,
+            phase=s.phase.value,
+            dealer=None if s.dealer is None else self.players[s.dealer],
+            turn=turn,
+            went_out=self.went_out,
+            face_down=s.face_down,
+            final_discarded=s.final_discarded,
+            scores=self.side_scores,
+            sides={
+                self.players[i]: tuple(m.to_model(self.players) for m in s.sides[i]) for i in (0, 1)
+            },
+            stock_left=s.stock_left,
+            must_meld=tuple(str(c) for c in self.must_meld_now(turn)) if turn else (),
+            taken=tuple(str(c) for c in sorted(self.taken_this_turn(turn))) if turn else (),
+            on_table=tuple(str(c) for c in sorted(s.used)),
+            final_turn=final,
+            first_action=s.hand_start,
+        )
+
+    def _next_deal_words(self) -> Said | None:
+        """Who deals the next hand and why: "Bob deals (the deal alternates)"."""
+        s = self._state
+        if s.phase is not Phase.IDLE:
+            return None
+        if not s.hands:
+            return Said(text="The players cut: the lower card deals", rule="U2.2")
+        last = s.hands[-1]
+        nxt = self.players[1 - last.dealer]
+        if not self.rules.winner_deals:
+            return Said(text=f"{nxt} deals (the deal alternates)", rule="U2.3")
+        winner = last.winner
+        if winner is None:
+            return Said(
+                text=f"{nxt} deals (equal scores in hand {last.number}: the deal alternates)",
+                rule="A-U18",
+            )
+        who = self.players[winner]
+        return Said(text=f"{who} deals ({who} scored more in hand {last.number})", rule="A-U18")
+
+    def _result_words(self) -> Said | None:
+        if not self.finished:
+            return None
+        totals = {self.players[i]: sum(h.scores[i] for h in self._state.hands) for i in (0, 1)}
         winners = self.winners
-        return {
-            "game": "umtali",
-            "players": list(self.players),
-            "finished": self.finished,
-            "winners": winners,
-            "draw": len(winners) > 1,
-            "totals": self.totals,
-            "hands": hands,
-            "dealer": self.dealer,
-            "phase": s.phase.value,
-            "current": current,
-            "sides": current["sides"] if current else (hands[-1]["sides"] if hands else {}),
-            "rules": self.rules.model_dump(exclude_defaults=True),
-        }
+        if len(winners) == 1:
+            w = winners[0]
+            other = self.players[1 - self.players.index(w)]
+            return Said(text=f"{w} wins, {totals[w]} to {totals[other]}.", rule="U2.1")
+        return Said(text=f"A draw: {' and '.join(winners)} on {totals[winners[0]]}.", rule="A-U16")
 
     def _can(self, fn: Any) -> bool:
         try:
@@ -737,26 +870,22 @@ class UmtaliGame:
         if not s.hands:
             return None
         last = s.hands[-1]
-        if self.rules.winner_deals:
-            if last.went_out is not None:
-                return last.went_out
-            a, b = last.scores
-            if a != b:
-                return 0 if a > b else 1
+        if self.rules.winner_deals and last.winner is not None:
+            return last.winner  # A-U18: the higher scorer, not who went out
         return 1 - last.dealer
 
-    def _apply(self, a: Action, hand_in: CardsIn | None) -> tuple[_State, _Outcome]:
+    def _apply(self, a: UmtaliAction, hand_in: CardsIn | None) -> tuple[_State, _Outcome]:
         hand = None if hand_in is None else frozenset(parse_cards(self._cards(hand_in)))
         s = copy.copy(self._state)
         if isinstance(a, StartHand):
             return s, self._start(s, a)
         if s.phase is Phase.OVER:
             raise IllegalActionError(
-                f"{a.type}: the game is over after {len(s.hands)} hands", rule="U2.1"
+                f"{_doing(a.type)}: the game is over after {len(s.hands)} hands", rule="U2.1"
             )
         if s.phase is Phase.IDLE:
             raise IllegalActionError(
-                f"{a.type}: no hand in progress; record start_hand first", rule="U2.1"
+                f"{_doing(a.type)}: no hand in progress; deal a hand first", rule="U2.1"
             )
         if isinstance(a, EndHandEmptyStock):
             return s, self._empty_stock(s)
@@ -764,39 +893,51 @@ class UmtaliGame:
         if isinstance(a, Leftovers):
             return s, self._leftovers(s, p, a, hand)
         expected = s.turn if s.turn_open else (None if s.turn is None else 1 - s.turn)
+        turn_no = s.turn_no
         self._enter_turn(s, p, a.type)
-        out: _Outcome
-        if isinstance(a, Draw):
-            out = self._draw(s, p)
-        elif isinstance(a, TakeDiscards):
-            out = self._take(s, p, a, hand)
-        elif isinstance(a, Meld):
-            out = self._meld(s, p, a, hand)
-        elif isinstance(a, Extend):
-            out = self._extend(s, p, a, hand)
-        elif isinstance(a, Discard):
-            out = self._discard(s, p, a, hand)
-        else:
-            out = self._go_out(s, p, a, hand)
+        out = self._play(s, p, a, hand)
+        # The app hears only what the table reports: an unrecorded turn of the other
+        # player is assumed, but the verdict says so.
+        other = self.players[1 - p]
         if expected is not None and expected != p:
-            # The app hears only what the table reports: an unrecorded turn of the
-            # other player is assumed, but the verdict says so.
+            note = f"the app expected {other} to play; this assumes {other}'s turn went unrecorded"
+            out = dataclasses.replace(out, notes=(*out.notes, note))
+        elif s.turn_no != turn_no and expected == p and s.phase is Phase.PLAY:
             note = (
-                f"the app expected {self.players[expected]} to play; this assumes "
-                f"{self.players[expected]}'s turn went unrecorded"
+                f"a second draw by {self.players[p]} starts a new turn; this assumes "
+                f"{other}'s turn in between went unrecorded"
             )
             out = dataclasses.replace(out, notes=(*out.notes, note))
         return s, out
 
+    def _play(
+        self,
+        s: _State,
+        p: int,
+        a: Draw | TakeDiscards | Meld | Extend | Discard | GoOut,
+        hand: frozenset[Card] | None,
+    ) -> _Outcome:
+        if isinstance(a, Draw):
+            return self._draw(s, p)
+        if isinstance(a, TakeDiscards):
+            return self._take(s, p, a, hand)
+        if isinstance(a, Meld):
+            return self._meld(s, p, a, hand)
+        if isinstance(a, Extend):
+            return self._extend(s, p, a, hand)
+        if isinstance(a, Discard):
+            return self._discard(s, p, a, hand)
+        return self._go_out(s, p, a, hand)
+
     def _start(self, s: _State, a: StartHand) -> _Outcome:
         if s.phase is Phase.OVER:
             raise IllegalActionError(
-                f"start_hand: the game is over after {len(s.hands)} hands", rule="U2.1"
+                f"Dealing a hand: the game is over after {len(s.hands)} hands", rule="U2.1"
             )
         if s.phase is not Phase.IDLE:
             raise IllegalActionError(
-                f"start_hand: hand {len(s.hands) + 1} is still in progress; record how it "
-                "ended (go_out + leftovers, or end_hand_empty_stock)",
+                f"Dealing a hand: hand {len(s.hands) + 1} is still in progress; record how it "
+                "ended (going out and the leftovers, or the empty stock)",
                 rule="U2.1",
             )
         expected = self._next_dealer(s)
@@ -806,7 +947,7 @@ class UmtaliGame:
         if expected is not None and dealer != expected:
             how = "the winner deals" if self.rules.winner_deals else "the deal alternates"
             raise IllegalActionError(
-                f"start_hand dealer {self.players[dealer]!r}: {how}, so "
+                f"{self.players[dealer]} to deal: {how}, so "
                 f"{self.players[expected]} deals hand {len(s.hands) + 1}",
                 rule="U2.3",
             )
@@ -826,6 +967,8 @@ class UmtaliGame:
         s.face_down = False
         s.final_discarded = False
         s.stock_left = STOCK_AFTER_DEAL
+        s.d1 = None
+        s.hand_start = len(self._actions)
         return _Outcome(
             "start_hand",
             0,
@@ -835,25 +978,28 @@ class UmtaliGame:
         )
 
     def _enter_turn(self, s: _State, p: int, what: str) -> None:
+        second_take = what == "take_discards" and s.d1 is not None and s.turn == p
         if s.phase is Phase.FINAL:
-            if s.drew and what in ("draw", "take_discards"):
+            if s.drew and what in ("draw", "take_discards") and not second_take:
                 raise IllegalActionError(
-                    f"{what} by {self.players[p]}: the final turn has one draw", rule="U8.3"
+                    f"{_doing(what)} by {self.players[p]}: the final turn has one draw",
+                    rule="U8.3",
                 )
             if p == s.went_out:
                 raise IllegalActionError(
-                    f"{what} by {self.players[p]}: {self.players[p]} went out; only "
+                    f"{_doing(what)} by {self.players[p]}: {self.players[p]} went out; only "
                     f"{self.players[1 - p]} plays the final turn",
                     rule="U8.3",
                 )
             if s.final_discarded and what != "go_out":
                 raise IllegalActionError(
-                    f"{what} by {self.players[p]}: the final turn ended with the discard; "
+                    f"{_doing(what)} by {self.players[p]}: the final turn ended with the discard; "
                     "record the leftovers",
                     rule="U8.4",
                 )
             return
-        if s.turn == p and s.turn_open and not (s.drew and what in ("draw", "take_discards")):
+        new_draw = s.drew and what in ("draw", "take_discards") and not second_take
+        if s.turn == p and s.turn_open and not new_draw:
             return
         # A new turn.  A second draw by the same player means the opponent's turn in
         # between went unrecorded (the app hears only what the table reports).
@@ -865,6 +1011,7 @@ class UmtaliGame:
         s.taken = frozenset()
         s.pending = frozenset()
         s.pending_order = ()
+        s.d1 = None
 
     def _close_turn(self, s: _State) -> None:
         if s.pending and s.turn is not None:
@@ -873,18 +1020,20 @@ class UmtaliGame:
                 "pile and must meld them that same turn",
                 rule="U4.2",
             )
+        s.d1 = None
 
     def _draw(self, s: _State, p: int) -> _Outcome:
         who = self.players[p]
         if s.drew:
-            raise IllegalActionError(f"draw by {who}: one draw per turn", rule="U4.1")
+            raise IllegalActionError(f"Drawing by {who}: one draw per turn", rule="U4.1")
         self._no_first_draw(s, p, "draw")
         if s.stock_left == 0:
             if self.rules.empty_stock_reshuffle:
                 s.stock_left = None
             else:
                 raise IllegalActionError(
-                    f"draw by {who}: the stock is empty; take the discard (U4.2) or end the hand",
+                    f"Drawing by {who}: the stock is empty; take the discard (U4.2) or end "
+                    "the hand",
                     rule="U4.6",
                 )
         if s.stock_left is not None:
@@ -895,7 +1044,7 @@ class UmtaliGame:
     def _no_first_draw(self, s: _State, p: int, what: str) -> None:
         if self.rules.deal_eleven_ten and s.turn_no == 1 and p == s.first_player:
             raise IllegalActionError(
-                f"{what} by {self.players[p]}: with the 11-10 deal the 11-card player "
+                f"{_doing(what)} by {self.players[p]}: with the 11-10 deal the 11-card player "
                 "starts without drawing",
                 rule="U3.3",
             )
@@ -924,6 +1073,8 @@ class UmtaliGame:
         cards = parse_cards(a.cards)
         who = self.players[p]
         head = f"{who} takes {_q(cards)}"
+        if s.drew and s.d1 is not None:
+            return self._second_take(s, p, cards, hand)
         if s.drew:
             raise IllegalActionError(f"{head}: one draw per turn", rule="U4.1")
         self._no_first_draw(s, p, "take_discards")
@@ -944,28 +1095,60 @@ class UmtaliGame:
             raise IllegalActionError(f"{head}: those cards are already in the hand", rule="U4.2")
         s.drew = True
         s.taken = frozenset(cards)
+        s.d1 = cards[0] if len(cards) == 1 else None
+        s.d1_melded = False
+        self._pend(s, cards)
+        return _Outcome("take_discards", 0, "U4.2", f"{who} took {_q(cards)}", cards)
+
+    def _pend(self, s: _State, cards: Sequence[Card]) -> None:
+        """What a take of ``cards`` (top first) leaves to meld this turn (U4.2)."""
         if len(cards) == 2 and not self.rules.discard_dig:
             s.pending = frozenset(cards)
             s.pending_order = tuple(cards)
         elif len(cards) >= 2:
             s.pending = frozenset({cards[-1]})
-        return _Outcome("take_discards", 0, "U4.2", f"{who} took {_q(cards)}", cards)
+
+    def _second_take(
+        self, s: _State, p: int, cards: Sequence[Card], hand: frozenset[Card] | None
+    ) -> _Outcome:
+        """U4.2 taken one card at a time: D1 was taken alone, and D2 now.  The same rule as
+        taking both at once: D2 (and D1, if still held) must be melded at once, D1 first."""
+        d1 = s.d1
+        assert d1 is not None
+        who = self.players[p]
+        head = f"{who} takes {_q(cards)} after {d1}"
+        if not cards:
+            raise IllegalActionError(f"{head}: name the card(s) taken", rule="U4.1")
+        self._fresh(s, cards, head)
+        both = (d1, *cards)
+        if d1 in cards:
+            raise IllegalActionError(f"{head}: {d1} was already taken", rule="U4.2")
+        if len(both) > 2 and not self.rules.discard_dig:
+            raise IllegalActionError(
+                f"{head}: at most two cards come from the discard pile", rule="U4.2"
+            )
+        if hand is not None and any(c in hand for c in cards):
+            raise IllegalActionError(f"{head}: those cards are already in the hand", rule="U4.2")
+        s.taken = s.taken | set(cards)
+        if s.d1_melded:  # D1 went down at once: the rest must follow it (U4.2)
+            self._pend(s, both)
+            s.pending = s.pending - {d1}
+            s.pending_order = tuple(c for c in s.pending_order if c != d1)
+        else:
+            self._pend(s, both)
+        s.d1 = None
+        return _Outcome(
+            "take_discards",
+            0,
+            "U4.2",
+            f"{who} took {_q(cards)} too: {format_cards(sorted(s.pending))} must be melded at once",
+            tuple(cards),
+        )
 
     def _u7(
         self, hand: frozenset[Card] | None, cards: Sequence[Card], head: str
     ) -> tuple[str, ...]:
-        if hand is None:
-            return (U7_UNCHECKED,)
-        if not self.rules.no_breaking:
-            return ()
-        for c in cards:
-            meld = breaking_meld(c, hand - {c})
-            if meld is not None:
-                raise IllegalActionError(
-                    f"{head}: {c} forms {_q(meld)} with cards still in your hand; meld that first",
-                    rule="U7.2",
-                )
-        return ()
+        return no_breaking(cards, hand, self.rules, head)
 
     def _meld(self, s: _State, p: int, a: Meld, hand: frozenset[Card] | None) -> _Outcome:
         cards = parse_cards(a.cards)
@@ -980,17 +1163,24 @@ class UmtaliGame:
             kind.value,
             meld.points,
             meld_rule(kind),
-            f"{_q(cards)} is a {kind.value}: {meld.points} points to {self.players[p]}'s side",
+            f"{_q(cards)} is a {kind.value}: {Units.POINTS.of(meld.points)} to "
+            f"{self.players[p]}'s side",
             tuple(cards),
         )
 
     def _melds_next(self, s: _State, cards: Sequence[Card], head: str) -> None:
         """U4.2: of two cards taken from the discard pile, D1 is melded first, then D2."""
         if s.pending_order and s.pending_order[0] not in cards:
-            first = s.pending_order[0]
+            first, rest = s.pending_order[0], s.pending_order[1:]
+            if not rest:  # D2 after D1 went down (U4.2)
+                raise IllegalActionError(
+                    f"{head}: {first}, the second card taken from the discard pile, must be "
+                    "melded next",
+                    rule="U4.2",
+                )
             raise IllegalActionError(
                 f"{head}: {first} was taken from the discard pile with "
-                f"{format_cards(s.pending_order[1:])} and must be melded first",
+                f"{format_cards(rest)} and must be melded first",
                 rule="U4.2",
             )
 
@@ -1001,6 +1191,11 @@ class UmtaliGame:
         s.used = s.used | set(meld.cards)
         s.pending = s.pending - set(meld.cards)
         s.pending_order = tuple(c for c in s.pending_order if c in s.pending)
+        if s.d1 is not None:  # D2 may follow only a D1 melded at once (U4.2)
+            if not s.d1_melded and s.d1 in meld.cards:
+                s.d1_melded = True
+            else:
+                s.d1 = None
 
     def _extend(self, s: _State, p: int, a: Extend, hand: frozenset[Card] | None) -> _Outcome:
         card = parse_card(a.card)
@@ -1025,7 +1220,7 @@ class UmtaliGame:
         return _Outcome(
             "extension",
             pts,
-            "U8.3" if anchor.kind is MeldKind.PAIR else "U6.2",
+            extension_rule(anchor.kind),
             f'"{card}" extends {_q(anchor.cards)}: a single on {self.players[p]}\'s side, '
             f"{pts} point{'s' if pts != 1 else ''}",
             (card,),
@@ -1039,21 +1234,42 @@ class UmtaliGame:
         self._fresh(s, [card], head)
         self._discard_checks(s, card, head)
         self._in_hand(hand, [card], head)
-        notes: tuple[str, ...] = ()
-        if self.rules.compulsory_melding:
-            if hand is None:
-                notes = ("compulsory melding could not be checked: no hand was entered",)
-            elif _has_play(s, p, hand, self.rules):
-                raise IllegalActionError(
-                    f"{head}: the hand entered can still meld; melding is compulsory",
-                    rule="U4.4",
-                )
+        notes = self._compulsory(s, card, hand, head)
         if s.phase is Phase.FINAL:
             s.final_discarded = True
+            s.final_card = card
             return _Outcome("discard", 0, "U8.4", f"{who}'s final discard", (card,), notes)
         self._close_turn(s)
         s.turn_open = False
         return _Outcome("discard", 0, "U4.5", f"{who} discards and ends the turn", (card,), notes)
+
+    def _accepted(self, s: _State) -> frozenset[Card]:
+        """Every card some meld on the table takes now (U6.2; the going-out pair, U8.3)."""
+        out: set[Card] = set()
+        for side in (0, 1):
+            pair_open = s.phase is Phase.FINAL and side == s.went_out
+            for m in s.sides[side]:
+                out.update(accepted_cards(m.kind, m.cards, self.rules, pair_open=pair_open))
+        return frozenset(out - s.used)
+
+    def _compulsory(
+        self, s: _State, card: Card, hand: frozenset[Card] | None, head: str
+    ) -> tuple[str, ...]:
+        """``compulsory_melding`` (U4.4, A-U8): no discard while something can go down --
+        the discarded card itself (a jack, U5.4; a card an anchor takes, U4.4; part of a
+        meld), or, when the hand is known, anything in it."""
+        if not self.rules.compulsory_melding:
+            return ()
+        accepted = self._accepted(s)
+        compulsory_discard(card, hand or (), accepted, self.rules, head)
+        if hand is None:
+            return (COMPULSORY_UNCHECKED,)
+        play = playable(hand, accepted)
+        if play is not None:
+            raise IllegalActionError(
+                f"{head}: {play_words(*play)}; melding is compulsory", rule="U4.4"
+            )
+        return ()
 
     def _discard_checks(self, s: _State, card: Card, head: str) -> None:
         if card in s.taken and self.rules.no_rediscard:
@@ -1071,25 +1287,12 @@ class UmtaliGame:
         who = self.players[p]
         pair = parse_cards(a.pair)
         head = f"{who} goes out" + (f" with pair {_q(pair)}" if pair else "")
-        notes: tuple[str, ...] = ()
-        if pair:
-            classify_pair(pair, self.rules)
-            self._fresh(s, pair, head)
-            self._in_hand(hand, pair, head)
-            notes = self._u7(hand, pair, head)
-            self._melds_next(s, pair, head)
+        notes = self._out_pair(s, pair, hand, head)
         discard = None if a.discard is None else parse_card(a.discard)
         if discard is None and a.face_down:
             raise IllegalActionError(f"{head}: face down needs a discard to be named", rule="U8.1")
         if discard is not None:
-            if discard in pair:
-                raise IllegalActionError(
-                    f"{head}: {discard} cannot be melded and discarded", rule="U8.1"
-                )
-            self._fresh(s, [discard], head)
-            self._in_hand(hand, [discard], head)
-            s.pending = s.pending - set(pair)
-            self._discard_checks(s, discard, head)
+            notes += self._out_discard(s, discard, pair, hand, head)
         if hand is not None:
             rest = hand - set(pair) - ({discard} if discard else set())
             if rest:
@@ -1112,17 +1315,7 @@ class UmtaliGame:
                 tuple(pair),
                 notes,
             )
-        s.phase = Phase.FINAL
-        s.went_out = p
-        s.face_down = bool(a.face_down)
-        s.turn = 1 - p
-        s.turn_open = True
-        s.turn_no += 1
-        s.drew = False
-        s.taken = frozenset()
-        s.pending = frozenset()
-        s.pending_order = ()
-        s.final_discarded = False
+        self._enter_final(s, p, face_down=bool(a.face_down))
         draw = "must draw from the stock" if s.face_down else "draws normally"
         return _Outcome(
             "go_out",
@@ -1132,6 +1325,57 @@ class UmtaliGame:
             tuple(pair),
             notes,
         )
+
+    def _out_pair(
+        self, s: _State, pair: Sequence[Card], hand: frozenset[Card] | None, head: str
+    ) -> tuple[str, ...]:
+        """U5.5: the one pair of the going-out turn (``loose_pair``: any two cards, A-U5)."""
+        if not pair:
+            return ()
+        classify_pair(pair, self.rules)
+        self._fresh(s, pair, head)
+        self._in_hand(hand, pair, head)
+        notes = self._u7(hand, pair, head)
+        self._melds_next(s, pair, head)
+        return notes
+
+    def _out_discard(
+        self,
+        s: _State,
+        discard: Card,
+        pair: Sequence[Card],
+        hand: frozenset[Card] | None,
+        head: str,
+    ) -> tuple[str, ...]:
+        """U8.1: the one card a player going out may discard (face up or down)."""
+        if discard in pair:
+            raise IllegalActionError(
+                f"{head}: {discard} cannot be melded and discarded", rule="U8.1"
+            )
+        self._fresh(s, [discard], head)
+        self._in_hand(hand, [discard], head)
+        s.pending = s.pending - set(pair)
+        self._discard_checks(s, discard, head)
+        known = hand if hand is not None else frozenset({discard, *pair})
+        if self.rules.compulsory_melding:
+            compulsory_discard(discard, known, self._accepted(s), self.rules, head)
+        return ()
+
+    def _enter_final(self, s: _State, p: int, *, face_down: bool) -> None:
+        """U8.2-U8.3: the opponent's one final turn begins."""
+        s.phase = Phase.FINAL
+        s.went_out = p
+        s.face_down = face_down
+        s.turn = 1 - p
+        s.turn_open = True
+        s.turn_no += 1
+        s.drew = False
+        s.taken = frozenset()
+        s.pending = frozenset()
+        s.pending_order = ()
+        s.final_discarded = False
+        s.final_card = None
+        s.d1 = None
 
     def _leftovers(self, s: _State, p: int, a: Leftovers, hand: frozenset[Card] | None) -> _Outcome:
         cards = parse_cards(a.cards)
@@ -1148,8 +1392,19 @@ class UmtaliGame:
         if s.pending:
             self._close_turn(s)
         self._fresh(s, cards, head)
+        if s.final_card is not None and s.final_card in cards:
+            raise IllegalActionError(
+                f"{head}: {s.final_card} was the final discard, not a leftover", rule="U8.4"
+            )
         if hand is not None and frozenset(cards) != hand:
             raise IllegalActionError(f"{head}: the hand entered is {_q(sorted(hand))}", rule="U8.4")
+        if self.rules.compulsory_melding:
+            play = playable(cards, self._accepted(s))
+            if play is not None:
+                raise IllegalActionError(
+                    f"{head}: {play_words(*play)} in the final turn; melding is compulsory",
+                    rule="A-U8",
+                )
         out = s.went_out
         for c in cards:
             self._place(s, out, TableMeld(MeldKind.LEFTOVER, (c,), p))
@@ -1159,21 +1414,23 @@ class UmtaliGame:
             "leftovers",
             pts,
             "U8.4",
-            f"{len(cards)} leftover card(s) move to {self.players[out]}'s side as singles: "
-            f"{pts} points",
+            f"{_count(len(cards), 'leftover card')} to {self.players[out]}'s side as "
+            f"singles: {Units.POINTS.of(pts)}",
             tuple(cards),
         )
 
     def _empty_stock(self, s: _State) -> _Outcome:
         if self.rules.empty_stock_reshuffle:
+            title = self.rules.title_of("empty_stock_reshuffle")
             raise IllegalActionError(
-                "end_hand_empty_stock: house rule empty_stock_reshuffle refills the stock "
-                "from the discard pile",
+                f'Ending the hand on an empty stock: with "{title}" the discard pile refills '
+                "the stock",
                 rule="U4.6",
             )
         if s.phase is not Phase.PLAY:
             raise IllegalActionError(
-                "end_hand_empty_stock: someone went out; finish with the final turn", rule="U4.6"
+                "Ending the hand on an empty stock: someone went out; finish with the final turn",
+                rule="U4.6",
             )
         notes: tuple[str, ...] = ()
         if s.stock_left:
@@ -1191,6 +1448,40 @@ class UmtaliGame:
             notes=notes,
         )
 
+    def _hand_model(self, h: HandResult) -> UmtaliHand:
+        """The typed, named view of a finished hand, with its ledger."""
+        players = self.players
+        sides = {players[i]: tuple(m.to_model(players) for m in h.sides[i]) for i in (0, 1)}
+        return UmtaliHand(
+            number=h.number,
+            dealer=players[h.dealer],
+            scores={players[i]: h.scores[i] for i in (0, 1)},
+            ledger=meld_ledger(players, sides, h.number),
+            went_out=None if h.went_out is None else players[h.went_out],
+            both_out=h.both_out,
+            ended=h.ended,
+            sides=sides,
+            winner=None if h.winner is None else players[h.winner],
+            outcome=self._outcome_words(h),
+            actions=(h.first_action, h.last_action),
+        )
+
+    def _outcome_words(self, h: HandResult) -> Said:
+        if h.went_out is None:
+            return Said(
+                text="The stock ran out: each side scores itself; cards in hand score nothing.",
+                rule="U4.6",
+            )
+        out, other = self.players[h.went_out], self.players[1 - h.went_out]
+        if h.both_out:
+            return Said(
+                text=f"{out} went out, then {other} went out too: nothing moved.", rule="U8.5"
+            )
+        return Said(
+            text=f"{out} went out; {other}'s leftovers moved to {out}'s side as singles.",
+            rule="U8.4",
+        )
+
     def _end_hand(self, s: _State, ended: str, *, both_out: bool) -> None:
         scores = (sum(m.points for m in s.sides[0]), sum(m.points for m in s.sides[1]))
         result = HandResult(
@@ -1201,8 +1492,11 @@ class UmtaliGame:
             both_out=both_out,
             ended=ended,
             sides=s.sides,
+            first_action=s.hand_start,
+            last_action=len(self._actions),
         )
         s.hands = (*s.hands, result)
+        s.hand_models = (*s.hand_models, self._hand_model(result))
         n = len(s.hands)
         totals = [sum(h.scores[i] for h in s.hands) for i in (0, 1)]
         tied = totals[0] == totals[1]
@@ -1215,38 +1509,5 @@ class UmtaliGame:
         s.taken = frozenset()
 
 
-_ACTION_TYPES: Final = (
-    StartHand,
-    Draw,
-    TakeDiscards,
-    Meld,
-    Extend,
-    Discard,
-    GoOut,
-    Leftovers,
-    EndHandEmptyStock,
-)
-
-
-def _u7_applies(action: Any) -> bool:
+def _u7_applies(action: UmtaliAction | None) -> bool:
     return isinstance(action, Extend) or (isinstance(action, GoOut) and bool(action.pair))
-
-
-def _has_play(s: _State, p: int, hand: frozenset[Card], rules: UmtaliRules) -> bool:
-    """Whether ``hand`` holds any legal meld or extension (for ``compulsory_melding``)."""
-    accepted: set[Card] = set()
-    for side in (0, 1):
-        for m in s.sides[side]:
-            pair_open = s.phase is Phase.FINAL and side == s.went_out
-            accepted.update(accepted_cards(m.kind, m.cards, rules, pair_open=pair_open))
-    for c in hand:
-        if c.is_joker or c in s.used:
-            continue
-        if c.r is Rank.JACK:
-            return True
-        others = hand - {c}
-        if breaking_meld(c, others) is not None:
-            return True
-        if c in accepted:
-            return True
-    return False

@@ -1,5 +1,9 @@
 """The :class:`~rulesets.protocol.Ruleset` object for Umtali (what the CLI and app call).
 
+``check`` judges cards without a table through the same functions the live
+game uses (:mod:`rulesets.umtali.melds`), so the two agree under every house
+rule (A-U5).
+
 >>> from rulesets.cards import parse_cards
 >>> RULESET.check(parse_cards("5H 6H 7H")).points
 3
@@ -10,6 +14,8 @@
 'pair'
 >>> RULESET.score(parse_cards("KH QH")).points
 20
+>>> RULESET.opening(["Ann", "Bob"], "Ann").text
+'Ann deals 10 each; Bob plays first.'
 """
 
 from __future__ import annotations
@@ -17,34 +23,54 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rulesets.cards import Card, Rank, format_cards
-from rulesets.errors import HouseRuleError, IllegalActionError
-from rulesets.protocol import GameRecord, HouseRulesBase, ScoreReport, Verdict
-from rulesets.umtali.core import (
+from pydantic import ValidationError
+
+from rulesets.cards import Card, Rank, format_cards, parse_card
+from rulesets.errors import HouseRuleError, IllegalActionError, RulesetError
+from rulesets.protocol import (
+    Action,
+    Advice,
+    CheckerFacts,
+    Game,
+    GameRecord,
+    HouseRulesBase,
+    Opening,
+    Ruleset,
+    ScoreReport,
+    Units,
+    Verdict,
+)
+from rulesets.umtali.actions import Extend, GoOut, Meld, StartHand, UmtaliAction, parse_action
+from rulesets.umtali.game import UmtaliGame
+from rulesets.umtali.melds import (
     MeldKind,
     UmtaliRules,
-    breaking_meld,
+    accepted_cards,
+    anchor_kind,
     card_points,
     check_anchor,
-    classify_meld,
-    classify_pair,
+    classify_play,
+    compulsory_discard,
+    extension_rule,
     meld_points,
     meld_rule,
+    no_breaking,
 )
-from rulesets.umtali.game import U7_UNCHECKED, UmtaliGame
 from rulesets.umtali.simulate import random_record
+from rulesets.umtali.suggest import PlanAction, Suggestion, suggest_table
 
 __all__ = ["RULESET", "UmtaliRuleset"]
 
 
-def _rules(rules: HouseRulesBase | None) -> UmtaliRules:
+def _rules(rules: HouseRulesBase | dict[str, Any] | None) -> UmtaliRules:
     if rules is None:
         return UmtaliRules()
     if isinstance(rules, UmtaliRules):
         return rules
+    data = rules if isinstance(rules, dict) else rules.model_dump()
     try:
-        return UmtaliRules.model_validate(rules.model_dump())
-    except Exception:
+        return UmtaliRules.model_validate(data)
+    except ValidationError:
         raise HouseRuleError(f"{rules!r}: not Umtali house rules") from None
 
 
@@ -52,12 +78,8 @@ def _q(cards: Sequence[Card]) -> str:
     return f'"{format_cards(cards)}"'
 
 
-def _anchor_kind(onto: Sequence[Card]) -> MeldKind:
-    if len(onto) == 1:
-        return MeldKind.JACK if onto[0].r is Rank.JACK else MeldKind.SINGLE
-    if len(onto) == 2 and onto[0].rank is onto[1].rank:
-        return MeldKind.PAIR
-    return classify_meld(onto)
+def _plural(n: int) -> str:
+    return Units.POINTS.of(n)
 
 
 class UmtaliRuleset:
@@ -72,7 +94,68 @@ class UmtaliRuleset:
     min_players = 2
     max_players = 2
     house_rules: type[HouseRulesBase] = UmtaliRules
+    hand_word = "Hand"
+    starting_stack: int | None = None
+    checker = CheckerFacts(
+        going_out=True,
+        rest_of_hand="Rest of my hand (checks the no-breaking rule)",
+        whole_hand="The best melding of this hand this turn, and whether it goes out.",
+    )
 
+    # ------------------------------------------------------------------ facts
+    def jokers(self, rules: HouseRulesBase | None = None) -> bool:
+        """Umtali is played without jokers (U1.1)."""
+        return False
+
+    def units(self, rules: HouseRulesBase | None = None) -> Units:
+        """Umtali totals are points on your own side (U9)."""
+        return Units.POINTS
+
+    def higher_is_better(self, rules: HouseRulesBase | None = None) -> bool:
+        """The higher total wins (U2.1)."""
+        return True
+
+    def opening(self, players: Sequence[str], dealer: str) -> Opening:
+        """The cut decides the first dealer (U2.2); the non-dealer plays first (U3.3)."""
+        names = list(players)
+        if dealer not in names:
+            raise RulesetError(f"{dealer!r}: not one of the players ({', '.join(names)})")
+        first = names[(names.index(dealer) + 1) % len(names)]
+        return Opening(
+            dealer=dealer,
+            first=first,
+            text=f"{dealer} deals 10 each; {first} plays first.",
+            rule="U3.3",
+        )
+
+    def opening_actions(
+        self, players: Sequence[str], dealer: str, *, chips: Sequence[int] | None = None
+    ) -> list[Action]:
+        """A new game's record opens with the first hand's deal."""
+        return [StartHand(dealer=self.opening(players, dealer).dealer)]
+
+    # ------------------------------------------------------------------ games
+    def new_game(
+        self, players: Sequence[str], rules: HouseRulesBase | dict[str, Any] | None = None
+    ) -> UmtaliGame:
+        return UmtaliGame(tuple(players), _rules(rules))
+
+    def from_record(self, record: GameRecord) -> UmtaliGame:
+        """Replay a record once (raises :class:`RecordError` / :class:`IllegalActionError`)."""
+        return UmtaliGame.from_record(record)
+
+    def parse_action(self, data: Any) -> UmtaliAction:
+        return parse_action(data)
+
+    def replay(self, record: GameRecord) -> dict[str, Any]:
+        """The public replay JSON of an Umtali :class:`GameRecord`."""
+        return UmtaliGame.from_record(record).summary().to_json()
+
+    def random_record(self, seed: int) -> GameRecord:
+        """A random legal complete game."""
+        return random_record(seed)
+
+    # ------------------------------------------------------------------ checks
     def check(
         self,
         cards: Sequence[Card],
@@ -86,95 +169,91 @@ class UmtaliRuleset:
 
         ``hand`` is the player's hand (the played cards are added if missing);
         without it the no-breaking rule U7 cannot be checked and the verdict says so.
-        An ``onto`` of two same-rank cards is taken to be the going-out player's
-        pair, which only the opponent's final turn may extend (U8.3).
+        An ``onto`` of two cards that are no marriage is taken to be the going-out
+        player's pair, which only the opponent's final turn may extend (U8.3).
         """
         r = _rules(rules)
         cards = tuple(cards)
-        notes: list[str] = []
+        held = None if hand is None else frozenset(hand) | frozenset(cards)
         try:
-            for c in cards + tuple(onto or ()):
-                if c.is_joker:
-                    raise IllegalActionError(f"{_q(cards)}: Umtali uses no jokers", rule="U1.1")
             if onto:
-                onto = tuple(onto)
-                kind = _anchor_kind(onto)
-                if len(cards) != 1:
-                    raise IllegalActionError(
-                        f"{_q(cards)} onto {_q(onto)}: extensions are one card at a time "
-                        "(each becomes its own single)",
-                        rule="U6.1",
-                    )
-                card = cards[0]
-                if card in onto:
-                    raise IllegalActionError(
-                        f'"{card}" onto {_q(onto)}: that card is already in the anchor', rule="U1.1"
-                    )
-                check_anchor(card, kind, onto, r, pair_open=True)
-                if kind is MeldKind.PAIR:
-                    notes.append("a pair is extendable only in the opponent's final turn (U8.3)")
-                self._u7(cards, hand, r, notes)
-                pts = card_points(card)
-                return Verdict(
-                    legal=True,
-                    kind="extension",
-                    points=pts,
-                    rule="U8.3" if kind is MeldKind.PAIR else "U6.2",
-                    reason=f'"{card}" extends {_q(onto)} ({kind.value}): it becomes a single '
-                    f"on your side worth {pts} point{'s' if pts != 1 else ''}",
-                    cards=tuple(str(c) for c in cards),
-                    notes=tuple(notes),
-                )
-            if going_out and len(cards) == 2 and cards[0].rank is cards[1].rank:
-                kind = classify_pair(cards, r)
-                self._u7(cards, hand, r, notes)
-            else:
-                kind = classify_meld(cards)
-            if hand is not None and going_out:
-                rest = set(hand) - set(cards)
-                if len(rest) > 1:
-                    raise IllegalActionError(
-                        f"{_q(cards)}: {format_cards(sorted(rest))} would still be in hand; going "
-                        "out leaves at most one card to discard",
-                        rule="U8.1",
-                    )
-            pts = meld_points(kind, cards)
-            return Verdict(
-                legal=True,
-                kind=kind.value,
-                points=pts,
-                rule=meld_rule(kind),
-                reason=f"{_q(cards)} is a {kind.value}: {pts} points on your side",
-                cards=tuple(str(c) for c in cards),
-                notes=tuple(notes),
-            )
+                return self._check_extension(cards, tuple(onto), held, r)
+            return self._check_meld(cards, going_out, held, r)
         except IllegalActionError as exc:
             return Verdict(
                 legal=False,
                 rule=exc.rule or "U5",
                 reason=exc.reason,
                 cards=tuple(str(c) for c in cards),
-                notes=tuple(notes),
             )
 
     @staticmethod
-    def _u7(
-        cards: Sequence[Card], hand: Sequence[Card] | None, r: UmtaliRules, notes: list[str]
-    ) -> None:
-        if hand is None:
-            notes.append(U7_UNCHECKED)
-            return
-        if not r.no_breaking:
-            return
-        held = set(hand) | set(cards)
-        for c in cards:
-            meld = breaking_meld(c, held - {c})
-            if meld is not None:
+    def _check_extension(
+        cards: tuple[Card, ...],
+        onto: tuple[Card, ...],
+        held: frozenset[Card] | None,
+        r: UmtaliRules,
+    ) -> Verdict:
+        head = f"{_q(cards)} onto {_q(onto)}"
+        kind = anchor_kind(onto, r)
+        if len(cards) != 1:
+            raise IllegalActionError(
+                f"{head}: extensions are one card at a time (each becomes its own single)",
+                rule="U6.1",
+            )
+        card = cards[0]
+        if card.is_joker:
+            raise IllegalActionError(f"{head}: Umtali uses no jokers", rule="U1.1")
+        if card in onto:
+            raise IllegalActionError(f"{head}: that card is already in the anchor", rule="U1.1")
+        check_anchor(card, kind, onto, r, pair_open=True)
+        notes = list(no_breaking(cards, held, r, head))
+        if kind is MeldKind.PAIR:
+            notes.insert(0, "a pair is extendable only in the opponent's final turn (U8.3)")
+        pts = card_points(card)
+        return Verdict(
+            legal=True,
+            kind="extension",
+            points=pts,
+            rule=extension_rule(kind),
+            reason=f'"{card}" extends {_q(onto)} ({kind.value}): it becomes a single '
+            f"on your side worth {_plural(pts)}",
+            cards=(str(card),),
+            notes=tuple(notes),
+        )
+
+    @staticmethod
+    def _check_meld(
+        cards: tuple[Card, ...], going_out: bool, held: frozenset[Card] | None, r: UmtaliRules
+    ) -> Verdict:
+        head = _q(cards)
+        kind = classify_play(cards, r, going_out=going_out)
+        notes: tuple[str, ...] = ()
+        if kind is MeldKind.PAIR:
+            notes = no_breaking(cards, held, r, head)
+        if held is not None and going_out:
+            rest = held - set(cards)
+            if len(rest) > 1:
                 raise IllegalActionError(
-                    f"{_q(cards)}: {c} forms {_q(meld)} with cards still in your hand; "
-                    "meld that first",
-                    rule="U7.2",
+                    f"{head}: {format_cards(sorted(rest))} would still be in hand; going "
+                    "out leaves at most one card to discard",
+                    rule="U8.1",
                 )
+            for last in rest:  # the going-out discard (U8.1), not a card that could go down
+                if kind is MeldKind.PAIR:  # the pair and the discard in one action
+                    compulsory_discard(last, held, (), r, head)
+                else:  # the meld first, then the discard (it may take the discard)
+                    compulsory_discard(last, rest, accepted_cards(kind, cards, r), r, head)
+        pts = meld_points(kind, cards)
+        return Verdict(
+            legal=True,
+            kind=kind.value,
+            points=pts,
+            rule=meld_rule(kind),
+            reason=f"{head} is a {kind.value}: {_plural(pts)} on your side",
+            cards=tuple(str(c) for c in cards),
+            notes=notes,
+        )
 
     def score(self, cards: Sequence[Card], *, rules: HouseRulesBase | None = None) -> ScoreReport:
         """U9 points of cards lying on a side, each as a single; exactly K+Q of one suit
@@ -183,6 +262,8 @@ class UmtaliRuleset:
         >>> from rulesets.cards import parse_cards
         >>> RULESET.score(parse_cards("10S 3H KH QH")).points  # 5 + 1 + 5 + 5
         16
+        >>> RULESET.score(parse_cards("KS QH")).points  # two suits: no marriage (U9.2)
+        10
         """
         _rules(rules)
         cards = tuple(cards)
@@ -220,13 +301,101 @@ class UmtaliRuleset:
             points=sum(p for _, p in breakdown), rule="U9.1", breakdown=breakdown, notes=notes
         )
 
-    def replay(self, record: GameRecord) -> dict[str, Any]:
-        """The common replay summary of an Umtali :class:`GameRecord`."""
-        return UmtaliGame.from_record(record).summary()
+    # ------------------------------------------------------------------ advice
+    def suggest(
+        self,
+        hand: Sequence[Card],
+        *,
+        rules: HouseRulesBase | None = None,
+        game: Game | None = None,
+        player: str | None = None,
+    ) -> Advice:
+        """The best plays for ``hand`` this turn, exact (:func:`suggest_table`); at a live
+        table (``game`` and ``player``) against the melds already down.
 
-    def random_record(self, seed: int) -> GameRecord:
-        """A random legal complete game."""
-        return random_record(seed)
+        >>> from rulesets.cards import parse_cards
+        >>> a = RULESET.suggest(parse_cards("5H 6H 7H KS QS 2C"))
+        >>> [(v.kind, v.points) for v in a.plays], a.points, a.can_go_out, a.left
+        ([('marriage', 20), ('sequence', 3), ('go_out', 0)], 23, True, ())
+        """
+        cards = tuple(hand)
+        if game is not None:
+            if not isinstance(game, UmtaliGame):
+                raise RulesetError(f"{type(game).__name__}: not an Umtali game")
+            who = player if player is not None else (game.turn or game.players[0])
+            sug = game.suggest(who, cards)
+        else:
+            sug = suggest_table(
+                [[], []], 0, cards, rules=_rules(rules), players=("You", "Opponent")
+            )
+        return _advice(sug)
+
+
+def _play_verdict(act: PlanAction, kinds: dict[tuple[str, ...], tuple[str, int]]) -> Verdict:
+    if isinstance(act, Meld):
+        kind, pts = kinds.get(act.cards, ("meld", 0))
+        return Verdict(
+            legal=True,
+            kind=kind,
+            points=pts,
+            rule=meld_rule(MeldKind(kind)),
+            reason=f'meld "{" ".join(act.cards)}" as a {kind}: {_plural(pts)}',
+            cards=act.cards,
+        )
+    if isinstance(act, Extend):
+        pts = card_points(parse_card(act.card))
+        return Verdict(
+            legal=True,
+            kind="extension",
+            points=pts,
+            rule="U6.2",
+            reason=f'play "{act.card}" onto {act.anchor[0]}\'s meld #{act.anchor[1] + 1}: '
+            f"{_plural(pts)}",
+            cards=(act.card,),
+        )
+    return _out_verdict(act)
+
+
+def _out_verdict(act: GoOut) -> Verdict:
+    parts = []
+    pts = 0
+    if act.pair:
+        pts = sum(card_points(parse_card(c)) for c in act.pair)
+        parts.append(f'lay the pair "{" ".join(act.pair)}" ({_plural(pts)})')
+    if act.discard:
+        parts.append(f'discard "{act.discard}"')
+    return Verdict(
+        legal=True,
+        kind="go_out",
+        points=pts,
+        rule="U8.1",
+        reason="go out: " + (", ".join(parts) if parts else "nothing left in hand"),
+        cards=act.pair,
+    )
+
+
+def _advice(sug: Suggestion) -> Advice:
+    """An exact :class:`Suggestion` as the protocol's :class:`Advice`."""
+    kinds = {tuple(str(c) for c in p.cards): (p.kind, p.points) for p in sug.plays}
+    plays = tuple(_play_verdict(a, kinds) for a in sug.best)
+    out = bool(sug.best) and isinstance(sug.best[-1], GoOut)
+    reason = f"Best this turn: {_plural(sug.best_points)} on your side"
+    if out:
+        reason += " and you go out"
+    elif not sug.best:
+        reason = "Nothing to meld yet"
+    notes = list(sug.notes)
+    if not out and sug.go_out is not None and sug.go_out_points is not None:
+        notes.append(f"Going out is possible too, for {_plural(sug.go_out_points)}")
+    return Advice(
+        plays=plays,
+        left=tuple(str(c) for c in sug.kept),
+        points=sug.best_points,
+        can_go_out=out,
+        reason=reason,
+        notes=tuple(notes),
+    )
 
 
 RULESET = UmtaliRuleset()
+_PROTOCOL: Ruleset = RULESET  # mypy checks the registry's promise here

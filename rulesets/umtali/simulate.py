@@ -17,8 +17,9 @@ import random
 from rulesets.cards import DECK, Card, parse_card, parse_cards
 from rulesets.protocol import GameRecord
 from rulesets.umtali.actions import Extend, GoOut, Meld
-from rulesets.umtali.core import UmtaliRules
 from rulesets.umtali.game import UmtaliGame
+from rulesets.umtali.melds import UmtaliRules
+from rulesets.umtali.suggest import PlanAction
 
 __all__ = ["random_game", "random_record"]
 
@@ -50,6 +51,147 @@ def _two_discard_meld(
     return None
 
 
+class _Hand:
+    """One hand dealt for real: both players' cards, the stock and the discard pile."""
+
+    def __init__(self, game: UmtaliGame, rng: random.Random) -> None:
+        self.game = game
+        self.rng = rng
+        self.rules = game.rules
+        players = game.players
+        dealer = players.index(game.dealer or players[0])
+        deck = list(DECK)
+        rng.shuffle(deck)
+        self.hands: list[set[Card]] = [set(), set()]
+        self.pile: list[Card] = []
+        self.starter = 1 - dealer
+        eleven = self.rules.deal_eleven_ten
+        self.hands[self.starter] = set(deck[:11] if eleven else deck[:10])
+        deck = deck[len(self.hands[self.starter]) :]
+        self.hands[dealer] = set(deck[:10])
+        deck = deck[10:]
+        if not eleven:
+            self.pile.append(deck.pop())
+        self.stock = deck
+
+    def play(self) -> None:
+        """Turns until someone goes out (then the final turn) or the stock runs out."""
+        cur = self.starter
+        first_turn = True
+        while True:
+            ended = self.turn(cur, first_turn)
+            first_turn = False
+            if ended == "empty":
+                return
+            if ended == "out":
+                self.final_turn(1 - cur)
+                return
+            cur = 1 - cur
+
+    def draw(self, cur: int, h: set[Card]) -> tuple[Card | None, bool]:
+        """The turn's draw: (the card taken from the pile if any, whether the hand ends)."""
+        game, rng, pile, stock = self.game, self.rng, self.pile, self.stock
+        if not stock and self.rules.empty_stock_reshuffle and len(pile) > 1:
+            top = pile.pop()  # U4.6 option: the pile but its top card is the new stock
+            stock[:] = pile
+            rng.shuffle(stock)
+            pile[:] = [top]
+        both = _two_discard_meld(game, cur, h, pile) if stock else None
+        if both is not None and rng.random() < 0.7:
+            d1, d2 = pile.pop(), pile.pop()
+            game.take_discards(cur, [d1, d2], hand=h)
+            h |= {d1, d2}
+            game.push(both, hand=h)  # D1 and D2 melded at once (U4.2)
+            h -= _played(both)
+            return d1, False
+        # a single taken card must be kept under compulsory melding and may not be
+        # discarded (U4.3): a line could end with nothing to discard, so none is taken
+        single = pile and not self.rules.compulsory_melding
+        if single and rng.random() < 0.25 and len(stock) > 0:
+            top = pile.pop()
+            game.take_discards(cur, [top], hand=h)
+            h.add(top)
+            return top, False
+        if stock:
+            if rng.random() < 0.6:
+                game.draw(cur)
+            h.add(stock.pop())
+            return None, False
+        game.end_hand_empty_stock()
+        return None, True
+
+    def turn(self, cur: int, first_turn: bool) -> str:
+        """One turn of ``cur``: "out", "empty" (the stock ran out) or "" (play on)."""
+        game, rng, h = self.game, self.rng, self.hands[cur]
+        opening = first_turn and self.rules.deal_eleven_ten
+        took: Card | None = None
+        if not opening:
+            took, empty = self.draw(cur, h)
+            if empty:
+                return "empty"
+        sug = game.suggest(cur, h)
+        if sug.go_out is not None:
+            self.go_out(cur, sug.go_out)
+            return "out"
+        plan = [a for a in sug.best if not isinstance(a, GoOut)]
+        k = len(plan)
+        if rng.random() >= 0.8 and not self.rules.compulsory_melding:
+            k = rng.randrange(len(plan) + 1)
+        while k > 0 and not (h - set().union(*map(_played, plan[:k]))) - {took}:
+            k -= 1  # keep a card that may be discarded (U4.3)
+        for act in plan[:k]:
+            game.push(act, hand=h)
+            h -= _played(act)
+        card = rng.choice(sorted(c for c in h if c != took))
+        # a take, and the no-draw opening turn of the 11-10 deal, are followed by a
+        # recorded discard so that the app knows where that turn ends
+        if took is not None or opening or rng.random() < 0.7:
+            game.discard(cur, card, hand=h)
+        h.discard(card)
+        self.pile.append(card)
+        return ""
+
+    def go_out(self, cur: int, line: tuple[PlanAction, ...]) -> None:
+        h = self.hands[cur]
+        for act in line:
+            if isinstance(act, GoOut) and act.discard is not None:
+                face_down = self.rng.random() < 0.3
+                act = act.model_copy(update={"face_down": face_down})
+            self.game.push(act, hand=h)
+            h -= _played(act)
+            if isinstance(act, GoOut) and act.discard is not None and not act.face_down:
+                self.pile.append(parse_card(act.discard))
+
+    def final_turn(self, opp: int) -> None:
+        """U8.3-U8.4: the opponent's last turn, then the leftovers."""
+        game, rng, h = self.game, self.rng, self.hands[opp]
+        took: Card | None = None
+        face_up = game.summary().detail.current
+        if self.pile and face_up is not None and not face_up.face_down and rng.random() < 0.2:
+            took = self.pile.pop()  # the going-out discard, face up: draw as usual (U8.2)
+            game.take_discards(opp, [took], hand=h)
+            h.add(took)
+        elif self.stock:
+            if rng.random() < 0.6:
+                game.draw(opp)
+            h.add(self.stock.pop())
+        sug = game.suggest(opp, h)
+        if sug.go_out is not None:
+            for act in sug.go_out:
+                game.push(act, hand=h)
+                h -= _played(act)
+            return
+        for act in sug.best:
+            game.push(act, hand=h)
+            h -= _played(act)
+        keep = {took} if took is not None and self.rules.no_rediscard else set()
+        if h - keep and rng.random() < 0.5:
+            card = rng.choice(sorted(h - keep))  # not a card just taken (U4.3)
+            game.discard(opp, card, hand=h)
+            h.discard(card)
+        game.leftovers(opp, sorted(h), hand=h)
+
+
 def random_game(
     seed: int,
     *,
@@ -59,103 +201,10 @@ def random_game(
     """Play a whole random game (4 hands, or 5 on a tie with ``fifth_hand_on_tie``)."""
     rng = random.Random(seed)
     game = UmtaliGame(players, rules)
-    rules = game.rules
     first = rng.randrange(2)
     while not game.finished:
         game.start_hand(first if not game.hands else None)
-        dealer = players.index(game.dealer or players[0])
-        deck = list(DECK)
-        rng.shuffle(deck)
-        hands: list[set[Card]] = [set(), set()]
-        pile: list[Card] = []
-        starter = 1 - dealer
-        hands[starter] = set(deck[:11] if rules.deal_eleven_ten else deck[:10])
-        deck = deck[len(hands[starter]) :]
-        hands[dealer] = set(deck[:10])
-        deck = deck[10:]
-        if not rules.deal_eleven_ten:
-            pile.append(deck.pop())
-        stock = deck
-        cur = starter
-        first_turn = True
-        out: int | None = None
-        face_down = False
-        while True:
-            h = hands[cur]
-            took: Card | None = None
-            both = _two_discard_meld(game, cur, h, pile) if stock else None
-            if not (first_turn and rules.deal_eleven_ten):
-                if both is not None and rng.random() < 0.7:
-                    d1, d2 = pile.pop(), pile.pop()
-                    game.take_discards(cur, [d1, d2], hand=h)
-                    h |= {d1, d2}
-                    game.push(both, hand=h)  # D1 and D2 melded at once (U4.2)
-                    h -= _played(both)
-                    took = d1
-                elif pile and rng.random() < 0.25 and len(stock) > 0:
-                    top = pile.pop()
-                    game.take_discards(cur, [top], hand=h)
-                    took = top
-                    h.add(top)
-                elif stock:
-                    if rng.random() < 0.6:
-                        game.draw(cur)
-                    h.add(stock.pop())
-                else:
-                    game.end_hand_empty_stock()
-                    break
-            opening = first_turn and rules.deal_eleven_ten
-            first_turn = False
-            sug = game.suggest(cur, h)
-            if sug.go_out is not None:
-                for act in sug.go_out:
-                    if isinstance(act, GoOut) and act.discard is not None:
-                        face_down = rng.random() < 0.3
-                        act = act.model_copy(update={"face_down": face_down})
-                    game.push(act, hand=h)
-                    h -= _played(act)
-                    if isinstance(act, GoOut) and act.discard is not None and not face_down:
-                        pile.append(parse_card(act.discard))
-                out = cur
-                break
-            plan = [a for a in sug.best if not isinstance(a, GoOut)]
-            k = len(plan) if rng.random() < 0.8 else rng.randrange(len(plan) + 1)
-            while k > 0 and not (h - set().union(*map(_played, plan[:k]))) - {took}:
-                k -= 1  # keep a card that may be discarded (U4.3)
-            for act in plan[:k]:
-                game.push(act, hand=h)
-                h -= _played(act)
-            choices = sorted(c for c in h if c != took)
-            card = rng.choice(choices)
-            # a take, and the no-draw opening turn of the 11-10 deal, are followed by a
-            # recorded discard so that the app knows where that turn ends
-            if took is not None or opening or rng.random() < 0.7:
-                game.discard(cur, card, hand=h)
-            h.discard(card)
-            pile.append(card)
-            cur = 1 - cur
-        if out is None:
-            continue
-        opp = 1 - out
-        h = hands[opp]
-        if stock:
-            if rng.random() < 0.6:
-                game.draw(opp)
-            h.add(stock.pop())
-        sug = game.suggest(opp, h)
-        if sug.go_out is not None:
-            for act in sug.go_out:
-                game.push(act, hand=h)
-                h -= _played(act)
-            continue
-        for act in sug.best:
-            game.push(act, hand=h)
-            h -= _played(act)
-        if h and rng.random() < 0.5:
-            card = rng.choice(sorted(h))
-            game.discard(opp, card, hand=h)
-            h.discard(card)
-        game.leftovers(opp, sorted(h), hand=h)
+        _Hand(game, rng).play()
     return game
 
 

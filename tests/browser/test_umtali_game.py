@@ -63,6 +63,7 @@ from tests.browser.conftest import (
     unexpected_external,
 )
 from tests.browser.test_new_game import add_players
+from tests.browser.words import assert_words_people_use
 
 T = 20_000
 
@@ -198,19 +199,29 @@ def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: An
 
     def shot(name: str) -> None:
         stable_screenshot(page, f"umtali-{name}-phone")
+        assert_words_people_use(page, f"umtali {name}")
 
     # ---------------------------------------------------------------- hand 1
     expect(page.get_by_text("Hand 1 of 4 · Ann dealt · Bob to play").first).to_have_count(1)
     typed(page, "meld cards", "JH JD JS")
     verdict(page, "jacks never form a set")
-    expect(page.get_by_test_id("verdict").get_by_role("button", name="Rule U5.1")).to_have_count(1)
+    expect(
+        page.get_by_test_id("verdict-rule").get_by_role("button", name="Rule U5.1")
+    ).to_have_count(1)
     expect(page.get_by_test_id("add-meld").get_by_role("button")).to_be_disabled()
     shot("illegal-meld")
-    # the rule link opens the rule, Back returns to the table
-    settled_click(page, page.get_by_test_id("verdict").get_by_role("button", name="Rule U5.1"))
-    expect(page).to_have_url(re.compile(r"/rules/umtali/U5"), timeout=T)
-    page.go_back()
+    # the rule link opens the rule in a sheet over the table; closing it returns to the
+    # same table, the entry still picked
+    before = page.url
+    settled_click(page, page.get_by_test_id("verdict-rule").get_by_role("button", name="Rule U5.1"))
+    expect(page.get_by_test_id("rule-sheet")).to_be_visible(timeout=T)
+    expect(page.get_by_role("heading", name="Rule U5.1 · Umtali")).to_be_visible()
+    assert page.url == before
+    settled_click(page, page.get_by_test_id("rule-sheet-close"))
+    expect(page.get_by_test_id("rule-sheet")).to_have_count(0, timeout=T)
+    verdict(page, "jacks never form a set")
     expect(page.get_by_test_id("mode-meld")).to_have_count(1, timeout=T)
+    settled_click(page, page.get_by_test_id("meld-clear"))
 
     tap(page, "meld", "5H 6H 7H")
     verdict(page, "Sequence: 3 points")
@@ -420,5 +431,6 @@ def test_umtali_screens_sizes_and_dark(
         typed(page, "my hand", "8S 9S 4H 4D 4C JD")
         shows(page, "suggestion", "Best melding this turn")
         stable_screenshot(page, f"umtali-my-hand-{name}")
+        assert_words_people_use(page, f"umtali my hand {name}")
     finally:
         page.context.close()

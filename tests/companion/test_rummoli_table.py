@@ -110,7 +110,7 @@ def test_m2_4_hand_check_explains_the_pay_card() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         await t.tap("deal")
         await t.tap("widow-dealer")
-        await t.type_cards("Type ann's hand", "2c 5h jd")
+        await t.type_cards("Type Ann's hand", "2c 5h jd")
         assert "JD" in t.label("pay-card-verdict")
         assert "may not take the widow" in t.label("pay-card-verdict")
 

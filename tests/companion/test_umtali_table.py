@@ -11,11 +11,14 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.umtali_parts import meld_caption, side_total_text, verdict_line
+from companion.components.common import verdict_line
+from companion.components.umtali_sheet import action_text
+from companion.components.umtali_sides import meld_caption, side_total_text
 from companion.session import GameSession
 from companion.storage import MemoryRepository
-from companion.views.umtali_table import UmtaliTable, _action_text, _hand_spans
+from companion.views.umtali_table import UmtaliTable
 from rulesets.protocol import Verdict
+from rulesets.umtali import MeldKind, UmtaliMeld, UmtaliSummary, parse_action
 from tests.companion.flet_harness import HeadlessScreen, flush, render_headless
 
 PLAYERS = ["Ann", "Bob"]
@@ -33,11 +36,11 @@ def new_session(rules: dict[str, Any] | None = None, dealer: str = "Ann") -> Gam
 def test_u9_1_side_total_and_u9_2_marriage_caption() -> None:
     assert side_total_text("Ann", 1) == "Ann's side: 1 point"
     assert side_total_text("Bob", 21) == "Bob's side: 21 points"
-    marriage = {"kind": "marriage", "cards": ["KS", "QS"], "points": 20, "anchor": None}
+    marriage = UmtaliMeld(kind=MeldKind.MARRIAGE, cards=("KS", "QS"), points=20, by="Ann")
     assert meld_caption(marriage, 1) == "#2 Marriage · 20"
-    single = {"kind": "single", "cards": ["8H"], "points": 1, "anchor": ["Bob", 0]}
+    single = UmtaliMeld(kind=MeldKind.SINGLE, cards=("8H",), points=1, by="Ann", anchor=("Bob", 0))
     assert meld_caption(single, 0) == "#1 Single · 1 (on Bob #1)"
-    left = {"kind": "leftover", "cards": ["KD"], "points": 5, "by": "Ann", "anchor": None}
+    left = UmtaliMeld(kind=MeldKind.LEFTOVER, cards=("KD",), points=5, by="Ann")
     assert meld_caption(left, 4) == "#5 Leftover · 5 (from Ann)"
 
 
@@ -50,7 +53,7 @@ def test_u5_1_verdict_line_names_the_rule() -> None:
     assert isinstance(ok, ft.Semantics) and str(ok.label).startswith("Marriage: 20 points.")
 
 
-def test_hand_spans_and_action_text() -> None:
+def test_u2_1_hand_spans_come_from_the_referee_and_action_text() -> None:
     actions: list[dict[str, Any]] = [
         {"type": "start_hand", "dealer": "Ann"},
         {"type": "meld", "player": "Bob", "cards": ["5H", "6H", "7H"]},
@@ -65,10 +68,17 @@ def test_hand_spans_and_action_text() -> None:
         {"type": "start_hand", "dealer": None},
         {"type": "extend", "player": "Ann", "card": "8H", "anchor": ["Bob", 0]},
     ]
-    assert _hand_spans(actions) == [(0, 3), (4, 5)]
-    assert _action_text(actions[2]) == "Bob goes out with pair 4♣ 4♦, discards 2♣ face down"
-    assert _action_text(actions[3]) == "Ann's leftovers: 3♠"
-    assert _action_text(actions[5]) == "Ann plays 8♥ on Bob #1"
+    game = GameSession.start(MemoryRepository(), "umtali", PLAYERS, {})
+    legal = [*actions[:5], {"type": "meld", "player": "Ann", "cards": ["9C", "9D", "9H"]}]
+    assert game.add_many(legal) is None
+    summary = game.summary
+    assert isinstance(summary, UmtaliSummary) and summary.detail.current is not None
+    assert [h.actions for h in summary.hands] == [(0, 3)]
+    assert summary.detail.current.first_action == 4
+    typed = [parse_action(a) for a in actions]
+    assert action_text(typed[2]) == "Bob goes out with pair 4♣ 4♦, discards 2♣ face down"
+    assert action_text(typed[3]) == "Ann's leftovers: 3♠"
+    assert action_text(typed[5]) == "Ann plays 8♥ on Bob #1"
 
 
 # ---------------------------------------------------------------- component ----------
@@ -110,7 +120,7 @@ def test_u5_1_illegal_meld_refused_live_then_u6_2_extension_on_opponent_side() -
         await sc.tap_cards("meld", "5H 6H 7H")
         assert str(sc.sem("verdict").label).startswith("Sequence: 3 points.")
         await sc.click("add-meld")
-        assert game.summary["current"]["scores"] == {"Ann": 0, "Bob": 3}
+        assert game.summary.to_json()["current"]["scores"] == {"Ann": 0, "Bob": 3}
         assert "Bob's side: 3 points" in sc.texts()
         # the cards on the table are no longer offered
         assert sc.sem("meld-card-5H").content.on_click is None
@@ -121,8 +131,8 @@ def test_u5_1_illegal_meld_refused_live_then_u6_2_extension_on_opponent_side() -
         await sc.tap_cards("extend", "8H")
         assert str(sc.sem("verdict").label).startswith("Extension: 1 point.")
         await sc.click("add-extend")
-        assert game.summary["current"]["scores"] == {"Ann": 1, "Bob": 3}
-        assert game.actions[-1] == {
+        assert game.summary.to_json()["current"]["scores"] == {"Ann": 1, "Bob": 3}
+        assert game.actions[-1].to_json() == {
             "type": "extend",
             "player": "Ann",
             "card": "8H",
@@ -148,14 +158,14 @@ def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
         await flush()
         assert "Discard: 2♣ (face down)" in sc.texts()
         await sc.click("add-go-out")
-        assert game.actions[-1] == {
+        assert game.actions[-1].to_json() == {
             "type": "go_out",
             "player": "Bob",
             "pair": ["4C", "4D"],
             "discard": "2C",
             "face_down": True,
         }
-        assert game.summary["phase"] == "final"
+        assert game.summary.to_json()["phase"] == "final"
         # Ann's final turn: a 4 on Bob's pair (U8.3), then her leftovers go to Bob
         await sc.click("mode-extend")
         await sc.click("meld-bob-1")
@@ -166,16 +176,16 @@ def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
         assert "6 points" in str(sc.sem("verdict").label)
         await sc.click("add-leftovers")
         # Ann: 20 + 1 = 21; Bob: 3 + 2 + 1 + 5 = 11
-        assert game.summary["hands"][0]["scores"] == {"Ann": 21, "Bob": 11}
+        assert game.summary.to_json()["hands"][0]["scores"] == {"Ann": 21, "Bob": 11}
         assert "Hand 2 of 4: Bob deals (the deal alternates)." in sc.texts()
         # edit hand 1: KD was not a leftover after all -> Bob 3 + 2 + 1 = 6
         await sc.click("edit-hand-1")
         await sc.click("fix-leftovers-card-KD")
         await sc.click("save-leftovers")
-        assert game.summary["hands"][0]["scores"] == {"Ann": 21, "Bob": 6}
+        assert game.summary.to_json()["hands"][0]["scores"] == {"Ann": 21, "Bob": 6}
         await sc.click("next-hand-start")
-        assert game.actions[-1] == {"type": "start_hand", "dealer": None}
-        assert game.summary["current"]["turn"] == "Ann"  # Bob deals, Ann plays first
+        assert game.actions[-1].to_json() == {"type": "start_hand", "dealer": None}
+        assert game.summary.to_json()["current"]["turn"] == "Ann"  # Bob deals, Ann plays first
 
     drive(game, scenario)
 
@@ -186,10 +196,10 @@ def test_u4_6_empty_stock_needs_a_second_tap() -> None:
 
     async def scenario(sc: Screen) -> None:
         await sc.click("empty-stock")
-        assert game.summary["phase"] == "play"
+        assert game.summary.to_json()["phase"] == "play"
         await sc.click("empty-stock")
-        assert game.summary["hands"][0]["scores"] == {"Ann": 0, "Bob": 20}
-        assert game.summary["hands"][0]["ended"] == "empty_stock"
+        assert game.summary.to_json()["hands"][0]["scores"] == {"Ann": 0, "Bob": 20}
+        assert game.summary.to_json()["hands"][0]["ended"] == "empty_stock"
 
     drive(game, scenario)
 
@@ -210,12 +220,12 @@ def test_u7_2_private_hand_checks_no_breaking_and_suggests_best_line() -> None:
         await sc.tap_cards("extend", "8H")
         label = str(sc.sem("verdict").label)
         assert label.startswith("Not allowed.") and label.endswith("(rule U7.2)")
-        assert "Checked against Ann's private hand (4 cards, U7)." in sc.texts()
+        assert "Checked against Ann's private hand (4 cards)." in sc.texts()
         # Bob acting: Ann's hand is not his, so nothing is checked against it
         await sc.click("acting-bob")
         await sc.click("meld-bob-0")
         await sc.tap_cards("extend", "8H")
         assert str(sc.sem("verdict").label).startswith("Extension: 1 point.")
-        assert game.actions[-1]["type"] == "meld"  # nothing recorded by checking
+        assert game.actions[-1].type == "meld"  # nothing recorded by checking
 
     drive(game, scenario)

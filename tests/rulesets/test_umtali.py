@@ -105,8 +105,9 @@ def test_u2_3_deal_alternates() -> None:
 
 
 def test_u2_3_option_winner_deals() -> None:
-    g = new_game(UmtaliRules(winner_deals=True))
-    finish_hand(g, "Ann")  # Ann went out, so Ann wins and deals again
+    g = new_game(UmtaliRules(winner_deals=True))  # Ann deals hand 1
+    g.meld("Ann", "5H 6H 7H")
+    finish_hand(g, "Bob")  # Ann scored more (3 to 0), so Ann wins and deals again
     assert g.dealer == "Ann"
     g.start_hand("Ann")
 
@@ -117,7 +118,7 @@ def test_u2_4_a_u16_equal_totals_are_a_draw() -> None:
         g.start_hand()
         g.end_hand_empty_stock()
     assert g.finished and g.winners == ["Ann", "Bob"]
-    assert g.summary()["draw"] is True
+    assert g.summary().detail.draw is True
 
 
 def test_u2_4_option_fifth_hand_on_tie() -> None:
@@ -672,7 +673,7 @@ def test_a_u16_equal_nonzero_totals_are_a_draw() -> None:
             g.meld(g.turn or "", "4S 5S 6S")
         g.end_hand_empty_stock()
     assert g.totals == {"Ann": 3, "Bob": 3}
-    assert g.winners == ["Ann", "Bob"] and g.summary()["draw"] is True
+    assert g.winners == ["Ann", "Bob"] and g.summary().detail.draw is True
 
 
 # ---------------------------------------------------------------- API shape

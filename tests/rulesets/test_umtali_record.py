@@ -1,4 +1,4 @@
-"""Umtali records: the sample game with hand-computed scores, replay, undo, JSON round trip."""
+"""Umtali records: the sample game with hand-computed scores, replay, pop, JSON round trip."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_replay_summary_shows_each_sides_melds_for_the_current_hand() -> None:
     g.start_hand("Ann")
     g.meld("Bob", "5H 6H 7H")
     g.extend("Ann", "8H", ("Bob", 0))
-    s = g.summary()
+    s = g.summary().to_json()
     assert s["current"]["number"] == 1 and s["current"]["turn"] == "Ann"
     assert s["current"]["sides"]["Ann"] == [
         {"kind": "single", "cards": ["8H"], "points": 1, "by": "Ann", "anchor": ["Bob", 0]}
@@ -70,17 +70,17 @@ def test_replay_summary_shows_each_sides_melds_for_the_current_hand() -> None:
     assert s["current"]["scores"] == {"Ann": 1, "Bob": 3}
 
 
-def test_undo_is_pop_and_replay() -> None:
+def test_pop_restores_the_state_before_the_last_push() -> None:
     rec = load("umtali_game_1.json")
     g = UmtaliGame.from_record(rec)
     full = g.summary()
-    last = g.undo()
+    last = g.pop()
     assert last.type == "go_out" and not g.finished
     g.push(last)
     assert g.summary() == full
     g2 = UmtaliGame(("Ann", "Bob"))
     with pytest.raises(RecordError):
-        g2.undo()
+        g2.pop()
 
 
 def test_record_json_round_trip_and_public_information_only() -> None:

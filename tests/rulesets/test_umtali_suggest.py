@@ -85,7 +85,7 @@ def brute(g: UmtaliGame, player: str, hand: frozenset[Card]) -> tuple[int, bool]
             gain = g.judge(act, hand=h).points or 0
             g.push(act, hand=h)
             sub, sub_out = go(h - played)
-            g.undo()
+            g.pop()
             best = max(best, gain + sub)
             out = out or sub_out
         seen[key] = (best, out)

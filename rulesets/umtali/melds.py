@@ -1,7 +1,9 @@
 """Umtali card values, meld shapes, anchors and the no-breaking test (RULES.md U1, U5-U7, U9).
 
-These are pure functions over cards; :mod:`rulesets.umtali.game` uses them to
-referee a table, :mod:`rulesets.umtali.suggest` to search a hand.
+These are pure functions over cards.  :mod:`rulesets.umtali.game` uses them to
+referee a table, :data:`~rulesets.umtali.ruleset.RULESET` ``.check`` to judge
+cards without a table -- through the same functions, so the two never disagree
+(A-U5) -- and :mod:`rulesets.umtali.suggest` to search a hand.
 
 >>> from rulesets.cards import parse_cards
 >>> classify_meld(parse_cards("5H 6H 7H"))
@@ -23,15 +25,24 @@ from rulesets.protocol import HouseRulesBase
 __all__ = [
     "BASIC_KINDS",
     "SINGLE_KINDS",
+    "U7_UNCHECKED",
     "MeldKind",
     "UmtaliRules",
     "accepted_cards",
+    "anchor_kind",
     "breaking_meld",
     "card_points",
     "check_anchor",
     "classify_meld",
     "classify_pair",
+    "classify_play",
+    "compulsory_discard",
+    "extension_rule",
     "meld_points",
+    "meld_rule",
+    "no_breaking",
+    "play_words",
+    "playable",
 ]
 
 #: ranks that may appear in a sequence (U5.2): A..10, ace low.
@@ -39,14 +50,23 @@ SEQUENCE_TOP: Final = 10
 HANDS_PER_GAME: Final = 4
 STOCK_AFTER_DEAL: Final = 31
 
+#: the note a verdict carries when no hand was entered (A-U7).
+U7_UNCHECKED: Final = (
+    "U7 (no-breaking rule) could not be checked: no hand was entered, so the app "
+    "cannot see whether these cards form a set, sequence or marriage with cards still held"
+)
+
 
 class UmtaliRules(HouseRulesBase):
     """House rules for Umtali; the defaults are RULES.md, each [REC] is a switch.
 
     >>> UmtaliRules().marriage_extendable
     False
-    >>> sorted(UmtaliRules.EXPLAIN) == sorted(UmtaliRules.model_fields)
+    >>> switches = sorted(UmtaliRules.model_fields)
+    >>> sorted(UmtaliRules.EXPLAIN) == sorted(UmtaliRules.TITLES) == switches
     True
+    >>> UmtaliRules.title_of("loose_pair")
+    'Any two cards as the going-out pair'
     """
 
     jack_extends_any_suit: bool = False
@@ -67,9 +87,12 @@ class UmtaliRules(HouseRulesBase):
         ),
         "marriage_extendable": (
             "A marriage can be extended like its two cards as singles: another K or Q, "
-            "or the J of its suit (A-U4)."
+            "or the J of its suit (A-U17)."
         ),
-        "compulsory_melding": "A player must meld what they can before discarding (A-U8, BU).",
+        "compulsory_melding": (
+            "A player must meld what they can before discarding: a jack, an extension or a "
+            "meld; the final turn's leftovers may hold none (A-U8, BU)."
+        ),
         "discard_dig": (
             "Dig to any card of the discard pile, taking everything above it; "
             "the dug card must be melded (U4.2 variant, PGC)."
@@ -77,7 +100,10 @@ class UmtaliRules(HouseRulesBase):
         "deal_eleven_ten": (
             "Deal 11 and 10 with no upcard; the 11-card player starts without drawing (U3, BU)."
         ),
-        "winner_deals": "The winner of a hand deals the next one instead of alternating (U2.3).",
+        "winner_deals": (
+            "The player who scored more in a hand deals the next one; on equal hand scores "
+            "the deal alternates (A-U18)."
+        ),
         "empty_stock_reshuffle": (
             "An empty stock is refilled from the discard pile instead of ending the hand (U4.6)."
         ),
@@ -88,6 +114,19 @@ class UmtaliRules(HouseRulesBase):
         ),
         "loose_pair": "The going-out two-card meld may be any two cards, not only a pair (A-U5).",
         "fifth_hand_on_tie": "Equal totals after 4 hands are settled by a 5th hand (U2.4).",
+    }
+    TITLES: ClassVar[dict[str, str]] = {
+        "jack_extends_any_suit": "Jacks take a 10 or Q of any suit",
+        "marriage_extendable": "Marriages can be extended",
+        "compulsory_melding": "Melding is compulsory",
+        "discard_dig": "Dig into the discard pile",
+        "deal_eleven_ten": "Deal 11 and 10, no upcard",
+        "winner_deals": "Hand winner deals",
+        "empty_stock_reshuffle": "Reshuffle an empty stock",
+        "no_rediscard": "No discarding a card just taken",
+        "no_breaking": "No breaking melds into singles",
+        "loose_pair": "Any two cards as the going-out pair",
+        "fifth_hand_on_tie": "Fifth hand on a tie",
     }
 
 
@@ -283,10 +322,11 @@ def accepted_cards(
             return []
         return [Card(cards[0].r, s) for s in Suit if Card(cards[0].r, s) not in cards]
     if kind is MeldKind.MARRIAGE and rules.marriage_extendable:
-        suit = cards[0].s
-        return [Card(r, s) for r in (Rank.KING, Rank.QUEEN) for s in Suit if s is not suit] + [
-            Card(Rank.JACK, suit)
-        ]
+        # A-U17: each of its two cards anchors like a single (J♥ off Q♥; K♠ off K♥)
+        out = []
+        for card in cards:
+            out += [c for c in _same_rank(card) + _neighbours(card) if c not in cards]
+        return out
     return []
 
 
@@ -333,6 +373,12 @@ def check_anchor(
             rule="U6.2",
         )
     if kind is MeldKind.MARRIAGE:
+        if rules.marriage_extendable:
+            raise IllegalActionError(
+                f"{head}: a marriage takes only a card its K or Q would take as a single: "
+                "another K or Q, or the J of its suit",
+                rule="A-U17",
+            )
         raise IllegalActionError(f"{head}: a marriage takes no extensions", rule="A-U4")
     if kind is MeldKind.PAIR:
         if not pair_open:
@@ -384,3 +430,128 @@ def breaking_meld(card: Card, others: Iterable[Card]) -> tuple[Card, ...] | None
     if mate is not None and Card(mate, card.s) in pool:
         return (card, Card(mate, card.s))
     return None
+
+
+def no_breaking(
+    cards: Sequence[Card], hand: frozenset[Card] | None, rules: UmtaliRules, head: str
+) -> tuple[str, ...]:
+    """U7.2: refuse ``cards`` going down as singles (or a pair) if one of them forms a
+    basic meld with the rest of ``hand``; without a hand, the note that says so (A-U7).
+
+    >>> from rulesets.cards import parse_cards
+    >>> no_breaking(parse_cards("AH"), frozenset(parse_cards("AH 2H 3H")), UmtaliRules(), "AH")
+    Traceback (most recent call last):
+    ...
+    rulesets.errors.IllegalActionError: AH: AH forms "AH 2H 3H" with cards still in your hand; \
+meld that first (U7.2)
+    """
+    if hand is None:
+        return (U7_UNCHECKED,)
+    if not rules.no_breaking:
+        return ()
+    for c in cards:
+        meld = breaking_meld(c, hand - {c})
+        if meld is not None:
+            raise IllegalActionError(
+                f"{head}: {c} forms {_text(meld)} with cards still in your hand; meld that first",
+                rule="U7.2",
+            )
+    return ()
+
+
+def classify_play(cards: Sequence[Card], rules: UmtaliRules, *, going_out: bool) -> MeldKind:
+    """What ``cards`` put down from hand are: a basic meld or jack (U5.1-U5.4), or -- on
+    the going-out turn -- the pair (U5.5, ``loose_pair``: any two cards, A-U5).
+
+    >>> from rulesets.cards import parse_cards
+    >>> classify_play(parse_cards("KS 4D"), UmtaliRules(loose_pair=True), going_out=True).value
+    'pair'
+    """
+    if going_out and len(cards) == 2 and not _is_marriage(cards):
+        return classify_pair(cards, rules)
+    return classify_meld(cards)
+
+
+def anchor_kind(onto: Sequence[Card], rules: UmtaliRules) -> MeldKind:
+    """The kind of meld ``onto`` is, read off its cards (no table at hand): one card is a
+    single (or a jack), two a marriage or the going-out pair, more a set or sequence."""
+    _natural(onto)
+    if len(onto) == 1:
+        return MeldKind.JACK if onto[0].r is Rank.JACK else MeldKind.SINGLE
+    if len(onto) == 2 and not _is_marriage(onto):
+        return classify_pair(onto, rules)
+    return classify_meld(onto)
+
+
+def extension_rule(kind: MeldKind) -> str:
+    """The rule an extension of a ``kind`` anchor follows (U6.2; a pair U8.3; A-U17)."""
+    if kind is MeldKind.PAIR:
+        return "U8.3"
+    if kind is MeldKind.MARRIAGE:
+        return "A-U17"
+    return "U6.2"
+
+
+def playable(
+    cards: Iterable[Card], accepted: Iterable[Card]
+) -> tuple[MeldKind, tuple[Card, ...]] | None:
+    """A play among ``cards`` (a player's hand or part of it), or None: a jack alone
+    (U5.4), a set, sequence or marriage (U5), or a card some anchor on the table
+    takes (``accepted``; U6.2).  What ``compulsory_melding`` refuses to let a player
+    keep or throw away (A-U8).  A card blocked by the no-breaking rule (U7.2) forms a
+    basic meld, which is itself a play.
+
+    >>> from rulesets.cards import parse_cards
+    >>> playable(parse_cards("2C 7D 9S"), parse_cards("8D")) is None
+    True
+    >>> playable(parse_cards("2C 7C 3C 4C"), ())
+    (<MeldKind.SEQUENCE: 'sequence'>, (Card('2C'), Card('3C'), Card('4C')))
+    """
+    held = frozenset(c for c in cards if not c.is_joker)
+    takes = frozenset(accepted)
+    for c in sorted(held):
+        if c.r is Rank.JACK:
+            return (MeldKind.JACK, (c,))
+        meld = breaking_meld(c, held - {c})
+        if meld is not None:
+            return (classify_meld(meld), tuple(sorted(meld)))
+    for c in sorted(held):
+        if c in takes:
+            return (MeldKind.SINGLE, (c,))
+    return None
+
+
+def meld_with(card: Card, known: Iterable[Card]) -> tuple[MeldKind, tuple[Card, ...]] | None:
+    """A set, sequence or marriage ``card`` forms with other ``known`` cards (U5)."""
+    meld = breaking_meld(card, frozenset(known) - {card})
+    return None if meld is None else (classify_meld(meld), tuple(sorted(meld)))
+
+
+def play_words(kind: MeldKind, cards: tuple[Card, ...]) -> str:
+    """What could still go down, in words (for ``compulsory_melding``)."""
+    if kind is MeldKind.JACK:
+        return f"{cards[0]} can go down alone, as every jack can (U5.4)"
+    if kind is MeldKind.SINGLE:
+        return f"{cards[0]} can extend a meld on the table, and an extension is melding"
+    return f"{_text(cards)} can go down as a {kind.value}"
+
+
+def compulsory_discard(
+    card: Card, known: Iterable[Card], accepted: Iterable[Card], rules: UmtaliRules, head: str
+) -> None:
+    """``compulsory_melding`` (U4.4, A-U8): refuse discarding ``card`` if it could go down
+    instead -- a jack (U5.4), a card an anchor on the table takes (``accepted``), or part
+    of a set, sequence or marriage with the other ``known`` cards of the hand.
+
+    >>> from rulesets.cards import parse_card
+    >>> compulsory_discard(parse_card("JH"), (), (), UmtaliRules(compulsory_melding=True), "JH")
+    Traceback (most recent call last):
+    ...
+    rulesets.errors.IllegalActionError: JH: JH can go down alone, as every jack can (U5.4); \
+melding is compulsory (U4.4)
+    """
+    if not rules.compulsory_melding:
+        return
+    play = playable([card], accepted) or meld_with(card, known)
+    if play is not None:
+        raise IllegalActionError(f"{head}: {play_words(*play)}; melding is compulsory", rule="U4.4")

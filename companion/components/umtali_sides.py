@@ -1,0 +1,263 @@
+"""The Umtali scoreboard: both sides as melds with their running points, the status
+line, a finished hand's result and the game's result.
+
+Pure rendering of the referee's typed :class:`~rulesets.umtali.UmtaliSummary`:
+kinds, points, who went out, how a hand ended and who won are the referee's,
+with the rule it cites.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import flet as ft
+
+from companion.components.cards import card_face
+from companion.components.common import kind_words, rule_link
+from companion.components.umtali_ui import Table
+from companion.ui import labelled, slug
+from rulesets.cards import format_cards, parse_cards
+from rulesets.protocol import Units
+from rulesets.umtali import Phase, Said, UmtaliHand, UmtaliMeld, UmtaliSummary
+
+__all__ = [
+    "UmtaliSides",
+    "game_result",
+    "hand_result",
+    "meld_caption",
+    "side_panel",
+    "side_total_text",
+    "status_text",
+    "words_with_rule",
+]
+
+OnPick = Callable[[tuple[str, int]], None]
+
+
+def side_total_text(name: str, points: int) -> str:
+    """The running-points line of one side (what the latency benchmark waits for)."""
+    return f"{name}'s side: {Units.POINTS.of(points)}"
+
+
+def meld_caption(meld: UmtaliMeld, index: int) -> str:
+    """ "#2 Marriage · 20", "#1 Single · 1 (on Bob #1)", "#5 Leftover · 5 (from Ann)"."""
+    text = f"#{index + 1} {kind_words(meld.kind.value)} · {meld.points}"
+    if meld.anchor is not None:
+        text += f" (on {meld.anchor[0]} #{meld.anchor[1] + 1})"
+    elif meld.by and meld.kind.value == "leftover":
+        text += f" (from {meld.by})"
+    return text
+
+
+def meld_tile(
+    side: str,
+    index: int,
+    meld: UmtaliMeld,
+    *,
+    pickable: bool,
+    selected: bool,
+    on_pick: OnPick | None,
+) -> ft.Control:
+    """One meld: its cards and "#n Kind · points"; in Extend mode a tappable anchor."""
+    cards = parse_cards(list(meld.cards))
+    # Only the content is hidden from assistive technology, not the tap: an excluding
+    # wrapper around the tappable box would leave screen readers nothing to press.
+    box = ft.Container(
+        content=ft.Semantics(
+            exclude_semantics=True,
+            content=ft.Column(
+                [
+                    ft.Row([card_face(c, width=30) for c in cards], spacing=2, wrap=True),
+                    ft.Text(meld_caption(meld, index), size=12),
+                ],
+                spacing=2,
+                tight=True,
+            ),
+        ),
+        padding=5,
+        border_radius=8,
+        border=ft.Border.all(
+            3 if selected else 1,
+            ft.Colors.PRIMARY if selected or pickable else ft.Colors.OUTLINE_VARIANT,
+        ),
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if selected else None,
+        on_click=(lambda _: on_pick((side, index))) if pickable and on_pick else None,
+        ink=pickable,
+    )
+    words = f"{side}'s meld {index + 1}: {meld.words}, {Units.POINTS.of(meld.points)}"
+    return ft.Semantics(
+        content=box,
+        label=("Anchor " if pickable else "") + words,
+        identifier=f"meld-{slug(side)}-{index}",
+        button=pickable,
+        selected=selected if pickable else None,
+        container=True,
+        # a fresh node when the role changes: Flutter web drops the identifier otherwise
+        key=f"meld-{side}-{index}-{'anchor' if pickable else 'meld'}",
+    )
+
+
+def _badge(text: str) -> ft.Control:
+    return ft.Container(
+        content=ft.Text(text, size=12, color=ft.Colors.ON_SECONDARY_CONTAINER),
+        bgcolor=ft.Colors.SECONDARY_CONTAINER,
+        border_radius=10,
+        padding=ft.Padding.symmetric(horizontal=8, vertical=2),
+    )
+
+
+def side_panel(
+    name: str,
+    melds: Sequence[UmtaliMeld],
+    points: int,
+    *,
+    badges: Sequence[str] = (),
+    pickable: bool = False,
+    anchor: tuple[str, int] | None = None,
+    on_pick: OnPick | None = None,
+) -> ft.Control:
+    """A player's side: the running points, then every meld on it."""
+    total = side_total_text(name, points)
+    head: list[ft.Control] = [
+        ft.Semantics(
+            content=ft.Text(total, size=17, weight=ft.FontWeight.BOLD),
+            identifier=f"side-total-{slug(name)}",
+        ),
+        *[_badge(b) for b in badges],
+    ]
+    tiles = [
+        meld_tile(name, i, m, pickable=pickable, selected=anchor == (name, i), on_pick=on_pick)
+        for i, m in enumerate(melds)
+    ]
+    body: ft.Control = (
+        ft.Row(tiles, wrap=True, spacing=6, run_spacing=6)
+        if tiles
+        else ft.Text("No melds yet.", italic=True, size=13)
+    )
+    return ft.Container(
+        content=ft.Column(
+            [
+                ft.Row(head, wrap=True, spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                body,
+            ],
+            spacing=6,
+        ),
+        padding=10,
+        border_radius=10,
+        bgcolor=ft.Colors.SURFACE_CONTAINER,
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+    )
+
+
+def status_text(summary: UmtaliSummary) -> str:
+    """ "Hand 1 of 4 · Ann dealt · Bob to play" (or whose final turn it is)."""
+    current = summary.detail.current
+    if current is None:
+        return summary.detail.hand_label
+    text = f"{summary.detail.hand_label} · {current.dealer} dealt"
+    if current.phase == Phase.FINAL:
+        text += f" · {current.went_out} went out: {current.turn}'s final turn"
+    elif current.turn:
+        text += f" · {current.turn} to play"
+    return text
+
+
+def _badges(summary: UmtaliSummary, player: str) -> list[str]:
+    current = summary.detail.current
+    if current is None:
+        return []
+    out = []
+    if player == current.dealer:
+        out.append("Dealer")
+    if player == current.turn:
+        out.append("Final turn" if current.phase == Phase.FINAL else "To play")
+    if player == current.went_out:
+        out.append("Went out")
+    return out
+
+
+@ft.component
+def UmtaliSides(table: Table) -> ft.Control:
+    """The hand in play: the status line, then both sides (anchors to tap in Extend)."""
+    summary, ui = table.summary, table.ui
+    current = summary.detail.current
+    if current is None:
+        return ft.Container()
+    pickable = ui.mode == "extend"
+
+    def pick(anchor: tuple[str, int]) -> None:
+        ui.anchor = anchor  # idempotent: a tap may arrive both as a semantic and a pointer tap
+
+    status = status_text(summary)
+    panels: list[ft.Control] = [
+        ft.Container(
+            content=side_panel(
+                p,
+                current.sides.get(p, ()),
+                current.scores.get(p, 0),
+                badges=_badges(summary, p),
+                pickable=pickable,
+                anchor=ui.anchor if pickable else None,
+                on_pick=pick,
+            ),
+            col={"xs": 12, "md": 6},
+        )
+        for p in summary.players
+    ]
+    return ft.Column(
+        [
+            labelled(ft.Text(status, size=16, weight=ft.FontWeight.W_500), status, "umtali-status"),
+            ft.ResponsiveRow(panels, spacing=8, run_spacing=8),
+        ],
+        spacing=10,
+    )
+
+
+def words_with_rule(words: Said, ident: str) -> ft.Control:
+    """The referee's words about the game, with the link to the rule they cite."""
+    return ft.Row(
+        [ft.Text(words.text), rule_link(words.rule, f"{ident}-rule")],
+        wrap=True,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
+def hand_result(hand: UmtaliHand, players: Sequence[str]) -> ft.Control:
+    """A finished hand: how it ended (with its rule), then both sides as melds."""
+    panels: list[ft.Control] = [
+        ft.Container(
+            content=side_panel(p, hand.sides.get(p, ()), hand.scores.get(p, 0)),
+            col={"xs": 12, "md": 6},
+        )
+        for p in players
+    ]
+    parts: list[ft.Control] = [
+        ft.Text(f"Hand {hand.number} result", size=18, weight=ft.FontWeight.BOLD)
+    ]
+    if hand.outcome is not None:
+        parts.append(words_with_rule(hand.outcome, "hand-outcome"))
+    parts.append(ft.ResponsiveRow(panels, spacing=8, run_spacing=8))
+    return ft.Column(parts, spacing=6)
+
+
+def game_result(summary: UmtaliSummary) -> ft.Control:
+    """Who won (or the draw), in the referee's words, then the last hand."""
+    parts: list[ft.Control] = []
+    result = summary.detail.result
+    if result is not None:
+        parts += [
+            labelled(
+                ft.Text(result.text, size=22, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY),
+                result.text,
+                "game-result",
+            ),
+            rule_link(result.rule, "game-result-rule"),
+        ]
+    if summary.hands:
+        parts.append(hand_result(summary.hands[-1], summary.players))
+    return ft.Column(parts, spacing=8)
+
+
+def cards_text(cards: Sequence[str]) -> str:
+    """Cards as a person reads them ("K♠ Q♠")."""
+    return format_cards(parse_cards(list(cards)), symbols=True)

@@ -1,0 +1,114 @@
+"""What the Umtali table screen remembers between taps: an observable dataclass.
+
+Nothing here is saved or decides a rule: it is the half-made entry (cards
+picked, anchor tapped, the going-out pair and discard), who is acting, the
+acting player's private hand, and which finished hand is being corrected.
+Handlers read this object, never a render's local copy, so a tap that arrives
+right after another always sees the latest picks (Flet pitfall P6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import flet as ft
+
+from companion.session import GameSession
+from rulesets.cards import Card, parse_card, parse_cards
+from rulesets.umtali import (
+    Discard,
+    Extend,
+    GoOut,
+    Leftovers,
+    Meld,
+    UmtaliAction,
+    UmtaliSummary,
+)
+
+__all__ = ["Table", "TableUi", "cards_of", "on_table"]
+
+
+@ft.observable
+@dataclass
+class TableUi:
+    """The Umtali table's UI state (one per open table)."""
+
+    mode: str = "meld"
+    #: a name tapped in the "Acting" row; None follows the referee's turn
+    picked: str | None = None
+    cards: list[Card] = field(default_factory=list)
+    anchor: tuple[str, int] | None = None
+    pair: list[Card] = field(default_factory=list)
+    out_discard: list[Card] = field(default_factory=list)
+    face_down: bool = False
+    #: which part the going-out / leftovers picker fills: "pair" or "discard"
+    part: str = "pair"
+    #: the private hand entered on this device, and whose it is
+    hand: list[Card] = field(default_factory=list)
+    owner: str | None = None
+    #: the finished hand being corrected, and its corrected leftovers
+    editing: int | None = None
+    fix: list[Card] = field(default_factory=list)
+    #: a button waiting for its confirming second tap ("stock", "reopen-2")
+    confirm: str = ""
+
+    def acting(self, summary: UmtaliSummary) -> str:
+        """Who the entry is for: the tapped name, else whose turn the referee says it is."""
+        players = summary.players
+        if self.picked in players and self.picked:
+            return self.picked
+        return summary.turn or players[0]
+
+    def private(self, summary: UmtaliSummary) -> list[Card]:
+        """The acting player's private hand, if this device holds it."""
+        return list(self.hand) if self.owner == self.acting(summary) else []
+
+    def reset_entry(self) -> None:
+        self.cards = []
+        self.anchor = None
+        self.pair = []
+        self.out_discard = []
+        self.face_down = False
+        self.part = "pair"
+        self.confirm = ""
+
+    def after_entry(self, actions: Sequence[UmtaliAction], summary: UmtaliSummary) -> None:
+        """An entry was recorded: its cards leave the private hand; the acting player
+        follows the referee's turn again."""
+        if self.hand and self.owner == self.acting(summary):
+            used = {c for a in actions for c in cards_of(a)}
+            self.hand = [c for c in self.hand if c not in used]
+        self.picked = None
+        self.reset_entry()
+
+
+def cards_of(action: UmtaliAction) -> tuple[Card, ...]:
+    """The cards an action takes out of a hand."""
+    if isinstance(action, Meld | Leftovers):
+        return parse_cards(list(action.cards))
+    if isinstance(action, Extend | Discard):
+        return parse_cards(action.card)
+    if isinstance(action, GoOut):
+        return parse_cards([*action.pair, *([action.discard] if action.discard else [])])
+    return ()
+
+
+def on_table(summary: UmtaliSummary) -> frozenset[Card]:
+    """Every card on either side of the hand in play (no picker offers them)."""
+    current = summary.detail.current
+    return frozenset(parse_card(c) for c in current.on_table) if current else frozenset()
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """What each panel of the table is given: the session, its typed summary, the UI state.
+
+    A plain holder, not observable: the table component alone subscribes to the
+    session and to the UI state and renders its panels, so one change renders
+    each panel once (a panel subscribed itself would render a second time).
+    """
+
+    session: GameSession
+    summary: UmtaliSummary
+    ui: TableUi
