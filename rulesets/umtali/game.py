@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -41,7 +42,7 @@ from pydantic import ValidationError
 
 from rulesets.cards import Card, format_cards, parse_card, parse_cards
 from rulesets.errors import CardParseError, IllegalActionError, RecordError, RulesetError
-from rulesets.protocol import Action, GameRecord, Units, Verdict
+from rulesets.protocol import Action, GameRecord, LedgerEntry, Units, Verdict
 from rulesets.umtali.actions import (
     Discard,
     Draw,
@@ -122,16 +123,22 @@ class TableMeld:
         return meld_points(self.kind, self.cards)
 
     def to_model(self, players: Sequence[str]) -> UmtaliMeld:
-        return UmtaliMeld(
-            kind=self.kind,
-            cards=tuple(str(c) for c in self.cards),
-            points=self.points,
-            by=players[self.player],
-            anchor=None if self.anchor is None else (players[self.anchor[0]], self.anchor[1]),
-        )
+        return _meld_model(self, tuple(players))
 
     def to_json(self, players: Sequence[str]) -> dict[str, Any]:
         return self.to_model(players).to_json()
+
+
+@functools.lru_cache(maxsize=8192)
+def _meld_model(meld: TableMeld, players: tuple[str, ...]) -> UmtaliMeld:
+    """A meld as the summary shows it (melds are frozen: each is converted once)."""
+    return UmtaliMeld(
+        kind=meld.kind,
+        cards=tuple(str(c) for c in meld.cards),
+        points=meld.points,
+        by=players[meld.player],
+        anchor=None if meld.anchor is None else (players[meld.anchor[0]], meld.anchor[1]),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +188,9 @@ class _State:
     final_card: Card | None = None
     hand_start: int = 0
     hand_models: tuple[UmtaliHand, ...] = ()
+    #: every finished hand's ledger entries, and their sums per player (kept as hands end)
+    ledger: tuple[LedgerEntry, ...] = ()
+    totals: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -744,10 +754,8 @@ class UmtaliGame:
             return cached[1]
         s = self._state
         hands = s.hand_models
-        ledger = tuple(e for h in hands for e in h.ledger)
-        totals = dict.fromkeys(self.players, 0)
-        for e in ledger:
-            totals[e.player] += e.amount
+        ledger = s.ledger
+        totals = dict(s.totals) if s.totals else dict.fromkeys(self.players, 0)
         winners = tuple(self.winners)
         summary = UmtaliSummary(
             game="umtali",
@@ -1496,7 +1504,13 @@ class UmtaliGame:
             last_action=len(self._actions),
         )
         s.hands = (*s.hands, result)
-        s.hand_models = (*s.hand_models, self._hand_model(result))
+        model = self._hand_model(result)
+        s.hand_models = (*s.hand_models, model)
+        s.ledger = (*s.ledger, *model.ledger)
+        sums = dict(s.totals) if s.totals else dict.fromkeys(self.players, 0)
+        for entry in model.ledger:
+            sums[entry.player] += entry.amount
+        s.totals = tuple(sums.items())
         n = len(s.hands)
         totals = [sum(h.scores[i] for h in s.hands) for i in (0, 1)]
         tied = totals[0] == totals[1]
