@@ -184,16 +184,26 @@ def entry_key(actor: Actor, seen: int, kind: str, actions: Sequence[ActionIn] = 
     return hashlib.sha256(body.encode()).hexdigest()
 
 
-def listed_part(summary: dict[str, Any] | None) -> tuple[Any, ...]:
-    """The part of a summary the history list shows."""
+def listed_part(summary: dict[str, Any] | Summary | None) -> tuple[Any, ...]:
+    """The part of a summary the history list shows (of its JSON, or of the typed summary
+    itself -- the same key, without turning a long game's ledger into JSON)."""
     if not summary:
         return ()
+    finished: Any
+    winners: Any
+    totals: Any
+    if isinstance(summary, Summary):
+        finished, winners, totals = summary.finished, summary.winners, summary.totals
+        hands, dealer = len(summary.hands), summary.dealer
+    else:
+        finished, winners, totals = (summary.get(k) for k in ("finished", "winners", "totals"))
+        hands, dealer = len(summary.get("hands") or []), summary.get("dealer")
     return (
-        summary.get("finished"),
-        summary.get("winners"),
-        summary.get("totals"),
-        len(summary.get("hands", [])),
-        summary.get("dealer"),
+        bool(finished),
+        tuple(winners or ()),
+        tuple(sorted((totals or {}).items())),
+        hands,
+        dealer,
     )
 
 
@@ -251,6 +261,8 @@ class LiveGame:
         self.redo_stack: list[_Undone] = []
         self._listed_due = False
         self._listed_lock = threading.Lock()
+        #: the history list's line as saved: (status, listed_part)
+        self._listed: tuple[str, tuple[Any, ...]] = ("", ())
         self._load()
 
     # -- opening / reloading -------------------------------------------------------------
@@ -587,16 +599,20 @@ class LiveGame:
 
         A write costs several fsyncs, so it happens only when that part changed.
         """
-        listed = self.summary.to_json()
-        status: GameStatus = "finished" if self.summary.finished else "in_progress"
-        before = self.meta.summary if stored is None else stored.summary
-        before_status = self.meta.status if stored is None else stored.status
-        if before_status != status or listed_part(before) != listed_part(listed):
-            try:
-                self.repo.set_summary(self.game_id, listed, status)
-            except StorageError as exc:
-                self.problem = Refusal(f"History list not updated: {exc}")
-                return
+        summary = self.summary
+        status: GameStatus = "finished" if summary.finished else "in_progress"
+        key = listed_part(summary)
+        if stored is not None:
+            self._listed = (stored.status, listed_part(stored.summary))
+        if self._listed == (status, key):
+            return
+        listed = summary.to_json()
+        try:
+            self.repo.set_summary(self.game_id, listed, status)
+        except StorageError as exc:
+            self.problem = Refusal(f"History list not updated: {exc}")
+            return
+        self._listed = (status, key)
         self.meta = self.meta.model_copy(update={"summary": listed, "status": status})
 
 
