@@ -18,6 +18,11 @@ and with all four on it; the difference in server CPU time (user + system,
 /proc) divided by updates × 3 extra devices.  Server memory: resident set
 size (VmRSS) idle, with four devices at the table, and after the rounds.
 
+Where a device's share goes: the same updates are also rendered in this process
+for one headless device (a Flet session with no client, as the tests use), once
+with the game's table and once with the table left out -- the hub and the play
+screen's frame alone.
+
 Targets (issue 14, on a 2-core machine): median ≤ 300 ms, p95 ≤ 1 s;
 ≤ 15 ms server CPU per device per update.
 """
@@ -228,6 +233,61 @@ def play_rounds(devices: list[Any], watching: list[Any], rounds: int) -> list[fl
     return latencies
 
 
+def render_cost(updates: int, *, with_table: bool) -> float:
+    """CPU ms to re-render one headless device's play screen per update (no browser)."""
+
+    import flet as ft
+    from flet.controls.context import _context_page
+    from flet.messaging.session import Session
+    from flet.pubsub.pubsub_hub import PubSubHub
+
+    import companion.views.play as play
+    from companion.app import build_main
+    from companion.config import AppConfig
+    from companion.hub import Actor
+    from companion.storage import MemoryRepository
+    from tests.companion.flet_harness import RecordingConnection, flush, run_async
+
+    repo = MemoryRepository()
+    gid = GameSession.start(repo, "umtali", PLAYERS, {}, OPENING).game_id
+    real = play.table_component
+    if not with_table:
+        play.table_component = lambda game: lambda session: ft.Text("table")  # type: ignore[assignment]
+
+    async def run() -> float:
+        conn = RecordingConnection()
+        conn.pubsubhub = PubSubHub()
+        fs = Session(conn)
+        token = _context_page.set(fs.page)
+        try:
+            fs.page.route = f"/play/{gid}"
+            build_main(AppConfig(), repo)(fs.page)
+            fs.get_page_patch()
+            await flush(100)
+            live = GameSession.open(repo, gid).live
+            other = Actor("other", "Bob")
+            player, cards = MELD
+            cpu = time.process_time()
+            for n in range(updates):
+                if n % 2 == 0:
+                    live.submit(
+                        [{"type": "meld", "player": player, "cards": cards.split()}], actor=other
+                    )
+                else:
+                    live.undo(actor=other)
+                await flush(60)
+            return 1000 * (time.process_time() - cpu) / updates
+        finally:
+            fs.close()
+            await flush()
+            _context_page.reset(token)
+
+    try:
+        return float(run_async(run()))
+    finally:
+        play.table_component = real
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=20, help="meld + undo rounds per phase")
@@ -274,6 +334,12 @@ def main() -> int:
     finally:
         server.stop()
     updates = 2 * args.rounds
+    figures["headless_cpu_ms_per_update_play_screen"] = round(
+        render_cost(updates, with_table=True), 1
+    )
+    figures["headless_cpu_ms_per_update_without_the_table"] = round(
+        render_cost(updates, with_table=False), 1
+    )
     latencies.sort()
     figures["latency_ms_median"] = round(statistics.median(latencies), 1)
     figures["latency_ms_p95"] = round(latencies[int(0.95 * (len(latencies) - 1))], 1)
