@@ -172,9 +172,9 @@ class GuardedRepository:
     """The history as one device may use it: each call checks the device's role first.
 
     ``inner`` is the shared repository (the hub of live games is keyed by it).
-    Methods not listed in ``_NEEDS`` are host-only.  ``data_dir`` and ``problems``
-    (which name files) read as None / empty for a device that may not see the
-    data folder.
+    Methods not listed in ``_NEEDS`` are host-only.  ``data_dir``, ``problems``
+    and ``problem_reports`` (which name files) read as None / empty for a device
+    that may not see the data folder, so the screens that show them still draw.
     """
 
     def __init__(self, inner: GameRepository, device: Callable[[], Device]) -> None:
@@ -196,6 +196,13 @@ class GuardedRepository:
     @property
     def problems(self) -> list[str]:
         return self._inner.problems if self._device().can(Capability.DATA_PATH) else []
+
+    def problem_reports(self) -> list[Any]:
+        """Files set aside, with notes naming the data folder: none, for a phone."""
+        if not self._device().can(Capability.DATA_PATH):
+            return []
+        reports: list[Any] = self._inner.problem_reports()  # type: ignore[attr-defined]
+        return reports
 
     def close(self) -> None:
         """Closing is the server's business, not a device's."""

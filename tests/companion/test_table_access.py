@@ -179,6 +179,7 @@ def test_a_phone_plays_but_does_not_see_the_data_folder(tmp_path: Any) -> None:
     try:
         services, _ = _phone_services(repo)
         assert services.repo.data_dir is None and services.repo.problems == []
+        assert services.repo.problem_reports() == []  # notes name files: Home still draws
         game = services.repo.create_game("rummy", ["Ann", "Bob"])
         assert [g.id for g in services.repo.list_games()] == [game.id]
         assert services.repo.get_game(game.id).players == ["Ann", "Bob"]
