@@ -201,8 +201,8 @@ class GuardedRepository:
         """Files set aside, with notes naming the data folder: none, for a phone."""
         if not self._device().can(Capability.DATA_PATH):
             return []
-        reports: list[Any] = self._inner.problem_reports()  # type: ignore[attr-defined]
-        return reports
+        inner: Any = self._inner
+        return list(inner.problem_reports())
 
     def close(self) -> None:
         """Closing is the server's business, not a device's."""
