@@ -21,8 +21,10 @@ import flet as ft
 from companion.access import Capability, Table
 from companion.config import AppConfig
 from companion.preferences import saved_theme
+from companion.preload import preload_in_background
 from companion.services import Services, ServicesContext
-from companion.storage import GameRepository, open_repository
+from companion.storage import GameRepository, StorageError, open_repository
+from companion.views.cannot_open import cannot_open
 from companion.views.checker import CheckerView
 from companion.views.history import GameDetailView, HistoryView
 from companion.views.home import HomeView
@@ -137,11 +139,17 @@ def build_main(
 ) -> Callable[[ft.Page], None]:
     """The per-browser-session entry point Flet calls with each new page.
 
-    The history is opened once, here, and shared by every session.  With a
+    The history is opened once, here, and shared by every session.  A history
+    that must not be opened (newer or unknown format, unusable folder) gets a
+    screen saying what to do instead; pokerkit loads in the background.  With a
     ``table``, every session starts at the gate (see the module docstring).
     ``tokens`` replaces the client storage of device tokens (tests).
     """
-    shared_repo = repo if repo is not None else open_repository(config.data_dir)
+    try:
+        shared_repo = repo if repo is not None else open_repository(config.data_dir)
+    except StorageError as exc:
+        return cannot_open(config.data_dir, exc, theme())
+    preload_in_background()
 
     def main(page: ft.Page) -> None:
         page.title = "Rummy Companion"

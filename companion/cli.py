@@ -181,16 +181,17 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _read_record(path: Path) -> GameRecord:
+    """The game record in ``path``; any unreadable input is a RulesetError (exit 2, one line)."""
+    from companion import jsonsafe
+
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise RulesetError(f"{str(path)!r}: cannot read the file ({exc.strerror})") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RulesetError(
-            f"{str(path)!r}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+        data = jsonsafe.loads(raw, max_bytes=64 * 1024 * 1024)
+    except jsonsafe.JsonInputError as exc:
+        raise RulesetError(f"{str(path)!r}: {exc.reason}") from None
     return GameRecord.from_json(data)
 
 

@@ -1,9 +1,15 @@
 """Preferences kept beside the history: each game's default house rules, and presets.
 
 Stored as ``<data_dir>/preferences.json``, written atomically (temp file, fsync,
-rename), so a crash leaves the old or the new file, never half of one::
+rename) under the history's writer lock, so a crash leaves the old or the new
+file and two windows saving at once never undo each other's change::
 
-    {"schema_version": 1, "house_rules": {"umtali": {"marriage_extendable": true}, ...}}
+    {"schema_version": 1, "house_rules": {"umtali": {"marriage_extendable": true}, ...},
+     "dark": true}
+
+A file that cannot be read (damaged, wrong shapes, nested too deeply) is set
+aside in the history's quarantine folder with a note (Settings > Problems) and
+the defaults are used.
 
 Only switches that differ from RULES.md's defaults are stored.  Presets are
 read-only JSON files shipped in ``seeds/presets/<game>.json``::
@@ -14,10 +20,17 @@ read-only JSON files shipped in ``seeds/presets/<game>.json``::
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.storage.atomic import DamagedFileError, atomic_write_bytes, read_json_file
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictInt, ValidationError
+
+from companion import jsonsafe
+from companion.storage import quarantine
+from companion.storage.atomic import atomic_write_bytes
+from companion.storage.files import first_error, read_tables
+from companion.storage.locking import folder_lock
 from rulesets import RulesetError, load_ruleset
 from rulesets.protocol import HouseRulesBase
 
@@ -99,15 +112,64 @@ def _path(data_dir: Path) -> Path:
     return Path(data_dir) / PREFERENCES_FILE
 
 
+class _Shape(BaseModel):
+    """What preferences.json must hold (other keys are kept as they are)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    schema_version: StrictInt = SCHEMA_VERSION
+    house_rules: dict[str, dict[str, Any]] = {}
+    dark: StrictBool | None = None
+
+
+def _problem(data_dir: Path) -> tuple[dict[str, Any], str | None]:
+    """The preferences and, if they cannot be used, why not."""
+    try:
+        found = read_tables(_path(data_dir))
+    except jsonsafe.JsonInputError as exc:
+        return {}, exc.reason
+    if found is None:
+        return {}, None
+    try:
+        _Shape.model_validate(found[0])
+    except ValidationError as exc:
+        return {}, first_error(exc)
+    return dict(found[0]), None
+
+
+def _set_aside(data_dir: Path) -> None:
+    """Move damaged preferences to the quarantine folder with a note (if still damaged)."""
+    with folder_lock(Path(data_dir)).hold():
+        _, reason = _problem(data_dir)
+        if reason is None:
+            return  # rewritten meanwhile
+        dest = quarantine.set_aside(Path(data_dir), _path(data_dir))
+        quarantine.write_note(
+            dest,
+            f"The preferences (theme, default house rules) could not be read ({reason}). "
+            f"They were kept as {dest}; the defaults are used until you change them.",
+        )
+
+
 def load_preferences(data_dir: Path | None) -> dict[str, Any]:
-    """The stored preferences (empty if none, or if the file cannot be read)."""
+    """The stored preferences (empty if none, or if the file cannot be read: it is set aside)."""
     if data_dir is None:
         return {}
-    try:
-        data = read_json_file(_path(data_dir))
-    except DamagedFileError:
-        return {}
-    return data or {}
+    data, reason = _problem(data_dir)
+    if reason is not None:
+        _set_aside(data_dir)
+    return data
+
+
+def _update(data_dir: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    """Read, change and write the preferences under the history's writer lock."""
+    Path(data_dir).mkdir(parents=True, exist_ok=True)
+    with folder_lock(Path(data_dir)).hold():
+        data = load_preferences(data_dir)
+        change(data)
+        data["schema_version"] = SCHEMA_VERSION
+        text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
+        atomic_write_bytes(_path(data_dir), text.encode("utf-8"))
 
 
 def default_rules(data_dir: Path | None, game: str) -> dict[str, Any]:
@@ -127,21 +189,13 @@ def save_default_rules(data_dir: Path, game: str, rules: dict[str, Any]) -> dict
     """Validate and store ``rules`` as the defaults of ``game``; returns what was stored."""
     validate_rules(game, rules)
     keep = changed_only(game, rules)
-    data = load_preferences(data_dir)
-    house = data.get("house_rules")
-    if not isinstance(house, dict):
-        house = {}
-    house[game] = keep
-    data["house_rules"] = house
-    data["schema_version"] = SCHEMA_VERSION
-    _write(data_dir, data)
+
+    def change(data: dict[str, Any]) -> None:
+        house = data.get("house_rules")
+        data["house_rules"] = {**(house if isinstance(house, dict) else {}), game: keep}
+
+    _update(data_dir, change)
     return keep
-
-
-def _write(data_dir: Path, data: dict[str, Any]) -> None:
-    Path(data_dir).mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
-    atomic_write_bytes(_path(data_dir), text.encode("utf-8"))
 
 
 def saved_theme(data_dir: Path | None) -> bool | None:
@@ -151,7 +205,7 @@ def saved_theme(data_dir: Path | None) -> bool | None:
 
 
 def save_theme(data_dir: Path, dark: bool | None) -> None:
-    data = load_preferences(data_dir)
-    data["dark"] = dark
-    data["schema_version"] = SCHEMA_VERSION
-    _write(data_dir, data)
+    def change(data: dict[str, Any]) -> None:
+        data["dark"] = dark
+
+    _update(data_dir, change)

@@ -277,13 +277,17 @@ def serve(
     _prepare(config)
     if demo:
         from companion.demo import load_demo
-        from companion.storage import open_repository
+        from companion.storage import StorageError, open_repository
 
-        repo = open_repository(config.data_dir)
         try:
-            print(load_demo(repo), flush=True)
-        finally:
-            repo.close()
+            repo = open_repository(config.data_dir)
+        except StorageError as exc:  # the app shows it too, with what to do
+            print(f"Demo games not added: {exc}", flush=True)
+        else:
+            try:
+                print(load_demo(repo), flush=True)
+            finally:
+                repo.close()
     if web or pin:
         return serve_web(config, host, port, pin=pin)
     reason = _desktop_unavailable_reason()

@@ -13,12 +13,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from tinydb.storages import Storage
+
+from companion import jsonsafe
 
 __all__ = [
     "TEMP_SUFFIX",
@@ -28,10 +31,13 @@ __all__ = [
     "atomic_write_bytes",
     "clean_stale_temps",
     "fsync_dir",
+    "pid_alive",
     "read_json_file",
 ]
 
 TEMP_SUFFIX = ".tmp"
+#: ``.<file name>.<writer pid>.<8 hex>.tmp``: the only temp files the store ever removes
+_TEMP_RE = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{1,16}\.tmp$")
 
 
 class DamagedFileError(Exception):
@@ -73,8 +79,11 @@ def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None
         fsync_dir(path.parent)
 
 
-def read_json_file(path: Path) -> dict[str, Any] | None:
-    """The JSON object in ``path``; ``None`` if missing; :class:`DamagedFileError` if unreadable."""
+def read_json_file(path: Path, max_bytes: int = jsonsafe.MAX_BYTES) -> dict[str, Any] | None:
+    """The JSON object in ``path``; ``None`` if missing; :class:`DamagedFileError` if unreadable.
+
+    Unreadable includes too big and too deeply nested (never a RecursionError).
+    """
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -82,16 +91,39 @@ def read_json_file(path: Path) -> dict[str, Any] | None:
     if not raw.strip():
         raise DamagedFileError(path, "the file is empty (probably cut off by a crash)")
     try:
-        data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DamagedFileError(path, f"not readable as JSON ({exc})") from None
+        data = jsonsafe.loads(raw, max_bytes=max_bytes)
+    except jsonsafe.JsonInputError as exc:
+        raise DamagedFileError(path, f"not readable as JSON: {exc.reason}") from None
     if not isinstance(data, dict):
         raise DamagedFileError(path, "does not hold a JSON object")
     return data
 
 
+def pid_alive(pid: int) -> bool:
+    """Is process ``pid`` running (on Windows: assume not, scanning is always safe)?"""
+    if pid == os.getpid():
+        return True
+    if os.name == "nt":  # os.kill(pid, 0) would terminate it there
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OverflowError:
+        return False
+    return True
+
+
 def clean_stale_temps(folders: Iterable[Path]) -> list[Path]:
-    """Delete temp files left by writers that died mid-write (call with the lock held)."""
+    """Delete temp files that writers now dead left mid-write.
+
+    Only the store's own temp files (:func:`atomic_write_bytes` names them
+    ``.<name>.<pid>.<hex>.tmp``) whose writer process is gone: a live writer's
+    temp file -- another window saving the theme, say -- is never touched, nor
+    is any other file.
+    """
     removed = []
     for folder in folders:
         try:
@@ -99,10 +131,12 @@ def clean_stale_temps(folders: Iterable[Path]) -> list[Path]:
         except FileNotFoundError:
             continue
         for entry in entries:
-            if entry.name.startswith(".") and entry.name.endswith(TEMP_SUFFIX):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(entry.path)
-                    removed.append(Path(entry.path))
+            match = _TEMP_RE.match(entry.name)
+            if match is None or pid_alive(int(match.group(1))):
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
     return removed
 
 

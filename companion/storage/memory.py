@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,9 +14,12 @@ from companion.storage.base import (
     check_merge,
     check_name,
     check_players,
+    check_rename,
+    check_rules,
     check_status,
+    check_summary,
     matches,
-    rename_in,
+    renamed,
     sort_key,
 )
 from companion.storage.models import (
@@ -66,7 +70,7 @@ class MemoryRepository(BaseRepository):
             stored = StoredGame(
                 game=check_name(game, "game name"),
                 players=names,
-                rules=check_action(dict(rules or {})),
+                rules=check_rules(dict(rules or {})),
             )
             for name in names:
                 self.add_player(name)
@@ -81,6 +85,16 @@ class MemoryRepository(BaseRepository):
         with self._lock:
             stored = self._get(game_id)
             stored.actions.append(check_action(action))
+            stored.updated = now_iso()
+            return len(stored.actions)
+
+    def append_actions(self, game_id: str, actions: list[dict[str, Any]]) -> int:
+        checked = [check_action(a) for a in actions]
+        if not checked:
+            raise StorageError("an entry needs at least one action")
+        with self._lock:
+            stored = self._get(game_id)
+            stored.actions.extend(checked)
             stored.updated = now_iso()
             return len(stored.actions)
 
@@ -103,9 +117,7 @@ class MemoryRepository(BaseRepository):
     ) -> None:
         with self._lock:
             stored = self._get(game_id)
-            if summary is not None:
-                summary = check_action(summary)
-            stored.summary = summary
+            stored.summary = check_summary(summary)
             if status is not None:
                 stored.status = check_status(status)
             stored.updated = now_iso()
@@ -172,6 +184,7 @@ class MemoryRepository(BaseRepository):
             other = self._find_player(new)
             if other is not None and other != key:
                 raise StorageError(f"{new!r} already exists; merge the two players instead")
+            check_rename(key, new, self._all())
             self._rename(key, new)
 
     def merge_players(self, source: str, target: str) -> None:
@@ -187,10 +200,7 @@ class MemoryRepository(BaseRepository):
         for table in (self._games, self._trash):
             for gid, g in list(table.items()):
                 if old in g.players:
-                    data = g.model_dump(mode="json")
-                    for field in ("players", "actions", "summary"):
-                        data[field] = rename_in(data[field], old, new)
-                    table[gid] = StoredGame.model_validate(data)
+                    table[gid] = renamed(g, old, new)
         player = self._players.pop(old)
         if new not in self._players:
             self._players[new] = player.model_copy(update={"name": new})
@@ -206,9 +216,15 @@ class MemoryRepository(BaseRepository):
         with self._lock:
             return set(self._games) | set(self._trash)
 
-    def _bulk_insert(self, games: list[StoredGame], trash: list[StoredGame]) -> None:
+    def _locked(self) -> contextlib.AbstractContextManager[Any]:
+        return self._lock
+
+    def _bulk_insert(
+        self, games: list[StoredGame], trash: list[StoredGame], players: list[Player]
+    ) -> None:
         with self._lock:
             for g in games:
                 self._games[g.id] = g.model_copy(deep=True)
             for g in trash:
                 self._trash[g.id] = g.model_copy(deep=True)
+            self._add_players(list(players))

@@ -36,10 +36,11 @@ def make_meta(kind: str) -> dict[str, Any]:
 
 def file_version(tables: Tables) -> int:
     """The schema version recorded in a file's ``meta`` table (ValueError if absent)."""
-    meta = tables.get("meta", {}).get("1")
-    if not isinstance(meta, dict) or not isinstance(meta.get("schema_version"), int):
+    meta = tables.get("meta")
+    meta = meta.get("1") if isinstance(meta, dict) else None
+    version = meta.get("schema_version") if isinstance(meta, dict) else None
+    if type(version) is not int:
         raise ValueError("no schema version: not a Rummy Companion file")
-    version: int = meta["schema_version"]
     return version
 
 
@@ -53,13 +54,16 @@ def upgrade(tables: Tables, kind: str, where: str) -> tuple[Tables, bool]:
             f"this app reads up to {current}). Update the app to open it; "
             "the file was left untouched."
         )
+    if version < 1:
+        raise ValueError(f"it is marked format {version}, which no Rummy Companion writes")
     changed = False
     while version < current:
         step = MIGRATIONS.get((kind, version))
         if step is None:
             raise ValueError(f"no upgrade from format {version} for {kind} files")
+        meta = dict(tables["meta"]["1"])  # keeps e.g. the action log token of a game
         tables = step(tables)
         version += 1
-        tables["meta"] = {"1": {"schema_version": version, "kind": kind}}
+        tables["meta"] = {"1": {**meta, "schema_version": version, "kind": kind}}
         changed = True
     return tables, changed

@@ -10,7 +10,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = [
     "GAME_ID_PATTERN",
@@ -21,6 +21,8 @@ __all__ = [
     "ImportReport",
     "NewerVersionError",
     "Player",
+    "Problem",
+    "UnknownFormatError",
     "StorageError",
     "StoredGame",
     "new_game_id",
@@ -48,6 +50,29 @@ class NewerVersionError(StorageError):
     """A file written by a newer Rummy Companion; it is refused and left untouched."""
 
 
+class UnknownFormatError(StorageError):
+    """A data folder marked with a format no Rummy Companion writes; refused, left untouched."""
+
+
+def check_summary_shape(summary: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The parts of a summary the history list reads must have their types.
+
+    ``winners`` a list of names, ``totals`` an object, ``hands`` a list: a
+    backup or a file saying otherwise is refused here, before it reaches the
+    index (where it once stopped the app from starting).
+    """
+    if summary is None:
+        return None
+    winners = summary.get("winners", [])
+    if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
+        raise ValueError(f"summary winners must be a list of player names, not {winners!r:.60}")
+    if not isinstance(summary.get("totals", {}), dict):
+        raise ValueError("summary totals must be an object")
+    if not isinstance(summary.get("hands", []), list):
+        raise ValueError("summary hands must be a list")
+    return summary
+
+
 def new_game_id() -> str:
     return uuid.uuid4().hex
 
@@ -72,6 +97,11 @@ class StoredGame(BaseModel):
     status: GameStatus = "in_progress"
     actions: list[dict[str, Any]] = []
     summary: dict[str, Any] | None = None
+
+    @field_validator("summary")
+    @classmethod
+    def _summary_shape(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        return check_summary_shape(value)
 
     def to_record(self) -> Any:
         """The :class:`rulesets.protocol.GameRecord` the referee replays."""
@@ -134,3 +164,12 @@ class ImportReport(BaseModel):
     added: list[str] = []
     skipped: list[str] = []
     problems: list[str] = []
+
+
+class Problem(BaseModel):
+    """A file of the history that could not be read, set aside with a note (see Settings)."""
+
+    id: str  # the kept file's name in the quarantine folder
+    note: str  # what happened, in plain words
+    file_name: str  # what the kept file was called in the data folder
+    when: str  # when it was set aside (ISO, UTC)

@@ -1,19 +1,22 @@
-"""The on-disk repository: one small TinyDB file per game plus a month-sharded index.
+"""The on-disk repository: one small TinyDB file per game, its action log, a month-sharded index.
 
 Layout of the data folder (see the package docstring for the why)::
 
-    format.json            store format version (refuses a store from a newer app)
+    format.json            store format (refuses a store from a newer app)
     players.json           TinyDB: table "players"
     games/<id>.json        TinyDB per game: tables "meta", "game" (header), "actions"
+    games/<id>.log         entries made since the game file was last rewritten (actionlog)
     index/<YYYY-MM>.json   TinyDB per month of creation: table "games" (list lines)
     trash/<id>.json        deleted games (restore = move back)
-    quarantine/            damaged files moved aside, never deleted
-    journal.json           ids whose index entry may be stale after a crash (transient)
+    quarantine/            damaged files moved aside with a note, never deleted
+    journal.json           an interrupted multi-file change, finished on the next open
     .lock                  the writer lock (filelock)
     .writer-<pid>-<n>      marker of a process that writes (removed on close)
 
-Saving a table entry rewrites only ``games/<id>.json``.  Finishing, creating
-or deleting a game rewrites that file plus one month of the index.
+Saving a table entry appends one line to ``games/<id>.log`` (one fsync).
+Finishing, creating or deleting a game rewrites its file plus one month of the
+index under a journal; so do imports, renames and merges, whose journal
+carries everything needed to finish them after a crash.
 """
 
 from __future__ import annotations
@@ -24,24 +27,20 @@ import json
 import os
 import re
 import secrets
-import threading
-from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock, Timeout
 from pydantic import ValidationError
-from tinydb import TinyDB
 
-from companion.storage import models
+from companion import jsonsafe
+from companion.storage import actionlog, models, quarantine
 from companion.storage.atomic import (
-    BufferedStorage,
-    DamagedFileError,
     atomic_write_bytes,
     clean_stale_temps,
     fsync_dir,
-    read_json_file,
+    pid_alive,
 )
 from companion.storage.base import (
     BaseRepository,
@@ -49,32 +48,83 @@ from companion.storage.base import (
     check_merge,
     check_name,
     check_players,
+    check_rename,
+    check_rules,
     check_status,
+    check_summary,
     describe,
-    rename_in,
+    renamed,
     sort_key,
 )
-from companion.storage.migrations import Tables, file_version, make_meta, upgrade
+from companion.storage.files import (
+    JOURNAL_BYTES,
+    CreateOp,
+    FileSig,
+    ImportOp,
+    IndexOp,
+    RenameOp,
+    ShapeError,
+    Tables,
+    game_tables,
+    meta_of,
+    parse_game,
+    parse_index,
+    parse_journal,
+    parse_players,
+    read_tables,
+)
+from companion.storage.locking import folder_lock, lock_key
+from companion.storage.migrations import make_meta, upgrade
 from companion.storage.models import (
     GameListItem,
     GameNotFoundError,
     GameStatus,
     NewerVersionError,
     Player,
+    Problem,
     StorageError,
     StoredGame,
+    UnknownFormatError,
     now_iso,
 )
 
-__all__ = ["TinyDbRepository"]
+__all__ = ["STORE_FORMAT", "TinyDbRepository"]
+
+#: layout of the data folder (format.json): 2 = game files with action logs beside them.
+#: Documents inside keep their own version (``models.STORAGE_SCHEMA_VERSION``).
+STORE_FORMAT = 2
 
 _ID_RE = re.compile(models.GAME_ID_PATTERN)
 _MARKER = ".writer-"
 _SHARD_RE = re.compile(r"^\d{4}-\d{2}$")
+_CACHE = 256
+#: a log longer than this is folded into its game file (one rewrite per this many saves)
+COMPACT_AFTER = 512
+#: every way a file's content can fail to be what its kind holds
+_INVALID = (ValueError, KeyError, TypeError, AttributeError, RecursionError)
 
 
 class _Damaged(StorageError):
     """A file was unreadable and has been moved to quarantine (message = for people)."""
+
+
+@dataclass(frozen=True)
+class _Live:
+    """What a writer knows about a game's files, valid while both signatures hold."""
+
+    json_sig: FileSig
+    log_sig: FileSig | None = None  # None: no log file
+    token: str = ""  # the game file's log token
+    count: int = 0  # actions
+    log_token: str | None = None  # the log's token (None: no log, or not even a whole header)
+    log_valid: int = 0  # bytes of whole lines in the log
+    log_torn: bool = False  # the log ends with a line cut off by a crash
+    log_ops: int = 0  # entries and undos in the log (it is folded in past COMPACT_AFTER)
+
+    @property
+    def log_ok(self) -> bool:
+        """New lines may be appended to the log as it is."""
+        return self.log_sig is not None and self.log_token == self.token and not self.log_torn
 
 
 def _shard_name(created: str) -> str:
@@ -82,47 +132,57 @@ def _shard_name(created: str) -> str:
     return key if _SHARD_RE.match(key) else "0000-00"
 
 
-def _game_tables(game: StoredGame) -> Tables:
-    header = game.model_dump(mode="json", exclude={"actions"})
-    version = models.STORAGE_SCHEMA_VERSION
-    return {
-        "meta": {"1": make_meta("game")},
-        "game": {"1": header},
-        "actions": {
-            str(n): {"schema_version": version, "action": a} for n, a in enumerate(game.actions, 1)
-        },
-    }
-
-
-def _game_from_tables(tables: Tables) -> StoredGame:
-    header = tables.get("game", {}).get("1")
-    if not isinstance(header, dict):
-        raise ValueError("no game header")
-    raw_actions = tables.get("actions", {})
-    actions = [raw_actions[k]["action"] for k in sorted(raw_actions, key=int)]
-    return StoredGame.model_validate({**header, "actions": actions})
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    if os.name == "nt":  # os.kill(pid, 0) would terminate it there; scanning is always safe
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _words(what: str | Callable[[], str]) -> str:
-    return what if isinstance(what, str) else what()
+    text = what if isinstance(what, str) else what()
+    return text[:1].upper() + text[1:]
 
 
-def _dumps(data: Any) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, ValidationError):
+        from companion.storage.files import first_error
+
+        return first_error(exc)
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def _check_tables(kind: str, tables: Tables) -> None:
+    """Raise if ``tables`` are not a valid file of ``kind`` (at the current version)."""
+    if kind == "game":
+        parse_game(tables)
+    elif kind == "index":
+        parse_index(tables)
+    elif kind == "players":
+        parse_players(tables)
+
+
+def _stat(path: Path) -> FileSig | None:
+    try:
+        return FileSig.of(os.stat(path))
+    except FileNotFoundError:
+        return None
+
+
+def _read_bytes(path: Path) -> tuple[bytes, FileSig] | None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        st = os.fstat(fd)
+        chunks = []
+        while chunk := os.read(fd, max(st.st_size, 65536)):
+            chunks.append(chunk)
+        return b"".join(chunks), FileSig.of(st)
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 class TinyDbRepository(BaseRepository):
@@ -135,27 +195,29 @@ class TinyDbRepository(BaseRepository):
         self._games_dir = self._dir / "games"
         self._index_dir = self._dir / "index"
         self._trash_dir = self._dir / "trash"
-        self._quarantine_dir = self._dir / "quarantine"
+        self._quarantine_dir = self._dir / quarantine.FOLDER
         self._players_path = self._dir / "players.json"
         self._journal_path = self._dir / "journal.json"
         self._format_path = self._dir / "format.json"
-        for folder in (self._games_dir, self._index_dir, self._trash_dir, self._quarantine_dir):
-            folder.mkdir(parents=True, exist_ok=True)
         self._durable = durable
-        self._flock = FileLock(
-            self._dir / ".lock",
-            timeout=lock_timeout,
-            poll_interval=0.002,
-            preserve_lock_file=True,
-        )
-        self._tlock = threading.RLock()
-        self._depth = 0
+        self._timeout = lock_timeout
         self._marker: Path | None = None
         self._marker_pid = 0
         self._problems: list[str] = []
-        with self._writing():
-            self._clean_after_dead_writers()
-            self._check_format()
+        self._live: dict[str, _Live] = {}
+        self._shards: dict[str, tuple[FileSig, list[GameListItem]]] = {}  # index months read
+        self._dir.mkdir(parents=True, exist_ok=True)
+        self._lock_key = lock_key(self._dir)
+        with folder_lock(self._dir, self._lock_key).hold(lock_timeout):
+            fmt = self._check_format()  # refuses a newer / unknown store before any change
+            for folder in (self._games_dir, self._index_dir, self._trash_dir):
+                folder.mkdir(exist_ok=True)
+            self._quarantine_dir.mkdir(exist_ok=True)
+            with self._writing():
+                self._clean_after_dead_writers()
+                if self._journal_path.exists():
+                    self._recover_journal()
+                self._finish_format(fmt)
 
     # ---- basics -------------------------------------------------------------------------
     @property
@@ -164,7 +226,7 @@ class TinyDbRepository(BaseRepository):
 
     @property
     def problems(self) -> list[str]:
-        """Plain-language notes about files that were damaged or refused."""
+        """Plain-language notes about files that were damaged or refused (this session)."""
         return list(self._problems)
 
     def close(self) -> None:
@@ -199,13 +261,22 @@ class TinyDbRepository(BaseRepository):
         for name in os.listdir(self._dir):
             if name.startswith(_MARKER):
                 pid = name[len(_MARKER) :].partition("-")[0]
-                if not pid.isdigit() or not _alive(int(pid)):
+                if not pid.isdigit() or not pid_alive(int(pid)):
                     dead.append(self._dir / name)
         small = [self._dir, self._index_dir]
         clean_stale_temps(small + [self._games_dir, self._trash_dir] if dead else small)
+        if dead:
+            self._remove_orphan_logs()
         for marker in dead:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(marker)
+
+    def _remove_orphan_logs(self) -> None:
+        """Logs whose game file is gone (a delete killed after folding the log in)."""
+        for log in self._games_dir.glob("*.log"):
+            if not log.with_suffix(".json").exists():
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(log)
 
     def _note(self, message: str) -> None:
         if message not in self._problems:
@@ -213,143 +284,148 @@ class TinyDbRepository(BaseRepository):
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
-        """One writer at a time: this process's threads and every other process."""
-        with self._tlock:
-            try:
-                self._flock.acquire()
-            except Timeout:
-                raise StorageError(
-                    "another window is still saving to the history; please try again"
-                ) from None
-            self._depth += 1
-            try:
-                self._mark_writer()
-                if self._depth == 1 and self._journal_path.exists():
-                    self._recover_journal()
-                yield
-            finally:
-                self._depth -= 1
-                self._flock.release()
+        """One writer at a time: this process's threads and every other process.
+
+        The outermost hold first finishes a change a crash interrupted (journal).
+        """
+        with folder_lock(self._dir, self._lock_key).hold(self._timeout) as depth:
+            self._mark_writer()
+            if depth == 1 and self._journal_path.exists():
+                self._recover_journal()
+            yield
+
+    def _locked(self) -> contextlib.AbstractContextManager[Any]:
+        return self._writing()
 
     def _write(self, path: Path, tables: Tables) -> None:
         atomic_write_bytes(path, _dumps(tables), durable=self._durable)
 
-    def _db(self, path: Path, tables: Tables) -> tuple[TinyDB, BufferedStorage]:
-        """A TinyDB over already-read tables; changes reach disk on ``storage.flush()``."""
-        db = TinyDB(path, storage=BufferedStorage, durable=self._durable)
-        storage = db.storage
-        assert isinstance(storage, BufferedStorage)
-        storage.write(tables)
-        storage.dirty = False
-        return db, storage
-
     # ---- reading with damage / version handling -------------------------------------
-    def _read(self, path: Path, kind: str, what: str | Callable[[], str]) -> Tables | None:
-        """Tables of ``path`` at the current version; None if missing.
+    def _valid_tables(self, path: Path, kind: str) -> tuple[Tables, FileSig, bool] | None:
+        """Read and check a file: (tables at the current version, signature, upgraded?).
+
+        Raises :class:`jsonsafe.JsonInputError` if it is damaged, NewerVersionError
+        if a newer app wrote it; None if it does not exist.
+        """
+        found = read_tables(path)
+        if found is None:
+            return None
+        tables, sig = found
+        try:
+            tables, changed = upgrade(tables, kind, "this file")
+            _check_tables(kind, tables)
+        except NewerVersionError:
+            raise
+        except _INVALID as exc:
+            raise jsonsafe.JsonInputError(f"its content is not valid: {_reason(exc)}") from None
+        return tables, sig, changed
+
+    def _read(
+        self, path: Path, kind: str, what: str | Callable[[], str]
+    ) -> tuple[Tables, FileSig] | None:
+        """Tables of ``path`` at the current version and their signature; None if missing.
 
         A damaged file is moved to quarantine and :class:`_Damaged` raised; a file
         from a newer app raises :class:`NewerVersionError` and is left untouched.
         """
         for _attempt in range(3):
             try:
-                tables = read_json_file(path)
-                if tables is None:
-                    return None
-                try:
-                    tables, changed = upgrade(tables, kind, "this file")
-                    if kind == "game":
-                        _game_from_tables(tables)
-                except NewerVersionError as exc:
-                    text = _words(what)
-                    message = f"{text[:1].upper()}{text[1:]}: {exc}"
-                    self._note(message)
-                    raise NewerVersionError(message) from None
-                except (ValueError, KeyError, TypeError, ValidationError) as exc:
-                    reason = str(exc).splitlines()[0]
-                    raise DamagedFileError(path, f"its content is not valid: {reason}") from None
-            except DamagedFileError as exc:
+                found = self._valid_tables(path, kind)
+            except NewerVersionError as exc:
+                message = f"{_words(what)}: {exc}"
+                self._note(message)
+                raise NewerVersionError(message) from None
+            except jsonsafe.JsonInputError as exc:
                 if self._quarantine(path, kind, exc.reason, _words(what)):
                     raise _Damaged(self._problems[-1]) from None
                 continue  # healed meanwhile by another writer: read again
+            if found is None:
+                return None
+            tables, sig, changed = found
             if changed:
                 with self._writing():  # upgrade what is on disk now, not what we read
-                    current = read_json_file(path)
-                    if (
-                        current is not None
-                        and file_version(current) < models.STORAGE_SCHEMA_VERSION
-                    ):
-                        tables = upgrade(current, kind, "this file")[0]
-                        self._write(path, tables)
-            return tables
+                    current = self._valid_tables(path, kind)
+                    if current is not None and current[2]:
+                        self._write(path, current[0])
+                    tables, sig = current[:2] if current else (tables, sig)
+            return tables, sig
         raise StorageError(f"{_words(what)} keeps changing while being read; try again")
 
     def _quarantine(self, path: Path, kind: str, reason: str, what: str) -> bool:
         """Move a damaged file aside (kept, never deleted) and tell the user."""
         with self._writing():
             try:
-                data = read_json_file(path)
-                if data is None:
+                if self._valid_tables(path, kind) is None:
                     return False
-                file_version(data)
-                if kind == "game":
-                    _game_from_tables(data)
                 return False  # it is fine now (rewritten by another writer)
-            except (DamagedFileError, ValueError, KeyError, TypeError, ValidationError):
+            except (jsonsafe.JsonInputError, NewerVersionError):
                 pass
-            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-            rel = path.relative_to(self._dir).as_posix().replace("/", "_")
-            dest = self._quarantine_dir / f"{stamp}-{rel}"
-            os.replace(path, dest)
-            if self._durable:
-                fsync_dir(path.parent)
-                fsync_dir(self._quarantine_dir)
+            dest = quarantine.set_aside(self._dir, path, durable=self._durable)
+            extra = ""
+            log = path.with_suffix(".log")
+            if kind == "game" and log.exists():
+                kept_log = quarantine.set_aside(self._dir, log, durable=self._durable)
+                extra = f" Its latest entries were kept as {kept_log}."
             message = (
-                f"{what[:1].upper()}{what[1:]} could not be read ({reason}). The damaged file "
-                f"was kept as {dest}; the rest of the history opens normally."
+                f"{what} could not be read ({reason}). The damaged file was kept as {dest}; "
+                f"the rest of the history opens normally.{extra}"
             )
             self._note(message)
-            with contextlib.suppress(OSError):  # for other windows and later sessions
-                atomic_write_bytes(
-                    dest.with_name(dest.name + ".txt"), message.encode(), durable=False
-                )
+            quarantine.write_note(dest, message)
+            self._live.pop(path.stem, None)
             if path.parent == self._games_dir:
-                self._index_remove(path.stem)
+                self._index_remove([path.stem])
             elif path.parent == self._index_dir:
                 self._rebuild_shard(path.stem)
             return True
 
-    def _check_format(self) -> None:
+    # ---- the store's format marker ------------------------------------------------------
+    def _check_format(self) -> tuple[int, int] | None:
+        """(layout, documents) versions of this store; None if there is no usable marker.
+
+        Refuses a store written by a newer app or marked with an unknown format,
+        before anything in it is changed.
+        """
         try:
-            tables = read_json_file(self._format_path)
-        except DamagedFileError as exc:
-            self._quarantine_format(exc.reason)
-            tables = None
-        if tables is None:
-            self._write(self._format_path, {"meta": {"1": make_meta("store")}})
-            return
-        try:
-            version = file_version(tables)
-        except ValueError:
-            self._quarantine_format("no format version")
-            self._write(self._format_path, {"meta": {"1": make_meta("store")}})
-            return
-        if version > models.STORAGE_SCHEMA_VERSION:
+            found = read_tables(self._format_path)
+            if found is None:
+                return None
+            meta = meta_of(found[0])
+            layout, documents = meta.get("schema_version"), meta.get("documents", 1)
+            if type(layout) is not int or type(documents) is not int:
+                raise ShapeError("no format version")
+        except (jsonsafe.JsonInputError, ShapeError) as exc:
+            dest = quarantine.set_aside(self._dir, self._format_path, durable=self._durable)
+            message = (
+                f"The format marker could not be read ({exc}); it was kept as {dest} and recreated."
+            )
+            self._note(message)
+            quarantine.write_note(dest, message)
+            return None
+        if layout > STORE_FORMAT or documents > models.STORAGE_SCHEMA_VERSION:
             raise NewerVersionError(
                 f"The history in {self._dir} was saved by a newer version of Rummy Companion "
-                f"(format {version}, this app reads up to {models.STORAGE_SCHEMA_VERSION}). "
+                f"(format {layout}.{documents}, this app reads up to "
+                f"{STORE_FORMAT}.{models.STORAGE_SCHEMA_VERSION}). "
                 "Update the app to open it; nothing was changed."
             )
-        if version < models.STORAGE_SCHEMA_VERSION:
-            self._migrate_all()
-            self._write(self._format_path, {"meta": {"1": make_meta("store")}})
+        if layout < 1 or documents < 1:
+            raise UnknownFormatError(
+                f"The history in {self._dir} is marked format {layout}, which no version of "
+                "Rummy Companion writes; nothing was changed."
+            )
+        return layout, documents
 
-    def _quarantine_format(self, reason: str) -> None:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-        dest = self._quarantine_dir / f"{stamp}-format.json"
-        os.replace(self._format_path, dest)
-        self._note(
-            f"The format marker could not be read ({reason}); it was kept as {dest} and recreated."
-        )
+    def _finish_format(self, found: tuple[int, int] | None) -> None:
+        if found is not None and found[1] < models.STORAGE_SCHEMA_VERSION:
+            self._migrate_all()
+        if found != (STORE_FORMAT, models.STORAGE_SCHEMA_VERSION):
+            meta = {
+                "schema_version": STORE_FORMAT,
+                "kind": "store",
+                "documents": models.STORAGE_SCHEMA_VERSION,
+            }
+            self._write(self._format_path, {"meta": {"1": meta}})
 
     def _migrate_all(self) -> None:
         """Upgrade every file of an older store once, on open."""
@@ -363,10 +439,11 @@ class TinyDbRepository(BaseRepository):
             with contextlib.suppress(_Damaged, NewerVersionError):
                 self._read(path, kind, what)
 
-    # ---- journal: keeps the index right across crashes -------------------------------
-    def _journal(self, ids: list[str]) -> None:
+    # ---- journal: multi-file changes finish after a crash ------------------------------
+    def _journal(self, op: IndexOp | CreateOp | ImportOp | RenameOp) -> None:
         self._write(
-            self._journal_path, {"meta": {"1": make_meta("journal")}, "ids": {"1": {"ids": ids}}}
+            self._journal_path,
+            {"meta": {"1": make_meta("journal")}, "op": {"1": op.model_dump(mode="json")}},
         )
 
     def _clear_journal(self) -> None:
@@ -376,54 +453,255 @@ class TinyDbRepository(BaseRepository):
                 fsync_dir(self._dir)
 
     def _recover_journal(self) -> None:
+        """Finish the change the journal describes; if it cannot be, set the journal aside."""
+        op: Any = None
         try:
-            tables = read_json_file(self._journal_path) or {}
-            ids = list(tables["ids"]["1"]["ids"])
-        except (DamagedFileError, KeyError, TypeError):
-            ids = None
-        if ids is None:  # the journal itself was cut off: check the whole index
-            self.rebuild_index()
-        else:
-            for gid in ids:
-                game = self._load_optional(gid)
-                try:
-                    if game is None:
-                        self._index_remove(gid)
-                    else:
-                        self._index_upsert(game.list_item())
-                except NewerVersionError:
-                    pass  # its month belongs to a newer app (noted in problems); left alone
+            found = read_tables(self._journal_path, JOURNAL_BYTES)
+            if found is None:
+                return
+            op = parse_journal(found[0])
+            self._apply(op)
+        except Exception as exc:  # whatever stops it, the store must still open
+            self._set_journal_aside(op, _reason(exc))
+            return
         self._clear_journal()
 
-    # ---- game files ----------------------------------------------------------------------
+    def _set_journal_aside(self, op: Any, reason: str) -> None:
+        words: dict[type, str] = {
+            IndexOp: "saving a game",
+            CreateOp: "starting a game",
+            ImportOp: "importing a backup",
+            RenameOp: "renaming a player",
+        }
+        what = words.get(type(op), "a change")
+        dest = quarantine.set_aside(self._dir, self._journal_path, durable=self._durable)
+        message = (
+            f"An interrupted change ({what}) could not be finished ({reason}). Its record was "
+            f"kept as {dest}; the history index was checked and the rest opens normally."
+        )
+        self._note(message)
+        quarantine.write_note(dest, message)
+        self.rebuild_index()
+
+    def _apply(self, op: IndexOp | CreateOp | ImportOp | RenameOp) -> None:
+        """Do (or finish doing) a journaled change; every step may be done twice."""
+        if isinstance(op, IndexOp):
+            self._apply_index(op.ids)
+        elif isinstance(op, CreateOp):
+            self._apply_import(ImportOp(games=[op.game]))
+        elif isinstance(op, ImportOp):
+            self._apply_import(op)
+        else:
+            self._apply_rename(op)
+
+    def _apply_index(self, ids: list[str]) -> None:
+        upsert, remove = [], []
+        for gid in ids:
+            game = self._load_optional(gid)
+            if game is None:
+                remove.append(gid)
+            else:
+                upsert.append(game.list_item())
+        with contextlib.suppress(NewerVersionError):  # a newer app's month: left alone
+            self._index_remove(remove)
+        for item in upsert:
+            with contextlib.suppress(NewerVersionError):
+                self._index_upsert([item])
+
+    def _apply_import(self, op: ImportOp) -> None:
+        for folder, games in ((self._games_dir, op.games), (self._trash_dir, op.trash)):
+            for g in games:
+                path = self._game_path(g.id, folder)
+                if not path.exists():
+                    self._write(path, game_tables(g, secrets.token_hex(4)))
+        self._add_players([*op.players, *(n for g in op.games + op.trash for n in g.players)])
+        self._index_upsert([g.list_item() for g in op.games])
+
+    def _apply_rename(self, op: RenameOp) -> None:
+        items = []
+        for folder, ids in ((self._games_dir, op.games), (self._trash_dir, op.trash)):
+            for gid in ids:
+                try:
+                    game = self._read_game(gid, folder)[0]
+                except (GameNotFoundError, _Damaged):
+                    continue
+                if op.old in game.players:
+                    game = renamed(game, op.old, op.new)
+                    self._rewrite(game, folder)
+                if folder == self._games_dir:
+                    items.append(game.list_item())
+        self._index_upsert(items)
+        players = self._read_players()
+        old = next((p for p in players if p.name == op.old), None)
+        if old is not None or not any(p.name.casefold() == op.new.casefold() for p in players):
+            kept = [p for p in players if p.name != op.old]
+            if not any(p.name.casefold() == op.new.casefold() for p in kept):
+                created = old.created if old is not None else now_iso()
+                kept.append(Player(name=op.new, created=created))
+            self._write_players(kept)
+
+    # ---- game files and their action logs ----------------------------------------------
     def _game_path(self, game_id: Any, folder: Path | None = None) -> Path:
         if not isinstance(game_id, str) or not _ID_RE.match(game_id):
-            raise GameNotFoundError(f"no game with id {game_id!r}")
+            raise GameNotFoundError(f"no game with id {game_id!r:.80}")
         return (folder or self._games_dir) / f"{game_id}.json"
 
     def _what(self, game_id: str) -> str:
-        """Plain words for a game, from the index if possible."""
+        """Plain words for a game, from the index if possible (never raises)."""
         for shard in sorted(self._index_dir.glob("*.json"), reverse=True):
-            with contextlib.suppress(DamagedFileError):
-                for doc in (read_json_file(shard) or {}).get("games", {}).values():
-                    if isinstance(doc, dict) and doc.get("id") == game_id:
-                        with contextlib.suppress(ValidationError):
-                            return describe(GameListItem.model_validate(doc))
+            try:
+                found = read_tables(shard)
+                items = parse_index(upgrade(found[0], "index", "")[0]) if found else []
+            except Exception:
+                continue
+            for item in items:
+                if item.id == game_id:
+                    return describe(item)
         return f"game {game_id}"
 
-    def _load_tables(self, game_id: str, folder: Path | None = None) -> tuple[Path, Tables]:
+    def _read_game(self, game_id: str, folder: Path | None = None) -> tuple[StoredGame, _Live]:
+        """The game (its file plus its log) and what a writer needs to know about them.
+
+        The log is read first: if the game file is rewritten in between, the log
+        read belongs to an older token and is ignored -- the new file holds it.
+        A damaged log is set aside (the game then opens from its file alone).
+        """
         path = self._game_path(game_id, folder)
-        tables = self._read(path, "game", lambda: self._what(game_id))
-        if tables is None:
-            raise GameNotFoundError(f"no game with id {game_id!r}")
-        return path, tables
+        log_path = path.with_suffix(".log")
+        for _attempt in range(3):
+            log = _read_bytes(log_path)
+            found = self._read(path, "game", lambda: self._what(game_id))
+            if found is None:
+                raise GameNotFoundError(f"no game with id {game_id!r}")
+            game, token = parse_game(found[0])
+            live = _Live(found[1], None, token, len(game.actions))
+            if log is None:
+                return game, live
+            try:
+                parsed = actionlog.parse(log[0])
+                live = replace(
+                    live,
+                    log_sig=log[1],
+                    log_token=parsed.token,
+                    log_valid=parsed.valid_size,
+                    log_torn=parsed.torn,
+                    log_ops=len(parsed.ops) if parsed.token == token else 0,
+                )
+                if parsed.token != token or not parsed.ops:
+                    return game, live
+                actions, last = actionlog.apply(game.actions, parsed.ops)
+            except actionlog.LogNewerError as exc:
+                message = (
+                    f"{_words(self._what(game_id))}: its latest entries were saved by a newer "
+                    f"version of Rummy Companion ({exc}). Update the app to open it; the file "
+                    "was left untouched."
+                )
+                self._note(message)
+                raise NewerVersionError(message) from None
+            except actionlog.LogDamagedError as exc:
+                self._quarantine_log(log_path, log[0], str(exc), game_id)
+                continue
+            updated = max(game.updated, last)
+            game = game.model_copy(update={"actions": actions, "updated": updated})
+            return game, replace(live, count=len(actions))
+        raise StorageError(f"{_words(self._what(game_id))} keeps changing while being read")
+
+    def _quarantine_log(self, log_path: Path, raw: bytes, reason: str, game_id: str) -> None:
+        """Set a damaged log aside, unless it changed since it was judged (lock held inside)."""
+        with self._writing():
+            now = _read_bytes(log_path)
+            if now is None or now[0] != raw:
+                return  # rewritten meanwhile: read again
+            dest = quarantine.set_aside(self._dir, log_path, durable=self._durable)
+            message = (
+                f"The latest entries of {self._what(game_id)} could not be read ({reason}). "
+                f"They were kept as {dest}; the game opens as it was when last summed up."
+            )
+            self._note(message)
+            quarantine.write_note(dest, message)
+            self._live.pop(game_id, None)
+
+    def _state(self, game_id: str) -> _Live:
+        """What a writer needs to append to a game: from memory if its files did not change."""
+        path = self._game_path(game_id)
+        cached = self._live.get(game_id)
+        if cached is not None:
+            json_sig, log_sig = _stat(path), _stat(path.with_suffix(".log"))
+            if json_sig == cached.json_sig and log_sig == cached.log_sig:
+                return cached
+        return self._fresh_state(game_id)[1]
+
+    def _fresh_state(self, game_id: str) -> tuple[StoredGame, _Live]:
+        """Read the game whole, cut off a torn log tail or drop a stale log (lock held)."""
+        game, live = self._read_game(game_id)
+        log_path = self._game_path(game_id).with_suffix(".log")
+        if live.log_sig is not None and live.log_token == live.token and live.log_torn:
+            os.truncate(log_path, live.log_valid)
+            if self._durable:
+                fd = os.open(log_path, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            live = replace(live, log_sig=_stat(log_path), log_torn=False)
+        elif live.log_sig is not None and live.log_token != live.token:
+            # stale (an older token) or not even its first line whole: nothing in it counts
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(log_path)
+            live = replace(live, log_sig=None, log_token=None)
+        self._remember(game_id, live)
+        return game, live
+
+    def _remember(self, game_id: str, live: _Live) -> None:
+        if len(self._live) >= _CACHE and game_id not in self._live:
+            self._live.pop(next(iter(self._live)))
+        self._live[game_id] = live
+
+    def _append_line(self, game_id: str, live: _Live, line: bytes) -> _Live:
+        """Append one line to the game's log: one write and one fsync."""
+        log_path = self._game_path(game_id).with_suffix(".log")
+        self._live.pop(game_id, None)  # if this fails half-way, read afresh next time
+        if live.log_ok:
+            fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
+            data = line
+        else:
+            fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            data = actionlog.header(live.token) + line
+        try:
+            _write_all(fd, data)
+            if self._durable:
+                os.fdatasync(fd) if hasattr(os, "fdatasync") else os.fsync(fd)
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+        if not live.log_ok and self._durable:
+            fsync_dir(self._games_dir)
+        return replace(
+            live,
+            log_sig=FileSig.of(st),
+            log_token=live.token,
+            log_torn=False,
+            log_ops=live.log_ops + 1 if live.log_ok else 1,
+        )
+
+    def _rewrite(self, game: StoredGame, folder: Path | None = None) -> None:
+        """Write the whole game file (a new log token), then drop the old log."""
+        path = self._game_path(game.id, folder)
+        token = secrets.token_hex(4)
+        self._write(path, game_tables(game, token))
+        with contextlib.suppress(FileNotFoundError):  # stale now (token); no fsync needed
+            os.unlink(path.with_suffix(".log"))
+        sig = _stat(path)
+        if folder in (None, self._games_dir) and sig is not None:
+            self._remember(game.id, _Live(sig, None, token, len(game.actions)))
 
     def _load_optional(self, game_id: str, folder: Path | None = None) -> StoredGame | None:
         try:
-            return _game_from_tables(self._load_tables(game_id, folder)[1])
+            return self._read_game(game_id, folder)[0]
         except (GameNotFoundError, _Damaged, NewerVersionError):
             return None
 
+    # ---- the game API ----------------------------------------------------------------------
     def create_game(
         self, game: str, players: list[str], rules: dict[str, Any] | None = None
     ) -> StoredGame:
@@ -431,106 +709,110 @@ class TinyDbRepository(BaseRepository):
         stored = StoredGame(
             game=check_name(game, "game name"),
             players=names,
-            rules=check_action(dict(rules or {})),
+            rules=check_rules(dict(rules or {})),
         )
         with self._writing():
             self._shard_writable(stored.created)
-            self._add_players(list(names))
-            self._journal([stored.id])
-            self._write(self._game_path(stored.id), _game_tables(stored))
-            self._index_upsert(stored.list_item())
+            op = CreateOp(game=stored)
+            self._journal(op)
+            self._apply(op)
             self._clear_journal()
         return stored
 
     def get_game(self, game_id: str) -> StoredGame:
-        return _game_from_tables(self._load_tables(game_id)[1])
+        return self._read_game(game_id)[0]
 
     def append_action(self, game_id: str, action: dict[str, Any]) -> int:
-        """Add one table entry; it is on disk (fsynced) when this returns."""
+        """Add one table entry: one line appended to the game's log, fsynced when this returns."""
         action = check_action(action)
         with self._writing():
-            path, tables = self._load_tables(game_id)
-            db, storage = self._db(path, tables)
-            actions = db.table("actions")
-            actions.insert({"schema_version": models.STORAGE_SCHEMA_VERSION, "action": action})
-            db.table("game").update({"updated": now_iso()}, doc_ids=[1])
-            storage.flush()
-            return len(actions)
+            live = self._state(game_id)
+            line = actionlog.op(live.count + 1, now_iso(), action)
+            live = self._append_line(game_id, live, line)
+            self._remember(game_id, replace(live, count=live.count + 1))
+            if live.log_ops >= COMPACT_AFTER:  # saved already; this only keeps reads quick
+                self._rewrite(self._fresh_state(game_id)[0])
+            return live.count + 1
+
+    def append_actions(self, game_id: str, actions: list[dict[str, Any]]) -> int:
+        """Add several actions as one entry: one appended line, all of them or none."""
+        checked = [check_action(a) for a in actions]
+        if not checked:
+            raise StorageError("an entry needs at least one action")
+        with self._writing():
+            live = self._state(game_id)
+            count = live.count + len(checked)
+            live = self._append_line(game_id, live, actionlog.op_many(count, now_iso(), checked))
+            self._remember(game_id, replace(live, count=count))
+            if live.log_ops >= COMPACT_AFTER:
+                self._rewrite(self._fresh_state(game_id)[0])
+            return count
 
     def pop_action(self, game_id: str) -> dict[str, Any] | None:
+        """Undo the last entry (one line appended to the log); returns it, or None."""
         with self._writing():
-            path, tables = self._load_tables(game_id)
-            db, storage = self._db(path, tables)
-            actions = db.table("actions")
-            ids = [doc.doc_id for doc in actions.all()]
-            if not ids:
+            game, live = self._fresh_state(game_id)
+            if not game.actions:
                 return None
-            last = actions.get(doc_id=max(ids))
-            assert last is not None and not isinstance(last, list)
-            actions.remove(doc_ids=[max(ids)])
-            db.table("game").update({"updated": now_iso()}, doc_ids=[1])
-            storage.flush()
-            popped: dict[str, Any] = last["action"]
-            return popped
+            line = actionlog.op(live.count - 1, now_iso(), None)
+            live = self._append_line(game_id, live, line)
+            self._remember(game_id, replace(live, count=live.count - 1))
+            if live.log_ops >= COMPACT_AFTER:
+                self._rewrite(game.model_copy(update={"actions": game.actions[:-1]}))
+            return game.actions[-1]
 
     def replace_actions(self, game_id: str, actions: list[dict[str, Any]]) -> None:
         checked = [check_action(a) for a in actions]
         with self._writing():
-            path, tables = self._load_tables(game_id)
-            db, storage = self._db(path, tables)
-            table = db.table("actions")
-            table.truncate()
-            version = models.STORAGE_SCHEMA_VERSION
-            table.insert_multiple({"schema_version": version, "action": a} for a in checked)
-            db.table("game").update({"updated": now_iso()}, doc_ids=[1])
-            storage.flush()
+            game = self._fresh_state(game_id)[0]
+            self._rewrite(game.model_copy(update={"actions": checked, "updated": now_iso()}))
 
     def set_summary(
         self, game_id: str, summary: dict[str, Any] | None, status: GameStatus | None = None
     ) -> None:
-        fields: dict[str, Any] = {"summary": None if summary is None else check_action(summary)}
+        fields: dict[str, Any] = {"summary": check_summary(summary)}
         if status is not None:
             fields["status"] = check_status(status)
         with self._writing():
-            path, tables = self._load_tables(game_id)
-            fields["updated"] = now_iso()
-            self._shard_writable(_game_from_tables(tables).created)
-            db, storage = self._db(path, tables)
-            db.table("game").update(fields, doc_ids=[1])
-            self._journal([game_id])
-            storage.flush()
-            assert storage._cache is not None
-            self._index_upsert(_game_from_tables(storage._cache).list_item())
+            game = self._fresh_state(game_id)[0]
+            self._shard_writable(game.created)
+            new = game.model_copy(update={**fields, "updated": now_iso()})
+            self._journal(IndexOp(ids=[game_id]))
+            self._rewrite(new)
+            self._index_upsert([new.list_item()])
             self._clear_journal()
 
     def delete_game(self, game_id: str) -> None:
         """Move a game to the trash (undo with :meth:`restore_game`)."""
         with self._writing():
-            path, tables = self._load_tables(game_id)
-            game = _game_from_tables(tables)
+            game, live = self._fresh_state(game_id)
             self._shard_writable(game.created)
-            self._journal([game_id])
+            if live.log_sig is not None:
+                self._rewrite(game)  # the trash holds whole game files, no logs
+            self._journal(IndexOp(ids=[game_id]))
+            path = self._game_path(game_id)
             os.replace(path, self._trash_dir / path.name)
+            self._live.pop(game_id, None)
             if self._durable:
                 fsync_dir(self._trash_dir)
                 fsync_dir(self._games_dir)
-            self._index_remove(game_id, game.created)
+            self._index_remove([game_id], game.created)
             self._clear_journal()
 
     def restore_game(self, game_id: str) -> StoredGame:
         with self._writing():
             try:
-                path, tables = self._load_tables(game_id, self._trash_dir)
+                game = self._read_game(game_id, self._trash_dir)[0]
             except GameNotFoundError:
                 raise GameNotFoundError(f"no game with id {game_id!r} in the trash") from None
-            game = _game_from_tables(tables)
             self._shard_writable(game.created)
-            self._journal([game_id])
+            self._journal(IndexOp(ids=[game_id]))
+            path = self._game_path(game_id, self._trash_dir)
             os.replace(path, self._games_dir / path.name)
             if self._durable:
                 fsync_dir(self._games_dir)
                 fsync_dir(self._trash_dir)
-            self._index_upsert(game.list_item())
+            self._index_upsert([game.list_item()])
             self._clear_journal()
             return game
 
@@ -544,32 +826,44 @@ class TinyDbRepository(BaseRepository):
     def _shard_path(self, name: str) -> Path:
         return self._index_dir / f"{name}.json"
 
-    def _read_shard(self, path: Path, *, writing: bool = False) -> list[dict[str, Any]]:
+    def _read_shard(self, path: Path, *, writing: bool = False) -> list[GameListItem]:
         """Index lines of one month; a newer-format shard reads as empty, but is never
         overwritten (``writing=True`` raises :class:`NewerVersionError` instead)."""
+        cached = self._shards.get(path.stem)
+        if cached is not None and cached[0] == _stat(path):
+            return list(cached[1])  # unchanged since read (list lines are never mutated)
         try:
-            tables = self._read(path, "index", f"the history index for {path.stem}")
+            found = self._read(path, "index", f"the history index for {path.stem}")
         except _Damaged:
-            tables = read_json_file(path)  # rebuilt by the quarantine step
+            found = self._read(path, "index", f"the history index for {path.stem}")
         except NewerVersionError:
             if writing:
                 raise
             return []
-        docs = (tables or {}).get("games", {})
-        return [d for d in docs.values() if isinstance(d, dict)]
+        if not found:
+            return []
+        lines = parse_index(found[0])
+        self._shards[path.stem] = (found[1], lines)
+        return list(lines)
 
     def _shard_writable(self, created: str) -> None:
         """Raise NewerVersionError before touching anything if that month is a newer app's."""
         self._read_shard(self._shard_path(_shard_name(created)), writing=True)
 
-    def _index_upsert(self, item: GameListItem) -> None:
+    def _index_upsert(self, items: Iterable[GameListItem]) -> None:
+        by_shard: dict[str, list[GameListItem]] = {}
+        for item in items:
+            by_shard.setdefault(_shard_name(item.created), []).append(item)
         with self._writing():
-            path = self._shard_path(_shard_name(item.created))
-            docs = [d for d in self._read_shard(path, writing=True) if d.get("id") != item.id]
-            docs.append(item.model_dump(mode="json"))
-            self._write_shard(path, docs)
+            for name, new in by_shard.items():
+                path = self._shard_path(name)
+                ids = {i.id for i in new}
+                lines = [i for i in self._read_shard(path, writing=True) if i.id not in ids]
+                self._write_shard(path, lines + new)
 
-    def _index_remove(self, game_id: str, created: str | None = None) -> None:
+    def _index_remove(self, game_ids: list[str], created: str | None = None) -> None:
+        if not game_ids:
+            return
         with self._writing():
             shards = (
                 [self._shard_path(_shard_name(created))]
@@ -578,19 +872,19 @@ class TinyDbRepository(BaseRepository):
             )
             for path in shards:
                 try:
-                    docs = self._read_shard(path, writing=True)
+                    lines = self._read_shard(path, writing=True)
                 except NewerVersionError:
                     if created:
                         raise
                     continue  # a newer app's month: not ours to change
-                kept = [d for d in docs if d.get("id") != game_id]
-                if len(kept) != len(docs):
+                kept = [i for i in lines if i.id not in game_ids]
+                if len(kept) != len(lines):
                     self._write_shard(path, kept)
 
-    def _write_shard(self, path: Path, docs: list[dict[str, Any]]) -> None:
-        db, storage = self._db(path, {"meta": {"1": make_meta("index")}})
-        db.table("games").insert_multiple(sorted(docs, key=lambda d: (d["created"], d["id"])))
-        storage.flush()
+    def _write_shard(self, path: Path, lines: list[GameListItem]) -> None:
+        lines = sorted(lines, key=sort_key)
+        docs = {str(n): i.model_dump(mode="json") for n, i in enumerate(lines, 1)}
+        self._write(path, {"meta": {"1": make_meta("index")}, "games": docs})
 
     def _scan_games(self) -> Iterator[StoredGame]:
         for path in sorted(self._games_dir.glob("*.json")):
@@ -599,22 +893,16 @@ class TinyDbRepository(BaseRepository):
                 yield game
 
     def _rebuild_shard(self, name: str) -> None:
-        docs = [
-            g.list_item().model_dump(mode="json")
-            for g in self._scan_games()
-            if _shard_name(g.created) == name
-        ]
-        if docs:
-            self._write_shard(self._shard_path(name), docs)
+        lines = [g.list_item() for g in self._scan_games() if _shard_name(g.created) == name]
+        if lines:
+            self._write_shard(self._shard_path(name), lines)
 
     def rebuild_index(self) -> None:
         """Recreate the whole index from the game files (slow; used for repair)."""
         with self._writing():
-            by_shard: dict[str, list[dict[str, Any]]] = {}
+            by_shard: dict[str, list[GameListItem]] = {}
             for g in self._scan_games():
-                by_shard.setdefault(_shard_name(g.created), []).append(
-                    g.list_item().model_dump(mode="json")
-                )
+                by_shard.setdefault(_shard_name(g.created), []).append(g.list_item())
             newer = set()
             for path in self._index_dir.glob("*.json"):
                 try:
@@ -623,76 +911,64 @@ class TinyDbRepository(BaseRepository):
                     newer.add(path.stem)  # written by a newer app: left untouched
                     continue
                 if path.stem not in by_shard:
-                    os.unlink(path)
-            for name, docs in by_shard.items():
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(path)
+            for name, lines in by_shard.items():
                 if name not in newer:
-                    self._write_shard(self._shard_path(name), docs)
+                    self._write_shard(self._shard_path(name), lines)
 
     def list_games(
         self, limit: int = 20, offset: int = 0, game: str | None = None, player: str | None = None
     ) -> list[GameListItem]:
         """Newest first, read from the index only (no game file is opened)."""
         wanted = offset + limit
-        found: list[dict[str, Any]] = []
+        found: list[GameListItem] = []
         for path in sorted(self._index_dir.glob("*.json"), reverse=True):
             if not _SHARD_RE.match(path.stem) and path.stem != "0000-00":
                 continue
-            docs = [
-                d
-                for d in self._read_shard(path)
-                if (game is None or d.get("game") == game)
-                and (player is None or player in d.get("players", ()))
+            lines = [
+                i
+                for i in self._read_shard(path)
+                if (game is None or i.game == game) and (player is None or player in i.players)
             ]
-            docs.sort(key=lambda d: (str(d.get("created")), str(d.get("id"))), reverse=True)
-            found.extend(docs)
+            lines.sort(key=sort_key, reverse=True)
+            found.extend(lines)
             if len(found) >= wanted:
                 break
-        items = []
-        for doc in found[offset:wanted]:
-            try:
-                items.append(GameListItem.model_validate(doc))
-            except ValidationError:
-                self._note(f"A line of the history index could not be read: {doc!r:.80}")
-        return items
+        return found[offset:wanted]
 
     # ---- players ------------------------------------------------------------------------------
-    def _read_players(self) -> dict[str, dict[str, Any]]:
+    def _read_players(self) -> list[Player]:
         try:
-            tables = self._read(self._players_path, "players", "the player list")
+            found = self._read(self._players_path, "players", "the player list")
         except _Damaged:
-            tables = None
-        return (tables or {}).get("players", {})
+            found = None
+        return parse_players(found[0]) if found else []
 
-    def _write_players(self, docs: list[dict[str, Any]]) -> None:
-        db, storage = self._db(self._players_path, {"meta": {"1": make_meta("players")}})
-        db.table("players").insert_multiple(docs)
-        storage.flush()
+    def _write_players(self, players: list[Player]) -> None:
+        docs = {str(n): p.model_dump(mode="json") for n, p in enumerate(players, 1)}
+        self._write(self._players_path, {"meta": {"1": make_meta("players")}, "players": docs})
 
     def _add_players(self, players: list[Player | str]) -> list[Player]:
         with self._writing():
-            docs = list(self._read_players().values())
-            known = {str(d.get("name", "")).casefold(): d for d in docs}
+            stored = self._read_players()
+            known = {p.name.casefold(): p for p in stored}
             out = []
             added = False
             for p in players:
                 player = Player(name=p) if isinstance(p, str) else p
-                doc = known.get(player.name.casefold())
-                if doc is None:
-                    doc = player.model_dump(mode="json")
-                    known[player.name.casefold()] = doc
-                    docs.append(doc)
+                found = known.get(player.name.casefold())
+                if found is None:
+                    found = known[player.name.casefold()] = player
+                    stored.append(player)
                     added = True
-                out.append(Player.model_validate(doc))
+                out.append(found)
             if added:
-                self._write_players(docs)
+                self._write_players(stored)
             return out
 
     def list_players(self) -> list[Player]:
-        players = []
-        for doc in self._read_players().values():
-            with contextlib.suppress(ValidationError):
-                players.append(Player.model_validate(doc))
-        return sorted(players, key=lambda p: p.name.casefold())
+        return sorted(self._read_players(), key=lambda p: p.name.casefold())
 
     def add_player(self, name: str) -> Player:
         return self._add_players([check_name(name)])[0]
@@ -702,6 +978,7 @@ class TinyDbRepository(BaseRepository):
         return next((p.name for p in self.list_players() if p.name.casefold() == folded), None)
 
     def rename_player(self, old: str, new: str) -> None:
+        """Rename everywhere (every game, deleted ones too): all at once, even across a crash."""
         new = check_name(new)
         with self._writing():
             key = self._find_player(old)
@@ -710,45 +987,35 @@ class TinyDbRepository(BaseRepository):
             other = self._find_player(new)
             if other is not None and other != key:
                 raise StorageError(f"{new!r} already exists; merge the two players instead")
-            self._rename(key, new)
+            games, trash = list(self._iter_games()), list(self._iter_games(trash=True))
+            check_rename(key, new, games + trash)
+            self._rename(key, new, games, trash)
 
     def merge_players(self, source: str, target: str) -> None:
         with self._writing():
+            games, trash = list(self._iter_games()), list(self._iter_games(trash=True))
             src, dst = check_merge(
                 source,
                 target,
                 self._find_player(source),
                 self._find_player(target),
-                self._all_games(),
+                games + trash,
             )
-            self._rename(src, dst)
+            self._rename(src, dst, games, trash)
 
-    def _all_games(self) -> Iterator[StoredGame]:
-        yield from self._iter_games()
-        yield from self._iter_games(trash=True)
-
-    def _rename(self, old: str, new: str) -> None:
-        changed: list[StoredGame] = []
-        for folder in (self._games_dir, self._trash_dir):
-            for path in sorted(folder.glob("*.json")):
-                g = self._load_optional(path.stem, folder)
-                if g is None or old not in g.players:
-                    continue
-                data = g.model_dump(mode="json")
-                for field in ("players", "actions", "summary"):
-                    data[field] = rename_in(data[field], old, new)
-                g = StoredGame.model_validate(data)
-                self._write(path, _game_tables(g))
-                if folder == self._games_dir:
-                    changed.append(g)
-        for g in changed:
-            self._index_upsert(g.list_item())
-        docs = list(self._read_players().values())
-        names = {d.get("name") for d in docs}
-        docs = [d for d in docs if d.get("name") != old]
-        if new not in names:
-            docs.append(Player(name=new).model_dump(mode="json"))
-        self._write_players(docs)
+    def _rename(self, old: str, new: str, games: list[StoredGame], trash: list[StoredGame]) -> None:
+        mine = [g for g in games if old in g.players]
+        for created in {g.created for g in mine}:
+            self._shard_writable(created)
+        op = RenameOp(
+            old=old,
+            new=new,
+            games=[g.id for g in mine],
+            trash=[g.id for g in trash if old in g.players],
+        )
+        self._journal(op)
+        self._apply(op)
+        self._clear_journal()
 
     # ---- primitives for export/import ---------------------------------------------------
     def _iter_games(self, *, trash: bool = False) -> Iterator[StoredGame]:
@@ -763,37 +1030,54 @@ class TinyDbRepository(BaseRepository):
             p.stem for folder in (self._games_dir, self._trash_dir) for p in folder.glob("*.json")
         }
 
-    def _bulk_insert(self, games: list[StoredGame], trash: list[StoredGame]) -> None:
+    def _bulk_insert(
+        self, games: list[StoredGame], trash: list[StoredGame], players: list[Player]
+    ) -> None:
         with self._writing():
             known = self._known_ids()
             games = [g for g in games if g.id not in known]
             trash = [g for g in trash if g.id not in known]
-            self._journal([g.id for g in games])
-            for g in games:
-                self._write(self._game_path(g.id), _game_tables(g))
-            for g in trash:
-                self._write(self._game_path(g.id, self._trash_dir), _game_tables(g))
-            by_shard: dict[str, list[GameListItem]] = {}
-            for g in games:
-                by_shard.setdefault(_shard_name(g.created), []).append(g.list_item())
-            for name, items in by_shard.items():
-                path = self._shard_path(name)
-                ids = {i.id for i in items}
-                docs = [d for d in self._read_shard(path, writing=True) if d.get("id") not in ids]
-                docs += [i.model_dump(mode="json") for i in items]
-                self._write_shard(path, docs)
+            for created in {_shard_name(g.created) for g in games}:
+                self._read_shard(self._shard_path(created), writing=True)
+            op = ImportOp(games=games, trash=trash, players=players)
+            self._journal(op)
+            self._apply(op)
             self._clear_journal()
 
+    # ---- problems ------------------------------------------------------------------------
     def quarantine_notes(self) -> list[str]:
         """What was ever moved to ``quarantine/`` and why (oldest first), for a repair screen."""
-        notes = sorted(self._quarantine_dir.glob("*.txt"))
-        return [n.read_text(encoding="utf-8", errors="replace") for n in notes]
+        return quarantine.notes(self._dir)
+
+    def problem_reports(self) -> list[Problem]:
+        return quarantine.problems(self._dir)
+
+    def problem_file(self, ident: str) -> tuple[str, bytes]:
+        path = quarantine.kept_file(self._dir, ident)
+        try:
+            return path.name, path.read_bytes()
+        except OSError as exc:
+            raise StorageError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+    def dismiss_problem(self, ident: str) -> None:
+        with self._writing():
+            kept = quarantine.kept_file(self._dir, ident)
+            note = kept.with_name(kept.name + ".txt")
+            quarantine.dismiss(self._dir, ident)
+        with contextlib.suppress(OSError, ValueError):
+            self._problems.remove(note.read_text(encoding="utf-8", errors="replace"))
 
     def check_all(self) -> list[str]:
         """Open every file (slow: for a repair screen); returns :attr:`problems`."""
-        for _ in self._all_games():
+        for _ in self._iter_games():
+            pass
+        for _ in self._iter_games(trash=True):
             pass
         for path in sorted(self._index_dir.glob("*.json")):
             self._read_shard(path)
         self._read_players()
         return self.problems
+
+
+def _dumps(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

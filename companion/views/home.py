@@ -16,9 +16,10 @@ import flet as ft
 from companion import rulebook
 from companion.access import Capability
 from companion.components.common import readable, tag
+from companion.components.problems import open_problems, problems_banner
 from companion.routes import with_back
 from companion.services import Services, use_services, use_ui
-from companion.storage import GameListItem, StorageError
+from companion.storage import GameListItem, GameRepository, StorageError
 from companion.ui import go, icon_button, labelled
 from rulesets import RulesetError, load_ruleset
 
@@ -157,6 +158,33 @@ def _in_progress_tile(services: Services, item: GameListItem) -> ft.Control:
     )
 
 
+def _damaged_tile(item: GameListItem) -> ft.Control:
+    """A game in progress whose file could not be read: marked, and where to look."""
+    title = _title(item.game)
+    who = ", ".join(item.players)
+    label = f"{title} with {who} could not be read: see the problems in Settings"
+    return labelled(
+        ft.ListTile(
+            leading=ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR),
+            title=ft.Text(f"{title}: could not be read"),
+            subtitle=ft.Text(f"{who} — see Settings › Problems", max_lines=2),
+            on_click=lambda _: go("/settings"),
+        ),
+        label,
+        f"damaged-{item.id}",
+        button=True,
+    )
+
+
+def _readable(repo: GameRepository, item: GameListItem) -> bool:
+    """Open the game's file now, so damage shows on Home at once, not when it is tapped."""
+    try:
+        repo.get_game(item.id)
+    except StorageError:
+        return False
+    return True
+
+
 def _in_progress(services: Services, games: list[GameListItem]) -> list[ft.Control]:
     if not games:
         return [
@@ -169,7 +197,10 @@ def _in_progress(services: Services, games: list[GameListItem]) -> list[ft.Contr
     more = len(games) - len(shown)
     controls: list[ft.Control] = [
         ft.Text("Games in progress", size=16, weight=ft.FontWeight.BOLD),
-        *(_in_progress_tile(services, g) for g in shown),
+        *(
+            _in_progress_tile(services, g) if _readable(services.repo, g) else _damaged_tile(g)
+            for g in shown
+        ),
     ]
     controls.append(
         tag(
@@ -270,8 +301,9 @@ def HomeView() -> ft.View:
         *(_game_card(g) for g in rulebook.games()),
         _more_row(),
     ]
-    for problem in services.repo.problems:
-        controls.append(ft.Text(problem, color=ft.Colors.ERROR, selectable=True))
+    reports, others = open_problems(services)  # after the games in progress were opened
+    if reports or others:
+        controls.insert(0, problems_banner(len(reports) + len(others)))
     return ft.View(
         route="/",
         appbar=ft.AppBar(

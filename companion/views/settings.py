@@ -22,6 +22,7 @@ from companion.backup import (
     import_backup_bytes,
 )
 from companion.components.house_rules import HouseRulesEditor
+from companion.components.problems import ProblemsPanel
 from companion.demo import load_demo
 from companion.preferences import (
     default_rules,
@@ -131,6 +132,146 @@ def RulesDialogBody(services: Services, game: str) -> ft.Control:
     )
 
 
+def _modal(
+    dialog: str,
+    problem: str,
+    players: list[str],
+    services: Services,
+    on_typed: Any,
+    rename: Any,
+    merge: Any,
+    close: Any,
+) -> ft.AlertDialog | None:
+    """The open dialog (rename, merge, default house rules), if any."""
+    kind, _, arg = dialog.partition(":")
+    modal: ft.AlertDialog | None = None
+    trouble: list[ft.Control] = [ft.Text(problem, color=ft.Colors.ERROR)] if problem else []
+    if kind == "rename":
+        modal = ft.AlertDialog(
+            title=ft.Text(f"Rename {arg}"),
+            content=ft.Column(
+                [
+                    labelled(
+                        ft.TextField(
+                            label="New name", value=arg, on_change=on_typed, autofocus=True
+                        ),
+                        "New name",
+                        "settings-rename-field",
+                    ),
+                    *trouble,
+                ],
+                tight=True,
+            ),
+            actions=[
+                ft.TextButton("Cancel", on_click=close),
+                labelled(
+                    ft.FilledButton("Rename", on_click=functools.partial(rename, arg)),
+                    "Rename",
+                    "settings-rename-ok",
+                    button=True,
+                ),
+            ],
+            on_dismiss=close,
+        )
+    elif kind == "merge":
+        modal = ft.AlertDialog(
+            title=ft.Text(f"Merge {arg} into…"),
+            content=ft.Column(
+                [
+                    ft.Text(f"All of {arg}'s games will belong to the player you pick."),
+                    *[
+                        labelled(
+                            ft.OutlinedButton(other, on_click=functools.partial(merge, arg, other)),
+                            f"Merge into {other}",
+                            f"settings-merge-into-{other}",
+                            button=True,
+                        )
+                        for other in players
+                        if other != arg
+                    ],
+                    *trouble,
+                ],
+                tight=True,
+                spacing=6,
+            ),
+            actions=[ft.TextButton("Cancel", on_click=close)],
+            on_dismiss=close,
+        )
+    elif kind == "rules" and arg in GAMES:
+        modal = ft.AlertDialog(
+            title=ft.Text(f"{load_ruleset(arg).title}: default house rules"),
+            scrollable=True,
+            content=ft.Container(width=520, content=RulesDialogBody(services, arg)),
+            actions=[
+                labelled(
+                    ft.FilledButton("Done", on_click=close),
+                    "Done",
+                    "settings-rules-done",
+                    button=True,
+                )
+            ],
+            on_dismiss=close,
+        )
+    return modal
+
+
+def _players_section(players: list[str], open_dialog: Any) -> list[ft.Control]:
+    """Each player, with Rename and Merge."""
+    controls: list[ft.Control] = []
+    if not players:
+        controls.append(ft.Text("No players yet.", size=14))
+    for name in players:
+        controls.append(
+            ft.Semantics(
+                identifier=f"settings-player-{name}",
+                container=True,
+                content=ft.Row(
+                    [
+                        ft.Text(name, size=15, expand=True),
+                        _button(
+                            "Rename",
+                            ft.Icons.EDIT,
+                            functools.partial(open_dialog, f"rename:{name}"),
+                            f"settings-rename-{name}",
+                        ),
+                        _button(
+                            "Merge",
+                            ft.Icons.MERGE,
+                            functools.partial(open_dialog, f"merge:{name}"),
+                            f"settings-merge-{name}",
+                        ),
+                    ],
+                    spacing=6,
+                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                ),
+            )
+        )
+    return controls
+
+
+def _rules_tiles(data_dir: Path | None, open_dialog: Any) -> list[ft.Control]:
+    """Each game's default house rules, in words, opening their editor."""
+    controls: list[ft.Control] = []
+    for game in GAMES:
+        current = default_rules(data_dir, game)
+        summary = describe_rules(game, current)
+        title = load_ruleset(game).title
+        controls.append(
+            labelled(
+                ft.ListTile(
+                    title=ft.Text(f"{title} house rules"),
+                    subtitle=ft.Text(summary, max_lines=3),
+                    trailing=ft.Icon(ft.Icons.TUNE),
+                    on_click=functools.partial(open_dialog, f"rules:{game}"),
+                ),
+                f"{title} house rules: {summary}",
+                f"settings-rules-{game}",
+                button=True,
+            )
+        )
+    return controls
+
+
 @ft.component
 def SettingsView() -> ft.View:
     services = use_services()
@@ -216,75 +357,7 @@ def SettingsView() -> ft.View:
         services.history_changed()
         report(f"{source}'s games now belong to {target}.")
 
-    kind, _, arg = dialog.partition(":")
-    modal: ft.AlertDialog | None = None
-    trouble: list[ft.Control] = [ft.Text(problem, color=ft.Colors.ERROR)] if problem else []
-    if kind == "rename":
-        modal = ft.AlertDialog(
-            title=ft.Text(f"Rename {arg}"),
-            content=ft.Column(
-                [
-                    labelled(
-                        ft.TextField(
-                            label="New name", value=arg, on_change=on_typed, autofocus=True
-                        ),
-                        "New name",
-                        "settings-rename-field",
-                    ),
-                    *trouble,
-                ],
-                tight=True,
-            ),
-            actions=[
-                ft.TextButton("Cancel", on_click=close),
-                labelled(
-                    ft.FilledButton("Rename", on_click=functools.partial(rename, arg)),
-                    "Rename",
-                    "settings-rename-ok",
-                    button=True,
-                ),
-            ],
-            on_dismiss=close,
-        )
-    elif kind == "merge":
-        modal = ft.AlertDialog(
-            title=ft.Text(f"Merge {arg} into…"),
-            content=ft.Column(
-                [
-                    ft.Text(f"All of {arg}'s games will belong to the player you pick."),
-                    *[
-                        labelled(
-                            ft.OutlinedButton(other, on_click=functools.partial(merge, arg, other)),
-                            f"Merge into {other}",
-                            f"settings-merge-into-{other}",
-                            button=True,
-                        )
-                        for other in players
-                        if other != arg
-                    ],
-                    *trouble,
-                ],
-                tight=True,
-                spacing=6,
-            ),
-            actions=[ft.TextButton("Cancel", on_click=close)],
-            on_dismiss=close,
-        )
-    elif kind == "rules" and arg in GAMES:
-        modal = ft.AlertDialog(
-            title=ft.Text(f"{load_ruleset(arg).title}: default house rules"),
-            scrollable=True,
-            content=ft.Container(width=520, content=RulesDialogBody(services, arg)),
-            actions=[
-                labelled(
-                    ft.FilledButton("Done", on_click=close),
-                    "Done",
-                    "settings-rules-done",
-                    button=True,
-                )
-            ],
-            on_dismiss=close,
-        )
+    modal = _modal(dialog, problem, players, services, on_typed, rename, merge, close)
     ft.use_dialog(modal)
 
     theme = ui.dark
@@ -348,54 +421,11 @@ def SettingsView() -> ft.View:
                 content=ft.Text(last, size=14, weight=ft.FontWeight.W_500),
             )
         )
+    controls += [_section("Problems"), ProblemsPanel(services)]
     controls.append(_section("Default house rules"))
     controls.append(ft.Text("New games start with these; the meld checker uses them too.", size=13))
-    for game in GAMES:
-        current = default_rules(services.repo.data_dir, game)
-        summary = describe_rules(game, current)
-        title = load_ruleset(game).title
-        controls.append(
-            labelled(
-                ft.ListTile(
-                    title=ft.Text(f"{title} house rules"),
-                    subtitle=ft.Text(summary, max_lines=3),
-                    trailing=ft.Icon(ft.Icons.TUNE),
-                    on_click=functools.partial(open_dialog, f"rules:{game}"),
-                ),
-                f"{title} house rules: {summary}",
-                f"settings-rules-{game}",
-                button=True,
-            )
-        )
-    controls.append(_section("Players"))
-    if not players:
-        controls.append(ft.Text("No players yet.", size=14))
-    for name in players:
-        controls.append(
-            ft.Semantics(
-                identifier=f"settings-player-{name}",
-                container=True,
-                content=ft.Row(
-                    [
-                        ft.Text(name, size=15, expand=True),
-                        _button(
-                            "Rename",
-                            ft.Icons.EDIT,
-                            functools.partial(open_dialog, f"rename:{name}"),
-                            f"settings-rename-{name}",
-                        ),
-                        _button(
-                            "Merge",
-                            ft.Icons.MERGE,
-                            functools.partial(open_dialog, f"merge:{name}"),
-                            f"settings-merge-{name}",
-                        ),
-                    ],
-                    spacing=6,
-                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
-                ),
-            )
-        )
+    controls += _rules_tiles(services.repo.data_dir, open_dialog)
+    controls += [_section("Players"), *_players_section(players, open_dialog)]
     return ft.View(
         route="/settings",
         appbar=ft.AppBar(title=ft.Text("Settings")),

@@ -176,7 +176,7 @@ def test_demo_players_rules_and_theme(fresh_server: AppServer, page: Any) -> Non
     expect(switch.get_by_role("switch")).not_to_be_checked(timeout=10_000)
     page.get_by_test_id("settings-rules-done").click()
     expect(page.get_by_test_id("settings-rules-rummy")).to_have_accessible_name(
-        "Rummy house rules: Multi meld, Ace high or low", timeout=10_000
+        "Rummy house rules: Several melds a turn, Ace high or low", timeout=10_000
     )
     assert default_rules(fresh_server.data_dir, "rummy") == {
         "multi_meld": True,

@@ -116,3 +116,39 @@ def test_demo_flag_loads_demo_games_once(tmp_path: Path) -> None:
     proc, _ = _start(["--web", "--demo"], tmp_path)
     _, out = _stop(proc, signal.SIGTERM)
     assert "Demo games: 0 added" in out
+
+
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (b"\xff\xfe{}", "not UTF-8"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested"),
+        (
+            b'{"game": "umtali", "players": ["A", "B"], "actions": '
+            + b"[" * 5000
+            + b"]" * 5000
+            + b"}",
+            "nested",
+        ),
+        (b"[1, 2]", "not a game record"),
+        (b'{"game": 7}', "not a game record"),
+        (b'{"x": 1e400000}', "not a game record"),
+        (b"1" * 5000, "not usable JSON"),
+    ],
+    ids=["latin-1", "deep", "deep actions", "a list", "bad game", "huge float", "huge int"],
+)
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_replay_of_unreadable_input_is_one_line_and_exit_2(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    content: bytes,
+    words: str,
+    as_json: bool,
+) -> None:
+    bad = tmp_path / "game.json"
+    bad.write_bytes(content)
+    assert main(["replay", str(bad), *(["--json"] if as_json else [])]) == 2
+    out, err = capsys.readouterr()
+    text = json.loads(out)["error"] if as_json else err
+    assert words in text and "Traceback" not in out + err
+    assert len(text.strip().splitlines()) == 1

@@ -144,3 +144,22 @@ def test_import_refuses_non_backups() -> None:
         import_backup_bytes(MemoryRepository(), b"\xff\xfe")
     with pytest.raises(StorageError, match="not a Rummy Companion backup"):
         import_backup_bytes(MemoryRepository(), b'{"games": []}')
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"format": "rummy-companion-backup", "schema_version": 1, "games": '
+        + b"[" * 3000
+        + b"]" * 3000
+        + b"}",
+        b'{"n": ' + b"9" * 5000 + b"}",
+    ],
+    ids=["deep list", "deep games", "huge number"],
+)
+def test_a_deeply_nested_backup_is_a_clear_refusal(tmp_path: Path, data: bytes) -> None:
+    repo = open_repository(tmp_path)
+    with pytest.raises(StorageError, match="not a JSON backup|nested"):
+        import_backup_bytes(repo, data)
+    assert repo.list_games() == [] and not (tmp_path / "journal.json").exists()

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import companion.backup
+from companion.backup import replay_and_store, replayed_summary
 from companion.storage import (
     GameListItem,
     GameNotFoundError,
@@ -19,7 +22,6 @@ from companion.storage import (
     TinyDbRepository,
     open_repository,
 )
-from companion.storage import base as storage_base
 
 
 @pytest.fixture(params=["memory", "tinydb"])
@@ -263,13 +265,14 @@ class FakeReferee:
 def test_csv_one_row_per_player_per_hand(
     repo: GameRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(storage_base, "load_ruleset", lambda name: FakeReferee())
+    # storage never replays: the referee's hands come from above it (companion.backup)
+    monkeypatch.setattr(companion.backup, "load_ruleset", lambda name: FakeReferee())
     g = repo.create_game("umtali", ["Ann", "Bob"])
     repo.append_action(g.id, {"type": "hand", "scores": {"Ann": 12, "Bob": -3}})
     repo.append_action(g.id, {"type": "hand", "scores": {"Ann": 0, "Bob": 40}})
     broken = repo.create_game("rummy", ["Cy", "Dee"])
     repo.append_action(broken.id, {"type": "bad"})
-    rows = list(csv.DictReader(io.StringIO(repo.export_csv())))
+    rows = list(csv.DictReader(io.StringIO(repo.export_csv(replayed_summary))))
     mine = [r for r in rows if r["game_id"] == g.id]
     assert [(r["hand"], r["player"], r["score"]) for r in mine] == [
         ("1", "Ann", "12"),
@@ -285,7 +288,7 @@ def test_csv_one_row_per_player_per_hand(
 def test_csv_with_the_real_referees_never_fails(repo: GameRepository) -> None:
     for game in ("umtali", "rummy", "rummoli"):
         repo.create_game(game, ["Ann", "Bob", "Cy"])
-    rows = list(csv.DictReader(io.StringIO(repo.export_csv())))
+    rows = list(csv.DictReader(io.StringIO(repo.export_csv(replayed_summary))))
     assert {r["game"] for r in rows} == {"umtali", "rummy", "rummoli"}
 
 
@@ -307,9 +310,7 @@ def test_default_data_dir_platformdirs(monkeypatch: pytest.MonkeyPatch, tmp_path
 def test_replay_and_store_keeps_summary_and_status(
     repo: GameRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from companion.storage import replay_and_store
-
-    monkeypatch.setattr(storage_base, "load_ruleset", lambda name: FakeReferee())
+    monkeypatch.setattr(companion.backup, "load_ruleset", lambda name: FakeReferee())
     g = repo.create_game("umtali", ["Ann", "Bob"])
     repo.append_action(g.id, {"type": "hand", "scores": {"Ann": 7, "Bob": 9}})
     summary = replay_and_store(repo, g.id)
@@ -322,3 +323,124 @@ def test_replay_and_store_keeps_summary_and_status(
     with pytest.raises(RulesetError):
         replay_and_store(repo, g.id)
     assert repo.get_game(g.id).summary == summary
+
+
+# ---- issue 13: a backup is checked whole before anything is written ------------------------
+def backup_of(*games: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"format": "rummy-companion-backup", "schema_version": 1, "games": list(games), **extra}
+
+
+def state(repo: GameRepository) -> tuple[Any, ...]:
+    data = repo.export_json()
+    return (data["players"], data["games"], data["trash"])
+
+
+@pytest.mark.parametrize(
+    "backup",
+    [
+        {"format": "rummy-companion-backup", "schema_version": 0},
+        {"format": "rummy-companion-backup", "schema_version": True},
+        {"format": "rummy-companion-backup", "schema_version": 1, "games": {"a": 1}},
+        {"format": "rummy-companion-backup", "schema_version": 1, "players": "Ann"},
+        backup_of({"x": [[[[]]]]}, deep=json.loads("[" * 90 + "]" * 90)),
+    ],
+    ids=["version 0", "version true", "games not a list", "players not a list", "too deep"],
+)
+def test_import_refuses_a_broken_backup_whole(repo: GameRepository, backup: Any) -> None:
+    repo.create_game("rummy", ["Ann"])
+    before = state(repo)
+    with pytest.raises(StorageError, match="nothing was imported|schema version|format 0"):
+        repo.import_json(backup)
+    assert state(repo) == before
+
+
+def test_import_refuses_a_backup_listing_a_game_twice(repo: GameRepository) -> None:
+    a = StoredGame(game="rummy", players=["Ann"]).model_dump(mode="json")
+    b = {**StoredGame(game="umtali", players=["Bob"]).model_dump(mode="json"), "id": a["id"]}
+    with pytest.raises(StorageError, match="twice; nothing was imported"):
+        repo.import_json(backup_of(a, b))
+    with pytest.raises(StorageError, match="twice"):
+        repo.import_json(backup_of(a, trash=[a]))
+    assert repo.list_games() == [] and repo.list_players() == []
+
+
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        ({"players": ["Ann", "ann"]}, "twice"),
+        ({"players": ["Ann", " "]}, "empty"),
+        ({"players": ["A" * 101]}, "at most 100"),
+        ({"players": ["Ann\x00"]}, "control"),
+        ({"players": ["\ud800"]}, "control"),
+        ({"game": ""}, "empty"),
+        ({"summary": {"winners": [1]}}, "winners"),
+        ({"summary": {"totals": []}}, "totals"),
+        ({"actions": [{"x": "y" * 70_000}]}, "too big"),
+        ({"actions": [json.loads('{"a":' * 50 + "1" + "}" * 50)]}, "levels deep"),
+        ({"actions": [{"n": float("nan")}]}, "plain JSON"),
+        ({"created": "yesterday"}, "date"),
+        ({"id": "../x"}, "id"),
+        ({"status": "won"}, "status"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else None,
+)
+def test_import_skips_a_game_that_could_not_be_stored_with_its_reason(
+    repo: GameRepository, change: dict[str, Any], reason: str
+) -> None:
+    bad = {**StoredGame(game="rummy", players=["Ann"]).model_dump(mode="json"), **change}
+    good = StoredGame(game="rummy", players=["Bob"]).model_dump(mode="json")
+    report = repo.import_json(backup_of(bad, good))
+    assert report.added == [good["id"]]
+    [problem] = report.problems
+    assert "games entry 1" in problem and reason in problem
+    assert [i.id for i in repo.list_games()] == [good["id"]]
+    assert [p.name for p in repo.list_players()] == ["Bob"]
+
+
+def test_set_summary_refuses_what_the_list_cannot_show(repo: GameRepository) -> None:
+    g = repo.create_game("rummy", ["Ann"])
+    for summary in ({"winners": [1]}, {"winners": "Ann"}, {"hands": 3}, {"totals": [1]}):
+        with pytest.raises(StorageError):
+            repo.set_summary(g.id, summary, "finished")
+    assert repo.list_games()[0].status == "in_progress"
+
+
+def test_rename_refuses_a_name_already_at_the_same_table(repo: GameRepository) -> None:
+    g = repo.create_game("rummy", ["Ann", "Bob"])
+    repo.import_json({**backup_of(), "players": []})
+    with pytest.raises(StorageError, match="merge|already"):
+        repo.rename_player("Ann", "Bob")
+    assert repo.get_game(g.id).players == ["Ann", "Bob"]
+
+
+# ---- issue 13: CSV cells are safe in a spreadsheet ------------------------------------------
+def test_csv_neutralises_formulas_and_strips_control_characters(repo: GameRepository) -> None:
+    evil = ['=HYPERLINK("http://x","y")', "+1", "-1", "@SUM(A1)"]
+    g = repo.create_game("rummy", evil)
+    scores: dict[str, Any] = {name: -3 for name in evil}
+    scores.update({"\tTab": 1, "\rCr": 2, "Bel\x07l": "=1+1"})  # a summary is not checked
+    repo.set_summary(g.id, {"winners": [evil[0]], "hands": [{"number": 1, "scores": scores}]})
+    rows = list(csv.DictReader(io.StringIO(repo.export_csv())))
+    assert [(r["player"], r["score"]) for r in rows] == [
+        ('\'=HYPERLINK("http://x","y")', "-3"),  # numbers stay numbers
+        ("'+1", "-3"),
+        ("'-1", "-3"),
+        ("'@SUM(A1)", "-3"),
+        ("'Tab", "1"),
+        ("'Cr", "2"),
+        ("Bell", "'=1+1"),
+    ]
+    assert rows[0]["winners"].startswith("'=") and rows[0]["players"].startswith("'=")
+
+
+def test_append_actions_is_one_entry_of_several(repo: GameRepository) -> None:
+    g = repo.create_game("rummy", ["Ann", "Bob"])
+    repo.append_action(g.id, {"type": "a"})
+    assert repo.append_actions(g.id, [{"type": "b"}, {"type": "c"}]) == 3
+    assert [a["type"] for a in repo.get_game(g.id).actions] == ["a", "b", "c"]
+    assert repo.pop_action(g.id) == {"type": "c"}  # undo still takes one action
+    with pytest.raises(StorageError):
+        repo.append_actions(g.id, [{"type": "ok"}, ["not a dict"]])  # type: ignore[list-item]
+    with pytest.raises(StorageError):
+        repo.append_actions(g.id, [])
+    assert [a["type"] for a in repo.get_game(g.id).actions] == ["a", "b"]

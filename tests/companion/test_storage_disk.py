@@ -89,11 +89,17 @@ def test_stale_temp_files_of_a_dead_writer_are_cleaned_on_open(tmp_path: Path) -
 def test_save_an_entry_touches_only_that_games_file(tmp_path: Path) -> None:
     repo = open_repository(tmp_path)
     ids = [repo.create_game("rummy", ["Ann", "Bob"]).id for _ in range(5)]
-    stamps = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*.json")}
+
+    def files() -> dict[Path, int]:
+        return {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*") if p.is_file()}
+
+    stamps = files()
     time.sleep(0.01)
     repo.append_action(ids[2], {"type": "x"})
-    changed = {p for p in tmp_path.rglob("*.json") if p.stat().st_mtime_ns != stamps.get(p)}
-    assert changed == {game_file(repo, ids[2])}
+    repo.append_action(ids[2], {"type": "y"})
+    changed = {p for p, t in files().items() if t != stamps.get(p)}
+    # one game: one line appended to its action log per entry, nothing else written
+    assert changed == {game_file(repo, ids[2]).with_suffix(".log")}
 
 
 # ---- damaged files ---------------------------------------------------------------------

@@ -1,0 +1,172 @@
+"""The append-only action log beside each game file: one entry, one append, one fsync.
+
+``games/<id>.json`` holds a game as of its last rewrite ("compaction": a
+summary saved, a hand edited, a player renamed).  Entries made since are lines
+of ``games/<id>.log``; a game is its file plus the lines of its log::
+
+    {"log":"9f2c01ab","v":1}<TAB>1a2b3c4d
+    {"n":18,"t":"2026-11-29T19:30:01.000001+00:00","a":{"type":"meld",...}}<TAB>5e6f7a8b
+    {"n":17,"t":"2026-11-29T19:30:05.000002+00:00","pop":1}<TAB>...      (undo)
+    {"n":19,"t":"...","aa":[{...},{...}]}<TAB>...      (an entry of several actions, at once)
+
+Each line ends with the CRC-32 of its JSON and a newline.  ``n`` is the number
+of actions after the line, so a line that does not follow its predecessor is
+noticed.  The first line names the log's token; the game file names the token
+of the log that belongs to it.  A rewrite of the game file folds the log in
+and picks a new token, so a log left behind by a crash (token differs) is
+stale and ignored: replacing the game file is the one atomic step.
+
+Torn tail: a writer killed mid-append leaves a last line without its newline
+or with a wrong checksum.  It was never acknowledged (the fsync had not
+returned), so readers ignore it and the next writer cuts it off before
+appending.  A bad line *followed by* good lines cannot come from a crash: the
+log is damaged, and the repository sets it aside.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import jsonsafe
+from companion.storage.files import VALUE_DEPTH
+
+__all__ = ["LOG_VERSION", "LogDamagedError", "LogOp", "LogRead", "apply", "header", "op", "parse"]
+
+LOG_VERSION = 1
+
+
+class LogDamagedError(ValueError):
+    """A log whose middle cannot be read (not a crash: damage)."""
+
+
+class LogNewerError(ValueError):
+    """A log written in a newer format."""
+
+
+@dataclass(frozen=True)
+class LogOp:
+    n: int
+    t: str
+    actions: tuple[dict[str, Any], ...] | None  # None: undo (pop); else appended, in order
+
+
+@dataclass
+class LogRead:
+    """What a log holds: its token (None if not even its first line is whole), its ops."""
+
+    token: str | None
+    ops: list[LogOp] = field(default_factory=list)
+    valid_size: int = 0  # bytes of whole, good lines: a writer truncates to this
+    size: int = 0  # bytes read
+
+    @property
+    def torn(self) -> bool:
+        return self.valid_size != self.size
+
+
+def _line(obj: dict[str, Any]) -> bytes:
+    body = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+    return body + b"\t" + f"{zlib.crc32(body):08x}".encode() + b"\n"
+
+
+def header(token: str) -> bytes:
+    return _line({"log": token, "v": LOG_VERSION})
+
+
+def op(n: int, t: str, action: dict[str, Any] | None) -> bytes:
+    """The line for an appended action (or, with ``action=None``, an undo)."""
+    if action is None:
+        return _line({"n": n, "t": t, "pop": 1})
+    return _line({"n": n, "t": t, "a": action})
+
+
+def op_many(n: int, t: str, actions: list[dict[str, Any]]) -> bytes:
+    """One line for several actions appended as one entry: all of them or none survive."""
+    return _line({"n": n, "t": t, "aa": actions})
+
+
+def _decode(line: bytes) -> dict[str, Any] | None:
+    body, tab, crc = line.rpartition(b"\t")
+    if not tab or crc != f"{zlib.crc32(body):08x}".encode():
+        return None
+    try:
+        value = jsonsafe.loads(body, max_depth=VALUE_DEPTH + 2)
+    except jsonsafe.JsonInputError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _op_of(doc: dict[str, Any]) -> LogOp | None:
+    n, t = doc.get("n"), doc.get("t")
+    if type(n) is not int or not isinstance(t, str):
+        return None
+    if doc.keys() == {"n", "t", "pop"} and doc["pop"] == 1:
+        return LogOp(n, t, None)
+    action, many = doc.get("a"), doc.get("aa")
+    if doc.keys() == {"n", "t", "a"} and isinstance(action, dict):
+        return LogOp(n, t, (action,))
+    if doc.keys() != {"n", "t", "aa"} or not isinstance(many, list) or not many:
+        return None
+    return LogOp(n, t, tuple(many)) if all(isinstance(a, dict) for a in many) else None
+
+
+def parse(raw: bytes) -> LogRead:
+    """Read a log: its token and ops up to the first bad line (the torn tail, if any).
+
+    Raises :class:`LogDamagedError` when a good line follows a bad one, and
+    :class:`LogNewerError` for a log of a newer format.
+    """
+    lines = raw.split(b"\n")
+    lines.pop()  # after the last newline: empty, or a line cut off mid-write
+    result = LogRead(token=None, size=len(raw))
+    offset = 0
+    bad_at: int | None = None
+    for number, line in enumerate(lines):
+        doc = _decode(line)
+        entry = None
+        if doc is not None and number == 0:
+            if isinstance(doc.get("v"), int) and doc["v"] > LOG_VERSION:
+                raise LogNewerError(f"action log format {doc['v']}")
+            if (
+                doc.keys() != {"log", "v"}
+                or doc["v"] != LOG_VERSION
+                or not isinstance(doc["log"], str)
+            ):
+                doc = None
+        elif doc is not None:
+            entry = _op_of(doc)
+            doc = doc if entry is not None else None
+        if doc is None:
+            bad_at = number if bad_at is None else bad_at
+            continue
+        if bad_at is not None:
+            raise LogDamagedError(f"line {bad_at + 1} cannot be read but later lines can")
+        if number == 0:
+            result.token = doc["log"]
+        elif entry is not None:
+            result.ops.append(entry)
+        offset += len(line) + 1
+        result.valid_size = offset
+    return result
+
+
+def apply(actions: list[dict[str, Any]], ops: list[LogOp]) -> tuple[list[dict[str, Any]], str]:
+    """``actions`` with the log's ops applied, and the time of the last one ('' if none)."""
+    out = list(actions)
+    last = ""
+    for number, entry in enumerate(ops, 2):
+        if entry.actions is None:
+            if not out:
+                raise LogDamagedError(f"line {number} undoes an entry that is not there")
+            out.pop()
+        else:
+            out.extend(entry.actions)
+        if entry.n != len(out):
+            raise LogDamagedError(
+                f"line {number} says {entry.n} entries where there are {len(out)}"
+            )
+        last = entry.t
+    return out, last

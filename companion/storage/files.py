@@ -1,0 +1,250 @@
+"""What each file of the data folder must hold: every read is checked here, whole.
+
+A file is read with size and nesting limits (:mod:`companion.jsonsafe`), then
+its tables are checked against the storage models.  Anything else -- a list
+where a table belongs, a line of the index that is not a game, a journal of an
+unknown kind -- raises :class:`ShapeError` (a ``ValueError``) with a plain
+reason, and the repository sets the file aside.  Nothing here touches the disk
+except :func:`read_tables`, which only reads.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
+
+from companion import jsonsafe
+from companion.storage import models
+from companion.storage.models import GameListItem, Player, StoredGame
+
+__all__ = [
+    "FILE_DEPTH",
+    "JOURNAL_BYTES",
+    "VALUE_DEPTH",
+    "CreateOp",
+    "FileSig",
+    "ImportOp",
+    "IndexOp",
+    "JournalOp",
+    "RenameOp",
+    "ShapeError",
+    "Tables",
+    "first_error",
+    "game_tables",
+    "parse_game",
+    "parse_index",
+    "parse_journal",
+    "parse_players",
+    "read_tables",
+    "table",
+]
+
+Tables = dict[str, dict[str, Any]]
+
+#: nesting allowed in one stored value (an action, a summary, house rules)
+VALUE_DEPTH = 48
+#: nesting allowed in a whole file (tables and documents add a few levels)
+FILE_DEPTH = jsonsafe.MAX_DEPTH
+#: largest game, index month, player list or format file read
+FILE_BYTES = 64 * 1024 * 1024
+#: a journal may carry a whole imported backup
+JOURNAL_BYTES = 512 * 1024 * 1024
+
+
+class ShapeError(ValueError):
+    """A file that is JSON but not what this kind of file holds."""
+
+
+def first_error(exc: ValidationError) -> str:
+    """The first problem pydantic found, in one line: 'games.3.players: Input should be...'."""
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"])
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    return f"{where}: {msg}" if where else msg
+
+
+@dataclass(frozen=True)
+class FileSig:
+    """Identity of one version of a file: any rewrite or append changes it."""
+
+    ino: int
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> FileSig:
+        return cls(st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def read_tables(path: Path, max_bytes: int = FILE_BYTES) -> tuple[Tables, FileSig] | None:
+    """The JSON object in ``path`` and the signature of what was read; None if missing.
+
+    Raises :class:`companion.jsonsafe.JsonInputError` if it is not a usable JSON
+    object (empty, cut off, garbage, too big, too deep).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if st.st_size > max_bytes:
+            raise jsonsafe.JsonInputError(f"too big ({st.st_size:,} bytes)")
+        chunks = []
+        while chunk := os.read(fd, max(st.st_size, 65536)):
+            chunks.append(chunk)
+            if sum(map(len, chunks)) > max_bytes:
+                raise jsonsafe.JsonInputError("too big")
+        raw = b"".join(chunks)
+    finally:
+        os.close(fd)
+    if not raw.strip():
+        raise jsonsafe.JsonInputError("the file is empty (probably cut off by a crash)")
+    data = jsonsafe.loads(raw, max_bytes=max_bytes, max_depth=FILE_DEPTH)
+    if not isinstance(data, dict):
+        raise jsonsafe.JsonInputError("does not hold a JSON object")
+    return data, FileSig.of(st)
+
+
+def table(tables: Tables, name: str) -> dict[str, Any]:
+    """A TinyDB table: an object whose keys are document numbers; {} if absent."""
+    value = tables.get(name, {})
+    if not isinstance(value, dict):
+        raise ShapeError(f"table {name!r} is not an object")
+    for key in value:
+        if not key.isdigit():
+            raise ShapeError(f"table {name!r} has a document numbered {key!r:.20}")
+    return value
+
+
+def _doc(tables: Tables, name: str) -> dict[str, Any]:
+    doc = table(tables, name).get("1")
+    if not isinstance(doc, dict):
+        raise ShapeError(f"no {name!r} document")
+    return doc
+
+
+def meta_of(tables: Tables) -> dict[str, Any]:
+    return _doc(tables, "meta")
+
+
+def log_token(tables: Tables) -> str:
+    """The token naming the action log that belongs to this version of a game file."""
+    token = meta_of(tables).get("log", "")
+    if not isinstance(token, str):
+        raise ShapeError("the action log token is not a string")
+    return token
+
+
+# ---- games ---------------------------------------------------------------------------
+class _ActionDoc(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: StrictInt = models.STORAGE_SCHEMA_VERSION
+    action: dict[str, Any]
+
+
+_ACTION_DOCS = TypeAdapter(dict[str, _ActionDoc])
+
+
+def game_tables(game: StoredGame, token: str) -> Tables:
+    """The file of ``game`` whose action log is named ``token``."""
+    header = game.model_dump(mode="json", exclude={"actions"})
+    version = models.STORAGE_SCHEMA_VERSION
+    return {
+        "meta": {"1": {"schema_version": version, "kind": "game", "log": token}},
+        "game": {"1": header},
+        "actions": {
+            str(n): {"schema_version": version, "action": a} for n, a in enumerate(game.actions, 1)
+        },
+    }
+
+
+def parse_game(tables: Tables) -> tuple[StoredGame, str]:
+    """The game in a game file and the token of its action log; ShapeError if invalid."""
+    header = _doc(tables, "game")
+    token = log_token(tables)
+    try:
+        docs = _ACTION_DOCS.validate_python(table(tables, "actions"))
+        actions = [docs[k].action for k in sorted(docs, key=int)]
+        return StoredGame.model_validate({**header, "actions": actions}), token
+    except ValidationError as exc:
+        raise ShapeError(first_error(exc)) from None
+
+
+# ---- index, players ------------------------------------------------------------------
+_INDEX_LINES = TypeAdapter(dict[str, GameListItem])
+_PLAYERS = TypeAdapter(dict[str, Player])
+
+
+def parse_index(tables: Tables) -> list[GameListItem]:
+    try:
+        return list(_INDEX_LINES.validate_python(table(tables, "games")).values())
+    except ValidationError as exc:
+        raise ShapeError(f"a line of the index is not a game: {first_error(exc)}") from None
+
+
+def parse_players(tables: Tables) -> list[Player]:
+    try:
+        return list(_PLAYERS.validate_python(table(tables, "players")).values())
+    except ValidationError as exc:
+        raise ShapeError(f"an entry is not a player: {first_error(exc)}") from None
+
+
+# ---- the journal: what a multi-file change was doing when it was interrupted ---------
+GameId = Annotated[str, Field(pattern=models.GAME_ID_PATTERN)]
+
+
+class _Op(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class IndexOp(_Op):
+    """Bring the index lines of these games in line with their files."""
+
+    kind: Literal["index"] = "index"
+    ids: list[GameId]
+
+
+class CreateOp(_Op):
+    """A new game: its file, its players, its index line."""
+
+    kind: Literal["create"] = "create"
+    game: StoredGame
+
+
+class ImportOp(_Op):
+    """A backup going in: every game file, every player, every index line."""
+
+    kind: Literal["import"] = "import"
+    games: list[StoredGame]
+    trash: list[StoredGame] = []
+    players: list[Player] = []
+
+
+class RenameOp(_Op):
+    """A player renamed (or merged into another) in every game that has them."""
+
+    kind: Literal["rename"] = "rename"
+    old: str
+    new: str
+    games: list[GameId]
+    trash: list[GameId]
+
+
+JournalOp = Annotated[IndexOp | CreateOp | ImportOp | RenameOp, Field(discriminator="kind")]
+_JOURNAL_OP: TypeAdapter[IndexOp | CreateOp | ImportOp | RenameOp] = TypeAdapter(JournalOp)
+
+
+def parse_journal(tables: Tables) -> IndexOp | CreateOp | ImportOp | RenameOp:
+    """The interrupted change a journal describes (also the older ``ids`` journals)."""
+    try:
+        if "op" not in tables and "ids" in tables:  # written by the first versions
+            return IndexOp.model_validate(_doc(tables, "ids"))
+        return _JOURNAL_OP.validate_python(_doc(tables, "op"))
+    except ValidationError as exc:
+        raise ShapeError(f"not a journal: {first_error(exc)}") from None

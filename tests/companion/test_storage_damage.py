@@ -1,0 +1,300 @@
+"""Issue 13: nothing a file, a backup or a crash can do stops the store from opening.
+
+Each test reproduces one reported failure: a damaged file that is still valid
+JSON, a deeply nested file, a file of an unknown version, a backup that cannot
+be listed, an interrupted change whose journal cannot be finished.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.storage import (
+    NewerVersionError,
+    StorageError,
+    StoredGame,
+    TinyDbRepository,
+    open_repository,
+)
+
+DEEP = b"[" * 100_000 + b"]" * 100_000
+BACKUP = {"format": "rummy-companion-backup", "schema_version": 1}
+
+
+def game_file(repo: TinyDbRepository, gid: str) -> Path:
+    return repo.data_dir / "games" / f"{gid}.json"
+
+
+def quarantined(folder: Path) -> list[Path]:
+    """The files set aside with a note (a game's log goes along with its game, noteless)."""
+    return sorted(p.with_suffix("") for p in (folder / "quarantine").glob("*.txt"))
+
+
+def store_with_a_game(folder: Path) -> tuple[TinyDbRepository, StoredGame]:
+    repo = open_repository(folder)
+    g = repo.create_game("umtali", ["Ann", "Bob"])
+    repo.append_action(g.id, {"type": "x"})
+    return repo, g
+
+
+# ---- 1. a backup that cannot be listed never reaches the disk ----------------------------
+@pytest.mark.parametrize("winners", [[1], [None], "Ann", [["Ann"]]], ids=repr)
+def test_backup_with_non_string_winners_is_refused_and_the_store_still_opens(
+    tmp_path: Path, winners: Any
+) -> None:
+    repo = open_repository(tmp_path)
+    bad = StoredGame(game="rummy", players=["Ann"]).model_dump(mode="json")
+    bad["summary"] = {"winners": winners}  # what once stopped the app from ever starting
+    good = StoredGame(game="rummy", players=["Bob"])
+    backup = {**BACKUP, "games": [bad, good.model_dump(mode="json")]}
+    report = repo.import_json(backup)
+    assert report.added == [good.id] and len(report.problems) == 1
+    assert "winners" in report.problems[0]
+    assert not (tmp_path / "journal.json").exists()
+    again = open_repository(tmp_path)
+    assert [i.id for i in again.list_games()] == [good.id]
+    assert again.problems == []
+
+
+def test_a_journal_that_cannot_be_finished_is_set_aside_and_the_store_opens(
+    tmp_path: Path,
+) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    bad = StoredGame(game="rummy", players=["Ann"]).model_dump(mode="json")
+    bad["summary"] = {"winners": [1]}  # what today's app wrote before it crashed
+    journal = {
+        "meta": {"1": {"schema_version": 1, "kind": "journal"}},
+        "op": {"1": {"kind": "import", "games": [bad], "trash": [], "players": []}},
+    }
+    (tmp_path / "journal.json").write_text(json.dumps(journal))
+    again = open_repository(tmp_path)
+    assert [i.id for i in again.list_games()] == [g.id]
+    assert not (tmp_path / "journal.json").exists()
+    [kept] = [p for p in quarantined(tmp_path) if "journal" in p.name]
+    assert json.loads(kept.read_text()) == journal
+    assert any("interrupted change" in p for p in again.problems)
+    again.append_action(g.id, {"type": "y"})  # and it keeps working
+    assert len(open_repository(tmp_path).get_game(g.id).actions) == 2
+
+
+# ---- 2. every read validates shape ---------------------------------------------------------
+SHAPES = {
+    "a list": b"[]",
+    "tables as lists": b'{"meta": [], "game": [], "actions": []}',
+    "a table of strings": b'{"meta": {"1": "x"}, "game": {"1": "y"}}',
+    "deep nesting": DEEP,
+    "deep object inside": b'{"meta": {"1": ' + b'{"a": ' * 5000 + b"1" + b"}" * 5000 + b"}}",
+}
+
+
+@pytest.mark.parametrize("damage", list(SHAPES.values()), ids=list(SHAPES))
+def test_damaged_game_of_any_shape_is_quarantined(tmp_path: Path, damage: bytes) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    ok = repo.create_game("rummy", ["Cy"])
+    game_file(repo, g.id).write_bytes(damage)
+    fresh = open_repository(tmp_path)
+    with pytest.raises(StorageError, match="could not be read"):
+        fresh.get_game(g.id)
+    assert [i.id for i in fresh.list_games()] == [ok.id]
+    [kept] = quarantined(tmp_path)
+    assert kept.read_bytes() == damage
+
+
+@pytest.mark.parametrize("damage", list(SHAPES.values()), ids=list(SHAPES))
+def test_damaged_index_of_any_shape_is_quarantined_and_rebuilt(
+    tmp_path: Path, damage: bytes
+) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    [shard] = (tmp_path / "index").glob("*.json")
+    shard.write_bytes(damage)
+    fresh = open_repository(tmp_path)
+    assert [i.id for i in fresh.list_games()] == [g.id]
+    assert any("history index" in p for p in fresh.problems)
+    assert [p.read_bytes() for p in quarantined(tmp_path)] == [damage]
+
+
+@pytest.mark.parametrize(
+    "damage", [*SHAPES.values(), b'{"players": {"1": {"name": 7}}}'], ids=[*SHAPES, "bad line"]
+)
+def test_damaged_player_list_of_any_shape_is_quarantined(tmp_path: Path, damage: bytes) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    (tmp_path / "players.json").write_bytes(damage)
+    fresh = open_repository(tmp_path)
+    assert fresh.list_players() == []
+    assert any("player list could not be read" in p for p in fresh.problems)
+    fresh.add_player("Dee")
+    assert [p.name for p in fresh.list_players()] == ["Dee"]
+    assert fresh.get_game(g.id).players == ["Ann", "Bob"]
+
+
+@pytest.mark.parametrize("damage", [*SHAPES.values(), b'{"meta": {"1": {}}}'], ids=[*SHAPES, "x"])
+def test_damaged_format_marker_is_quarantined_and_recreated(tmp_path: Path, damage: bytes) -> None:
+    _, g = store_with_a_game(tmp_path)
+    (tmp_path / "format.json").write_bytes(damage)
+    fresh = open_repository(tmp_path)
+    assert fresh.get_game(g.id).actions == [{"type": "x"}]
+    assert any("format marker" in p for p in fresh.problems)
+    assert [p.read_bytes() for p in quarantined(tmp_path)] == [damage]
+
+
+@pytest.mark.parametrize("damage", list(SHAPES.values()), ids=list(SHAPES))
+def test_damaged_journal_is_set_aside_and_the_index_checked(tmp_path: Path, damage: bytes) -> None:
+    _, g = store_with_a_game(tmp_path)
+    (tmp_path / "journal.json").write_bytes(damage)
+    fresh = open_repository(tmp_path)
+    assert [i.id for i in fresh.list_games()] == [g.id]
+    assert not (tmp_path / "journal.json").exists()
+    assert [p.read_bytes() for p in quarantined(tmp_path)] == [damage]
+
+
+# ---- 3. versions -----------------------------------------------------------------------------
+@pytest.mark.parametrize("version", [0, -1, "1", None, 10**6])
+def test_unknown_or_newer_store_format_is_refused_untouched(tmp_path: Path, version: Any) -> None:
+    store_with_a_game(tmp_path)
+    raw = json.dumps({"meta": {"1": {"schema_version": version, "kind": "store"}}}).encode()
+    (tmp_path / "format.json").write_bytes(raw)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.name != ".lock")
+    if isinstance(version, int):
+        with pytest.raises(StorageError, match="format") as err:
+            open_repository(tmp_path)
+        assert isinstance(err.value, NewerVersionError) == (version > 1)
+        assert (tmp_path / "format.json").read_bytes() == raw
+        after = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.name != ".lock")
+        assert after == before
+    else:  # no version at all: a damaged marker, set aside and recreated
+        assert open_repository(tmp_path).list_games()
+
+
+def test_a_game_file_at_version_zero_is_quarantined_not_retried_forever(tmp_path: Path) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    data = json.loads(game_file(repo, g.id).read_text())
+    data["meta"]["1"]["schema_version"] = 0
+    game_file(repo, g.id).write_text(json.dumps(data))
+    fresh = open_repository(tmp_path)
+    with pytest.raises(StorageError, match="could not be read") as err:
+        fresh.get_game(g.id)
+    assert "format 0" in str(err.value)
+    assert fresh.list_games() == []
+    assert len(quarantined(tmp_path)) == 1
+
+
+# ---- 11. the action log: one line per entry, crash-safe -------------------------------------
+def log_file(repo: TinyDbRepository, gid: str) -> Path:
+    return game_file(repo, gid).with_suffix(".log")
+
+
+def test_an_entry_is_one_line_appended_and_undo_is_another(tmp_path: Path) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    size = log_file(repo, g.id).stat().st_size
+    before = game_file(repo, g.id).read_bytes()
+    assert repo.append_action(g.id, {"type": "y"}) == 2
+    assert log_file(repo, g.id).read_bytes().count(b"\n") == 3  # header + 2 entries
+    assert log_file(repo, g.id).stat().st_size > size
+    assert repo.pop_action(g.id) == {"type": "y"}
+    assert game_file(repo, g.id).read_bytes() == before  # the game file was not rewritten
+    assert open_repository(tmp_path).get_game(g.id).actions == [{"type": "x"}]
+    assert repo.append_action(g.id, {"type": "z"}) == 2
+
+
+def test_a_torn_last_line_is_ignored_then_cut_off(tmp_path: Path) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    repo.append_action(g.id, {"type": "y"})
+    whole = log_file(repo, g.id).read_bytes()
+    with log_file(repo, g.id).open("ab") as fh:
+        fh.write(b'{"n":3,"t":"2026","a":{"type":"torn')  # killed mid-write
+    fresh = open_repository(tmp_path)
+    assert fresh.get_game(g.id).actions == [{"type": "x"}, {"type": "y"}]
+    assert fresh.append_action(g.id, {"type": "z"}) == 3
+    assert log_file(repo, g.id).read_bytes().startswith(whole)
+    assert open_repository(tmp_path).get_game(g.id).actions[-1] == {"type": "z"}
+    assert fresh.problems == []
+
+
+def test_a_line_with_a_wrong_checksum_at_the_end_is_a_torn_tail(tmp_path: Path) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    repo.append_action(g.id, {"type": "y"})
+    raw = log_file(repo, g.id).read_bytes()
+    log_file(repo, g.id).write_bytes(raw[:-3] + b"00\n")
+    assert open_repository(tmp_path).get_game(g.id).actions == [{"type": "x"}]
+
+
+def test_a_damaged_log_is_set_aside_and_the_game_opens_from_its_file(tmp_path: Path) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    repo.set_summary(g.id, {"hands": []}, "in_progress")  # folds the log into the file
+    repo.append_action(g.id, {"type": "y"})
+    repo.append_action(g.id, {"type": "z"})
+    lines = log_file(repo, g.id).read_bytes().split(b"\n")
+    lines[1] = lines[1].replace(b'"y"', b'"Y"')  # damage in the middle: checksum fails
+    damaged = b"\n".join(lines)
+    log_file(repo, g.id).write_bytes(damaged)
+    fresh = open_repository(tmp_path)
+    assert fresh.get_game(g.id).actions == [{"type": "x"}]
+    [problem] = fresh.problem_reports()
+    assert "latest entries" in problem.note and problem.file_name.endswith(".log")
+    assert fresh.problem_file(problem.id)[1] == damaged
+    assert fresh.append_action(g.id, {"type": "again"}) == 2
+
+
+def test_a_log_left_behind_by_a_rewrite_is_ignored(tmp_path: Path) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    stale = log_file(repo, g.id).read_bytes()
+    repo.replace_actions(g.id, [{"type": "new"}])
+    log_file(repo, g.id).write_bytes(stale)  # as if killed before the old log was removed
+    fresh = open_repository(tmp_path)
+    assert fresh.get_game(g.id).actions == [{"type": "new"}]
+    assert fresh.append_action(g.id, {"type": "more"}) == 2
+    assert open_repository(tmp_path).get_game(g.id).actions == [{"type": "new"}, {"type": "more"}]
+
+
+def test_another_process_appending_is_seen_by_a_cached_writer(tmp_path: Path) -> None:
+    a, g = store_with_a_game(tmp_path)
+    b = TinyDbRepository(tmp_path)
+    assert a.append_action(g.id, {"type": "a"}) == 2
+    assert b.append_action(g.id, {"type": "b"}) == 3
+    b.set_summary(g.id, None, "in_progress")  # b rewrites the file
+    assert a.append_action(g.id, {"type": "a2"}) == 4
+    assert [x["type"] for x in b.get_game(g.id).actions] == ["x", "a", "b", "a2"]
+
+
+# ---- a data folder written by the previous version opens and shows every game ------------------
+V1 = Path(__file__).resolve().parents[1] / "data" / "store-v1"
+
+
+def test_a_folder_from_the_previous_version_opens_with_every_game(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "data"
+    shutil.copytree(V1, folder)
+    repo = open_repository(folder)
+    listed = repo.list_games(limit=100)
+    assert {i.id for i in listed} == {p.stem for p in (V1 / "games").glob("*.json")}
+    assert len(listed) == 4 and repo.problems == []
+    [mine] = [i for i in listed if not i.id.startswith("demo-")]
+    assert mine.status == "finished"  # its old-format journal was finished on open
+    assert repo.get_game(mine.id).actions == [{"type": "note", "n": i} for i in range(3)]
+    assert [i.game for i in repo.list_trash()] == ["rummy"]
+    assert repo.append_action(mine.id, {"type": "note", "n": 3}) == 4
+    fmt = json.loads((folder / "format.json").read_text())["meta"]["1"]
+    assert fmt["schema_version"] == 2 and fmt["documents"] == 1
+    names = ["Ann", "Bob", "Cy", "Dee", "Farai", "Sam", "Thandi"]
+    assert [p.name for p in repo.list_players()] == names
+
+
+def test_a_long_log_is_folded_into_the_game_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.storage import tinydb_repo
+
+    monkeypatch.setattr(tinydb_repo, "COMPACT_AFTER", 5)
+    repo, g = store_with_a_game(tmp_path)
+    for n in range(3):
+        repo.append_action(g.id, {"type": "n", "n": n})
+    repo.pop_action(g.id)  # the 5th line: folded in
+    assert not log_file(repo, g.id).exists()
+    assert repo.append_action(g.id, {"type": "z"}) == 4
+    expected = [{"type": "x"}, {"type": "n", "n": 0}, {"type": "n", "n": 1}, {"type": "z"}]
+    assert open_repository(tmp_path).get_game(g.id).actions == expected
