@@ -149,11 +149,15 @@ def nobody() -> Device:
 
 _NEEDS: dict[str, Capability] = {
     "get_game": Capability.VIEW,
+    "snapshot": Capability.VIEW,
+    "game_revision": Capability.VIEW,
     "list_games": Capability.VIEW,
     "list_players": Capability.VIEW,
     "create_game": Capability.PLAY,
     "add_player": Capability.PLAY,
     "append_action": Capability.PLAY,
+    "append_actions": Capability.PLAY,
+    "writer_lock": Capability.PLAY,
     "pop_action": Capability.PLAY,
     "replace_actions": Capability.PLAY,
     "set_summary": Capability.PLAY,

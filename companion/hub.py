@@ -26,9 +26,18 @@ the same game.  The hub holds **one authoritative live game per game id**
   re-render on its own event loop (see :mod:`companion.session`).  The
   summary is computed once per change, here, not once per device.
 
-Another process writing to the same data folder (a second server) is noticed
-by the repository (see :meth:`LiveGame._write`): the game is reloaded from
-disk and the entry judged again, so nothing acknowledged is lost there either.
+* **Two processes, one data folder** (two servers, or the app and a script).
+  The repository counts each game's revision (every entry, undo, edit or
+  rename is one).  A write holds the history's writer lock (every process's)
+  from checking the revision to saving: if another process changed the game
+  since this one read it, the game is reloaded from disk first -- every device
+  hears "Another copy of the app … changed the game" -- and the entry is judged
+  against that; the save itself carries the revision it expects and the store
+  refuses it (:class:`~companion.storage.StaleGameError`) if it is not the
+  stored one.  So no acknowledged entry is lost and the stored game always
+  replays.  A device that opens the game also catches up.  Should the game
+  still keep changing under it (a lock not honoured), the entry is refused
+  with a clear message rather than saved over another's.
 
 The hub never decides a rule: the referee (:class:`rulesets.protocol.Game`)
 does; the hub only orders the writes.
@@ -48,7 +57,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.storage import GameRepository, GameStatus, StorageError, StoredGame
+from companion.storage import (
+    GameRepository,
+    GameStatus,
+    StaleGameError,
+    StorageError,
+    StoredGame,
+)
 from rulesets import RulesetError, load_ruleset
 from rulesets.cards import Card
 from rulesets.protocol import Action, Game, Ruleset, Summary
@@ -76,6 +91,11 @@ EVENTS_KEPT = 64
 #: how many idempotency keys a game remembers (a retry comes within seconds)
 KEYS_KEPT = 512
 
+BUSY_ELSEWHERE = (
+    "Another copy of the app using this data folder keeps changing this game; your entry "
+    "was not added. Close the other copy, or try again in a moment."
+)
+
 
 @dataclass(frozen=True)
 class Refusal:
@@ -99,6 +119,10 @@ class Actor:
 
 
 SOLO = Actor("solo", "This device")
+#: who changed a game when another process did (a second server on the same data folder)
+ELSEWHERE = Actor("elsewhere", "Another copy of the app")
+#: how often an entry is judged again after another process wrote first
+STALE_TRIES = 3
 
 
 @dataclass(frozen=True)
@@ -267,7 +291,7 @@ class LiveGame:
 
     # -- opening / reloading -------------------------------------------------------------
     def _load(self) -> None:
-        stored = self.repo.get_game(self.game_id)
+        stored, self.stored_revision = self.repo.snapshot(self.game_id)
         try:
             self.ruleset: Ruleset = self._ruleset_of(stored.game)
             opened = _replay(self.ruleset, stored)
@@ -281,6 +305,30 @@ class LiveGame:
         self.summary: Summary = self.game.summary()
         self._stored_cache: tuple[int, StoredGame] | None = None
         self._save_listed(stored)
+
+    def catch_up(self) -> bool:
+        """Reload the game if another process changed it since it was read (True if so).
+
+        Cheap (the repository answers from two file stats); every device that
+        opens the game asks, and every write checks the same under the file lock.
+        """
+        with self._writing(ELSEWHERE, None) as done:  # reloads if it changed
+            return bool(done)
+
+    def _reload(self, done: list[TableEvent]) -> None:
+        """The game as another process left it: replayed from history, heard by every device."""
+        self._load()
+        self.redo_stack = []
+        self._stored_cache = None
+        done.append(
+            self._record(
+                "reload",
+                ELSEWHERE,
+                [],
+                "Another copy of the app using this data folder changed the game",
+                "another copy of the app using this data folder just changed the game",
+            )
+        )
 
     # -- reading ---------------------------------------------------------------------------
     def stored(self) -> StoredGame:
@@ -349,9 +397,16 @@ class LiveGame:
     # -- writing ---------------------------------------------------------------------------
     @contextmanager
     def _writing(self, actor: Actor, key: str | None) -> Iterator[list[TableEvent]]:
-        """Hold the game's lock; publish the events the block records, after releasing it."""
+        """Hold the game's lock and the history's writer lock; catch up with a change
+        another process made; publish the events the block records, after releasing it.
+
+        Holding the writer lock from the revision check to the save means no other
+        process writes in between: an entry is judged against the game as stored.
+        """
         done: list[TableEvent] = []
-        with self.lock:
+        with self.lock, self.repo.writer_lock():
+            if self.repo.game_revision(self.game_id) != self.stored_revision:
+                self._reload(done)
             yield done
             for event in done:
                 if key is not None:
@@ -395,40 +450,60 @@ class LiveGame:
         key: str | None = None,
         kind: EventKind = "add",
     ) -> Outcome:
-        """Judge ``actions`` (all or nothing) against the current state; push and save them."""
+        """Judge ``actions`` (all or nothing) against the current state; push and save them.
+
+        If another process wrote to the game first, the game is reloaded and the
+        entry judged again against what is there now.
+        """
         with self._writing(actor, key) as done:
             if key is not None and key in self._keys:
                 return Outcome(duplicate=True)
-            if self.broken_tail:
-                return Outcome(
-                    Refusal("This game has entries the referee does not accept; undo them first.")
-                )
-            pushed: list[Action] = []
-            try:
-                for action in actions:
-                    pushed.append(self.game.push(action, hand=hand if len(actions) == 1 else None))
-            except RulesetError as exc:
-                for _ in pushed:
-                    self.game.pop()
-                return Outcome(self._refused(exc, seen, actor))
-            refusal = self._save_new(pushed)
-            if refusal is not None:
-                return Outcome(refusal)
-            self._authors += [actor] * len(pushed)
-            if kind == "add":
-                self.redo_stack = []
-            what = _what(pushed)
-            verb = "redid" if kind == "redo" else "recorded"
-            event = self._record(
-                kind,
-                actor,
-                pushed,
-                f"{actor.name}: {what}" if kind == "add" else f"{actor.name} redid {what}",
-                f"{actor.name} just {verb} {what}",
+            for _ in range(STALE_TRIES):
+                try:
+                    return self._submit_once(actions, actor, hand, seen, kind, done)
+                except StaleGameError:
+                    self._reload(done)
+            return Outcome(Refusal(BUSY_ELSEWHERE))
+
+    def _submit_once(
+        self,
+        actions: Sequence[ActionIn],
+        actor: Actor,
+        hand: Sequence[Card] | None,
+        seen: int | None,
+        kind: EventKind,
+        done: list[TableEvent],
+    ) -> Outcome:
+        if self.broken_tail:
+            return Outcome(
+                Refusal("This game has entries the referee does not accept; undo them first.")
             )
-            self._after_change()
-            done.append(event)
-            return Outcome(event=event)
+        pushed: list[Action] = []
+        try:
+            for action in actions:
+                pushed.append(self.game.push(action, hand=hand if len(actions) == 1 else None))
+        except RulesetError as exc:
+            for _ in pushed:
+                self.game.pop()
+            return Outcome(self._refused(exc, seen, actor))
+        refusal = self._save_new(pushed)
+        if refusal is not None:
+            return Outcome(refusal)
+        self._authors += [actor] * len(pushed)
+        if kind == "add":
+            self.redo_stack = []
+        what = _what(pushed)
+        verb = "redid" if kind == "redo" else "recorded"
+        event = self._record(
+            kind,
+            actor,
+            pushed,
+            f"{actor.name}: {what}" if kind == "add" else f"{actor.name} redid {what}",
+            f"{actor.name} just {verb} {what}",
+        )
+        self._after_change()
+        done.append(event)
+        return Outcome(event=event)
 
     def _refused(self, exc: RulesetError, seen: int | None, actor: Actor) -> Refusal:
         if seen is None or not self.changes_since(seen, actor):
@@ -437,59 +512,106 @@ class LiveGame:
         return Refusal(f"{'; '.join(news)}; your entry was not added: {exc.reason}", exc.rule, news)
 
     def _save_new(self, pushed: list[Action]) -> Refusal | None:
+        """Save pushed actions as one entry (all or none), checked against the revision read.
+
+        Raises StaleGameError (after taking the actions back) if another process
+        wrote to the game since.
+        """
+        expected = self.stored_revision
         try:
             if len(pushed) == 1:
-                self.repo.append_action(self.game_id, pushed[0].to_json())
-            else:  # one atomic write, so a crash cannot keep half of the entry
-                self.repo.replace_actions(self.game_id, [a.to_json() for a in self.game.actions])
+                self.repo.append_action(self.game_id, pushed[0].to_json(), expected=expected)
+            else:
+                data = [a.to_json() for a in pushed]
+                self.repo.append_actions(self.game_id, data, expected=expected)
         except StorageError as exc:
             for _ in pushed:
                 self.game.pop()
+            if isinstance(exc, StaleGameError):
+                raise
             return Refusal(f"Not saved: {exc}")
+        self.stored_revision += 1
         return None
 
     def undo(
         self, *, actor: Actor = SOLO, seen: int | None = None, key: str | None = None
     ) -> tuple[Outcome, Action | dict[str, Any] | None]:
         """Take the last entry off for everyone; returns the outcome and what was taken off."""
+        undone: list[Action | dict[str, Any] | None] = [None]
+
+        def once(done: list[TableEvent]) -> Outcome:
+            outcome, undone[0] = self._undo_once(actor, done)
+            return outcome
+
+        outcome = self._checked_write(actor, seen, key, "nothing was undone", once)
+        return outcome, undone[0] if outcome.event is not None else None
+
+    def _checked_write(
+        self,
+        actor: Actor,
+        seen: int | None,
+        key: str | None,
+        doing: str,
+        once: Callable[[list[TableEvent]], Outcome],
+    ) -> Outcome:
+        """An undo, redo or edit: refused on a screen that missed others' changes; if another
+        process wrote first, the game is reloaded (and the screen has missed that)."""
         with self._writing(actor, key) as done:
             if key is not None and key in self._keys:
-                return Outcome(duplicate=True), None
-            stale = self._stale(seen, actor, "nothing was undone")
-            if stale is not None:
-                return Outcome(stale), None
-            if self.broken_tail:
-                return self._undo_broken(actor, done)
-            if not self.game.actions:
-                return Outcome(), None
-            try:
-                if self.repo.pop_action(self.game_id) is None:
-                    return Outcome(), None
-            except StorageError as exc:
-                return Outcome(Refusal(f"Not undone: {exc}")), None
-            last = self.game.pop()
-            author = self._authors.pop() if self._authors else None
-            self.redo_stack = [*self.redo_stack, _Undone(last, author)]
-            whose = f"{author.name}'s " if author is not None and author != actor else ""
-            what = describe_action(last)
-            event = self._record(
-                "undo",
-                actor,
-                [last],
-                f"{actor.name} undid {whose}{what}",
-                f"{actor.name} just undid {whose}{what}",
-            )
-            self._after_change()
-            done.append(event)
-            return Outcome(event=event), last
+                return Outcome(duplicate=True)
+            for _ in range(STALE_TRIES):
+                stale = self._stale(seen, actor, doing)
+                if stale is not None:
+                    return Outcome(stale)
+                try:
+                    return once(done)
+                except StaleGameError:
+                    self._reload(done)
+            return Outcome(Refusal(BUSY_ELSEWHERE))
+
+    def _undo_once(
+        self, actor: Actor, done: list[TableEvent]
+    ) -> tuple[Outcome, Action | dict[str, Any] | None]:
+        if self.broken_tail:
+            return self._undo_broken(actor, done)
+        if not self.game.actions:
+            return Outcome(), None
+        try:
+            popped = self.repo.pop_action(self.game_id, expected=self.stored_revision)
+        except StaleGameError:
+            raise
+        except StorageError as exc:
+            return Outcome(Refusal(f"Not undone: {exc}")), None
+        if popped is None:
+            return Outcome(), None
+        self.stored_revision += 1
+        last = self.game.pop()
+        author = self._authors.pop() if self._authors else None
+        self.redo_stack = [*self.redo_stack, _Undone(last, author)]
+        whose = f"{author.name}'s " if author is not None and author != actor else ""
+        what = describe_action(last)
+        event = self._record(
+            "undo",
+            actor,
+            [last],
+            f"{actor.name} undid {whose}{what}",
+            f"{actor.name} just undid {whose}{what}",
+        )
+        self._after_change()
+        done.append(event)
+        return Outcome(event=event), last
 
     def _undo_broken(
         self, actor: Actor, done: list[TableEvent]
     ) -> tuple[Outcome, dict[str, Any] | None]:
         try:
-            popped = self.repo.pop_action(self.game_id)
+            popped = self.repo.pop_action(self.game_id, expected=self.stored_revision)
+        except StaleGameError:
+            raise
         except StorageError as exc:
             return Outcome(Refusal(f"Not undone: {exc}")), None
+        if popped is not None:
+            self.stored_revision += 1
         if popped is not None and self.broken_tail:
             self.broken_tail.pop()
             if not self.broken_tail:
@@ -506,19 +628,17 @@ class LiveGame:
         self, *, actor: Actor = SOLO, seen: int | None = None, key: str | None = None
     ) -> Outcome:
         """Put back the last entry undone (by anyone)."""
-        with self.lock:
-            if key is not None and key in self._keys:
-                return Outcome(duplicate=True)
-            stale = self._stale(seen, actor, "nothing was redone")
-            if stale is not None:
-                return Outcome(stale)
+
+        def once(done: list[TableEvent]) -> Outcome:
             if not self.redo_stack:
                 return Outcome()
             top = self.redo_stack[-1]
-            outcome = self.submit([top.action], actor=actor, key=key, kind="redo")
+            outcome = self._submit_once([top.action], actor, None, None, "redo", done)
             if outcome.event is not None:
                 self.redo_stack = self.redo_stack[:-1]
             return outcome
+
+        return self._checked_write(actor, seen, key, "nothing was redone", once)
 
     def replace(
         self,
@@ -529,37 +649,45 @@ class LiveGame:
         key: str | None = None,
     ) -> Outcome:
         """Edit history (e.g. a finished hand): the game is rebuilt from the new record."""
-        with self._writing(actor, key) as done:
-            if key is not None and key in self._keys:
-                return Outcome(duplicate=True)
-            stale = self._stale(seen, actor, "the history was not changed")
-            if stale is not None:
-                return Outcome(stale)
-            fresh = self.ruleset.new_game(self.meta.players, self.meta.rules)
-            try:
-                for action in actions:
-                    fresh.push(action)
-            except RulesetError as exc:
-                return Outcome(Refusal(exc.reason, exc.rule))
-            try:
-                self.repo.replace_actions(self.game_id, [a.to_json() for a in fresh.actions])
-            except StorageError as exc:
-                return Outcome(Refusal(f"Not saved: {exc}"))
-            self.game = fresh
-            self._authors = [None] * len(fresh.actions)
-            self.broken_tail = []
-            self.problem = None
-            self.redo_stack = []
-            event = self._record(
-                "replace",
-                actor,
-                [],
-                f"{actor.name} edited the history",
-                f"{actor.name} just edited the history",
+
+        def once(done: list[TableEvent]) -> Outcome:
+            return self._replace_once(actions, actor, done)
+
+        return self._checked_write(actor, seen, key, "the history was not changed", once)
+
+    def _replace_once(
+        self, actions: Sequence[ActionIn], actor: Actor, done: list[TableEvent]
+    ) -> Outcome:
+        fresh = self.ruleset.new_game(self.meta.players, self.meta.rules)
+        try:
+            for action in actions:
+                fresh.push(action)
+        except RulesetError as exc:
+            return Outcome(Refusal(exc.reason, exc.rule))
+        try:
+            self.repo.replace_actions(
+                self.game_id, [a.to_json() for a in fresh.actions], expected=self.stored_revision
             )
-            self._after_change()
-            done.append(event)
-            return Outcome(event=event)
+        except StaleGameError:
+            raise
+        except StorageError as exc:
+            return Outcome(Refusal(f"Not saved: {exc}"))
+        self.stored_revision += 1
+        self.game = fresh
+        self._authors = [None] * len(fresh.actions)
+        self.broken_tail = []
+        self.problem = None
+        self.redo_stack = []
+        event = self._record(
+            "replace",
+            actor,
+            [],
+            f"{actor.name} edited the history",
+            f"{actor.name} just edited the history",
+        )
+        self._after_change()
+        done.append(event)
+        return Outcome(event=event)
 
     # -- after a change -----------------------------------------------------------------------
     def _after_change(self) -> None:
@@ -629,14 +757,17 @@ class TableHub:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def live(self, game_id: str) -> LiveGame:
-        """The live game of ``game_id``, replayed from history the first time it is asked for."""
+        """The live game of ``game_id``, replayed from history the first time it is asked for
+        (and again if another process changed it since)."""
         with self._lock:
             found = self._games.get(game_id)
             if found is None:
                 found = LiveGame(self.repo, game_id, self.ruleset_of)
                 self._games[game_id] = found
                 self._forget_idle()
-            return found
+                return found
+        found.catch_up()
+        return found
 
     def forget(self, game_id: str) -> None:
         """Drop a live game (deleted, or changed by hand): the next device replays it anew."""

@@ -22,6 +22,7 @@ __all__ = [
     "NewerVersionError",
     "Player",
     "Problem",
+    "StaleGameError",
     "UnknownFormatError",
     "StorageError",
     "StoredGame",
@@ -48,6 +49,16 @@ class GameNotFoundError(StorageError, LookupError):
 
 class NewerVersionError(StorageError):
     """A file written by a newer Rummy Companion; it is refused and left untouched."""
+
+
+class StaleGameError(StorageError):
+    """A write was refused: the game changed since the writer read it (another window of
+    another process wrote to it).  ``revision`` is the game's revision now; nothing
+    was written."""
+
+    def __init__(self, message: str, revision: int) -> None:
+        super().__init__(message)
+        self.revision = revision
 
 
 class UnknownFormatError(StorageError):

@@ -116,7 +116,7 @@ def test_a_save_that_fails_takes_the_entry_back(
 ) -> None:
     s = GameSession.start(repo, "tally", PLAYERS, {})
 
-    def broken(*_: Any) -> int:
+    def broken(*_: Any, **__: Any) -> int:
         raise StorageError("the disk is full")
 
     monkeypatch.setattr(repo, "append_action", broken)
@@ -356,3 +356,99 @@ def test_in_the_app_the_history_line_is_saved_after_every_screen_heard(
 
     run_async(on_a_loop())  # a worker thread of its own (a browser test may own this one's loop)
     assert saved_on and loop_threads[0] not in saved_on
+
+
+# -- two processes, one data folder -----------------------------------------------------------
+
+
+@pytest.mark.usefixtures("tally")
+def test_two_servers_on_one_folder_lose_no_entry_and_the_game_replays(tmp_path: Path) -> None:
+    """Each repository object has its own hub, as a second server process would."""
+    one, two = open_repository(tmp_path), open_repository(tmp_path)
+    try:
+        a = GameSession.start(one, "tally", PLAYERS, {}, who=ANN)
+        b = GameSession.open(two, a.game_id, who=BOB)
+        acknowledged: list[dict[str, Any]] = []
+        for _ in range(4):
+            pair = [_add("Ann", 1), _add("Bob", 0)]
+            assert a.add_many(pair) is None  # a's hub learns of b's entries only on writing
+            acknowledged += pair
+            one_entry = _add("Cy", 1)
+            assert b.add(one_entry) is None
+            acknowledged.append(one_entry)
+        assert one.get_game(a.game_id).actions == acknowledged
+        assert [x.to_json() for x in b.actions] == acknowledged  # b reloaded before judging
+        assert b.notice == "Another copy of the app using this data folder changed the game"
+        assert a.undo() is None  # a's screen has not seen b's last entry: nothing undone
+        assert a.error is not None and "another copy of the app" in a.error.message
+        assert two.get_game(a.game_id).actions == acknowledged
+        assert a.undo() is not None  # the screen shows the game as it is now: undone
+        assert one.get_game(a.game_id).actions == acknowledged[:-1]
+        assert _replayed(one, a.game_id).totals == {"Ann": 4, "Bob": 0, "Cy": 3}
+        again = GameSession.open(two, a.game_id)  # a device opening the game catches up
+        assert again.summary.totals == {"Ann": 4, "Bob": 0, "Cy": 3}
+    finally:
+        one.close()
+        two.close()
+
+
+@pytest.mark.usefixtures("tally")
+def test_an_entry_another_server_made_illegal_is_refused_with_what_changed(
+    tmp_path: Path,
+) -> None:
+    one, two = open_repository(tmp_path), open_repository(tmp_path)
+    try:
+        a = GameSession.start(one, "tally", PLAYERS, {}, who=ANN)
+        b = GameSession.open(two, a.game_id, who=BOB)
+        assert b.add(_add("Bob", 4)) is None
+        assert b.undo() is not None
+        assert b.add(_add("Cy", 2)) is None
+        refusal = a.add(_add("Ann", -1))
+        assert refusal is not None and refusal.rule == "T1"
+        assert refusal.message.startswith(
+            "another copy of the app using this data folder just changed the game; "
+            "your entry was not added: "
+        )
+        assert one.get_game(a.game_id).actions == [_add("Cy", 2)]
+    finally:
+        one.close()
+        two.close()
+
+
+@pytest.mark.usefixtures("tally")
+def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    repo = open_repository(tmp_path)
+    gid = GameSession.start(repo, "tally", PLAYERS, {}).game_id
+    repo.close()
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.companion.table_writer", str(tmp_path), gid, name, "60"],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("proc-A", "proc-B")
+    ]
+    acknowledged: dict[str, list[dict[str, Any]]] = {}
+    for name, proc in zip(("A", "B"), writers, strict=True):
+        out, _ = proc.communicate(timeout=300)
+        assert proc.returncode == 0
+        lines = [json.loads(line) for line in out.splitlines()]
+        assert not [x for x in lines if isinstance(x, dict)], lines  # nothing refused
+        acknowledged[name] = [a for entry in lines for a in entry]
+    repo = open_repository(tmp_path)
+    try:
+        stored = repo.get_game(gid).actions
+    finally:
+        repo.close()
+    assert sorted(a["points"] for a in stored) == sorted(
+        a["points"] for entry in acknowledged.values() for a in entry
+    )
+    for name, mine in acknowledged.items():  # each process's entries, in its order
+        assert [a for a in stored if a in mine] == mine, name
+    fresh = TALLY.new_game(PLAYERS)
+    for data in stored:
+        fresh.push(data)
