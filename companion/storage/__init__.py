@@ -34,7 +34,8 @@ Public API (both implementations satisfy :class:`GameRepository`)::
 Storage stores and never replays: summaries are the caller's (the referee runs
 above storage, e.g. :mod:`companion.backup`).  Errors are :class:`StorageError`
 (a ``ValueError``); :class:`GameNotFoundError`, :class:`NewerVersionError`,
-:class:`StaleGameError` and :class:`UnknownFormatError` are subclasses.  Messages are meant for players.
+:class:`StaleGameError` and :class:`UnknownFormatError` are subclasses.  Messages are
+meant for players.
 
 Layout on disk (:class:`TinyDbRepository`)::
 
