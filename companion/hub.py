@@ -24,8 +24,8 @@ the same game.  The hub holds **one authoritative live game per game id**
 * **Fan-out.**  Subscribers (one per device viewing the game) get a callback
   after each change, outside the lock; a Flet session turns it into a
   re-render on its own event loop (see :mod:`companion.session`).  The
-  summary is computed once per change, here, not once per device.
-
+  summary is computed once per change, here, not once per device.  The
+  history list's line is saved after every device has heard (a worker thread).
 * **Two processes, one data folder** (two servers, or the app and a script).
   The repository counts each game's revision (every entry, undo, edit or
   rename is one).  A write holds the history's writer lock (every process's)
