@@ -141,6 +141,8 @@ class GameListItem(BaseModel):
     winners: list[str] = []
     totals: dict[str, Any] = {}
     hands: int = 0
+    #: whether a bigger total is better under this game's house rules (None: not known)
+    higher_is_better: bool | None = None
 
     @classmethod
     def from_game(cls, game: StoredGame) -> GameListItem:
@@ -148,6 +150,7 @@ class GameListItem(BaseModel):
         winners = summary.get("winners")
         totals = summary.get("totals")
         hands = summary.get("hands")
+        higher = summary.get("higher_is_better")
         return cls(
             id=game.id,
             game=game.game,
@@ -158,6 +161,7 @@ class GameListItem(BaseModel):
             winners=list(winners) if isinstance(winners, list) else [],
             totals=dict(totals) if isinstance(totals, dict) else {},
             hands=len(hands) if isinstance(hands, list) else 0,
+            higher_is_better=higher if isinstance(higher, bool) else None,
         )
 
 
