@@ -208,9 +208,7 @@ def PlayView() -> ft.View:
         icon_button(
             ft.Icons.FACT_CHECK, "Check a meld", lambda _: go(f"/check?gid={gid}"), "check"
         ),
-        icon_button(
-            ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{meta.game}"), "game-rules"
-        ),
+        icon_button(ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{meta.game}"), "game-rules"),
     ]
     return ft.View(
         route=f"/play/{gid}",
