@@ -200,18 +200,11 @@ def phone_page(browser: Any) -> Iterator[Any]:
 
 
 def open_app(page: Any, url: str, timeout_ms: int = 90_000) -> None:
-    """Load the app, wait for Flutter's first frame and switch on its semantics tree
-    (on a mobile user agent the switch is a placeholder over the screen, to tap)."""
+    """Load the app, wait for Flutter's first frame and switch on its semantics tree."""
     page.goto(url)
     page.wait_for_selector("#loading", state="detached", timeout=timeout_ms)
     page.wait_for_selector("flt-glass-pane", state="attached", timeout=timeout_ms)
-    placeholder = page.locator("flt-semantics-placeholder")
-    if page.evaluate("() => navigator.maxTouchPoints > 0"):
-        placeholder.wait_for(state="attached", timeout=timeout_ms)
-        # the corner pixel: the tap may reach the app too, and nothing is there
-        placeholder.tap(force=True, position={"x": 1, "y": 1})
-    else:
-        placeholder.dispatch_event("click")
+    page.locator("flt-semantics-placeholder").dispatch_event("click")
     page.wait_for_selector("flt-semantics-host flt-semantics", state="attached", timeout=20_000)
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.browser.conftest import ANDROID_UA, PHONE, new_page, open_app
+from tests.browser.conftest import ANDROID_UA, PHONE, new_page
 
 __all__ = [
     "ANDROID_UA",
@@ -146,7 +146,21 @@ def phone_context(browser: Any, *, dark: bool = False) -> Any:
 
 def open_phone(page: Any, url: str, timeout_ms: int = 90_000) -> None:
     """Load the app on a (phone) page and switch on Flutter's accessibility tree."""
-    open_app(page, url, timeout_ms)
+    page.goto(url)
+    page.wait_for_selector("#loading", state="detached", timeout=timeout_ms)
+    page.wait_for_selector("flt-glass-pane", state="attached", timeout=timeout_ms)
+    placeholder = page.locator("flt-semantics-placeholder")
+    placeholder.wait_for(state="attached", timeout=timeout_ms)
+    deadline = time.monotonic() + 30
+    while page.locator("flt-semantics-host flt-semantics").count() == 0:
+        # desktop: a synthetic click; mobile: the placeholder covers the screen, tap it
+        if placeholder.count():
+            placeholder.dispatch_event("click")
+            page.wait_for_timeout(300)
+        if page.locator("flt-semantics-host flt-semantics").count() == 0 and placeholder.count():
+            placeholder.tap(force=True)
+        page.wait_for_timeout(300)
+        assert time.monotonic() < deadline, "the accessibility tree never came on"
 
 
 def android_page(browser: Any, *, dark: bool = False) -> Any:
