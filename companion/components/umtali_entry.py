@@ -29,7 +29,7 @@ from companion.components.card_grid import CompactPicker, chosen_strip, strip_pa
 from companion.components.common import choice
 from companion.components.entry_bar import EntryBar, Primary
 from companion.components.turn_order import acting_row
-from companion.components.umtali_ui import Table, TableUi, on_table
+from companion.components.umtali_ui import Table, TableUi, on_table, sees_private
 from companion.session import GameSession, Refusal
 from rulesets.cards import Card, format_cards
 from rulesets.protocol import Units, Verdict
@@ -104,10 +104,13 @@ def entry_actions(ui: TableUi, mode: str, who: str) -> list[UmtaliAction]:
     return []
 
 
-def shown_mode(ui: TableUi, summary: UmtaliSummary) -> str:
-    """The mode on screen: leftovers only in the final turn, discard only before it."""
+def shown_mode(ui: TableUi, summary: UmtaliSummary, *, shows_hand: bool = True) -> str:
+    """The mode on screen: leftovers only in the final turn, discard only before it,
+    "My hand" only on a device that may show the acting player's hand."""
     final = summary.phase == Phase.FINAL
     if (ui.mode == "leftovers" and not final) or (ui.mode == "discard" and final):
+        return "meld"
+    if ui.mode == "hand" and not shows_hand:
         return "meld"
     return ui.mode
 
@@ -156,7 +159,7 @@ class _Entry:
         acts = entry_actions(self.ui, self.mode, self.who)
         if not acts:
             return None
-        hand = self.ui.private(self.summary) or None
+        hand = self.table.private() or None
         v = self.session.judge(acts[0], hand=hand if len(acts) == 1 else None)
         if v.legal and len(acts) > 1:  # the final discard, then the leftovers
             v = self.session.judge(acts[1])
@@ -191,10 +194,12 @@ def add_current(table: Table) -> Refusal | None:
     ui, session = table.ui, table.session
     summary = session.summary
     assert isinstance(summary, UmtaliSummary)
-    acts = entry_actions(ui, shown_mode(ui, summary), ui.acting(summary))
+    who = ui.acting(summary)
+    shows = sees_private(session, who)
+    acts = entry_actions(ui, shown_mode(ui, summary, shows_hand=shows), who)
     if not acts:
         return None
-    hand = ui.private(summary) or None
+    hand = ui.private(summary, shown=shows) or None
     refusal = session.add(acts[0], hand=hand) if len(acts) == 1 else session.add_many(acts)
     after = session.summary
     if refusal is None and isinstance(after, UmtaliSummary):
@@ -386,11 +391,13 @@ def _acting(e: _Entry) -> ft.Control:
         ui.reset_entry()
 
     turn = e.summary.turn
+    row: list[ft.Control] = [
+        ft.Container(acting_row(e.summary.players, e.who, turn, pick), expand=True)
+    ]
+    if e.table.shows_hand:  # at a table of devices: only on the acting player's own
+        row.append(choice("My hand", e.mode == "hand", my_hand, "mode-hand"))
     return ft.Row(
-        [
-            ft.Container(acting_row(e.summary.players, e.who, turn, pick), expand=True),
-            choice("My hand", e.mode == "hand", my_hand, "mode-hand"),
-        ],
+        row,
         spacing=6,
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
     )
@@ -440,7 +447,7 @@ def _picker(e: _Entry, pick: _Pick) -> Any:
 def UmtaliEntry(table: Table) -> ft.Control:
     """Acting player, mode, chosen strip, card grid and the entry bar."""
     summary, ui = table.summary, table.ui
-    e = _Entry(table, ui.acting(summary), shown_mode(ui, summary))
+    e = _Entry(table, ui.acting(summary), shown_mode(ui, summary, shows_hand=table.shows_hand))
     pick = e.pick()
     bar = BARS[e.mode](e)
     return ft.Column(

@@ -14,7 +14,7 @@ from typing import Any
 import flet as ft
 
 from companion.components.umtali_sheet import action_text
-from companion.components.umtali_ui import TableUi
+from companion.components.umtali_ui import TableUi, sees_private
 from companion.session import GameSession
 from rulesets import RulesetError
 from rulesets.cards import format_cards
@@ -26,9 +26,10 @@ POINTS = Units.POINTS
 __all__ = ["hand_note", "suggest_for", "suggestion_panel"]
 
 
-def hand_note(ui: TableUi, summary: UmtaliSummary) -> list[ft.Control]:
-    """On the board: that verdicts are checked against the acting player's private hand."""
-    private = ui.private(summary)
+def hand_note(ui: TableUi, summary: UmtaliSummary, *, shown: bool = True) -> list[ft.Control]:
+    """On the board: that verdicts are checked against the acting player's private hand
+    (``shown``: this device may show that player's hand)."""
+    private = ui.private(summary, shown=shown)
     if not private or ui.mode == "hand":
         return []
     who = ui.acting(summary)
@@ -41,7 +42,7 @@ def suggest_for(
     session: GameSession, summary: UmtaliSummary, ui: TableUi
 ) -> tuple[Suggestion | None, Verdict | None]:
     """In "My hand" with a hand entered: the referee's best line, or why there is none."""
-    private = ui.private(summary)
+    private = ui.private(summary, shown=sees_private(session, ui.acting(summary)))
     game = session.game
     if ui.mode != "hand" or not private or not isinstance(game, UmtaliGame):
         return None, None

@@ -36,7 +36,7 @@ from rulesets.umtali import (
     UmtaliSummary,
 )
 
-__all__ = ["Table", "TableUi", "cards_of", "next_mode", "on_table"]
+__all__ = ["Table", "TableUi", "cards_of", "next_mode", "on_table", "sees_private"]
 
 
 @ft.observable
@@ -70,9 +70,10 @@ class TableUi:
             return self.picked
         return summary.turn or players[0]
 
-    def private(self, summary: UmtaliSummary) -> list[Card]:
-        """The acting player's private hand, if this device holds it."""
-        return list(self.hand) if self.owner == self.acting(summary) else []
+    def private(self, summary: UmtaliSummary, *, shown: bool = True) -> list[Card]:
+        """The acting player's private hand, if this device holds it (and ``shown``:
+        this device may show that player's hand, see :func:`sees_private`)."""
+        return list(self.hand) if shown and self.owner == self.acting(summary) else []
 
     def reset_entry(self) -> None:
         self.cards = []
@@ -104,6 +105,14 @@ class TableUi:
             self.cards = keep if len(self.cards) <= 1 else []
             self.mode = "extend"
         self.anchor = anchor  # idempotent: a tap may arrive both as a semantic and a pointer tap
+
+
+def sees_private(session: object, player: str) -> bool:
+    """May this device show ``player``'s private hand ("My hand")?  At a table of
+    several devices only the device of that player's seat; a screen alone, always
+    (``session.private_view``; a session without it is a screen alone)."""
+    view = getattr(session, "private_view", None)
+    return bool(view(player)) if callable(view) else True
 
 
 def next_mode(actions: Sequence[UmtaliAction], after: UmtaliSummary) -> str:
@@ -153,3 +162,12 @@ class Table:
     #: in "My hand": the referee's best line for the private hand, or why there is none
     suggestion: Suggestion | None = None
     refused: Verdict | None = None
+
+    @property
+    def shows_hand(self) -> bool:
+        """Whether this device may show the acting player's private hand."""
+        return sees_private(self.session, self.ui.acting(self.summary))
+
+    def private(self) -> list[Card]:
+        """The acting player's private hand, if this device holds it and may show it."""
+        return self.ui.private(self.summary, shown=self.shows_hand)

@@ -152,8 +152,8 @@ def _in_play(table: Table, scoreboard: Scoreboard) -> ft.Control:
         board += (
             [*_sheet(table), _empty_stock(table)] if summary.phase == Phase.PLAY else _sheet(table)
         )
-    board += hand_note(ui, summary)
-    if ui.mode == "hand":
+    board += hand_note(ui, summary, shown=table.shows_hand)
+    if ui.mode == "hand" and table.shows_hand:
         board += suggestion_panel(ui, summary, table.suggestion)
     board.append(UmtaliSides(table))
     if ui.editing is not None:  # correcting a finished hand: the board gets the room

@@ -16,7 +16,7 @@ from companion.components.scoreline import ScoreboardContext, scoreline_title, u
 from companion.components.thumb_screen import scoreline_of
 from companion.components.umtali_sheet import action_text
 from companion.components.umtali_sides import meld_caption, side_total_text
-from companion.session import GameSession
+from companion.session import GameSession, Who
 from companion.storage import MemoryRepository
 from companion.views.umtali_table import UmtaliTable
 from rulesets.protocol import Verdict
@@ -240,3 +240,32 @@ def test_u7_2_private_hand_checks_no_breaking_and_suggests_best_line() -> None:
         assert game.actions[-1].type == "meld"  # nothing recorded by checking
 
     drive(game, scenario)
+
+
+def test_my_hand_only_on_the_device_of_the_acting_players_seat() -> None:
+    """At a table of devices, "My hand" (a private hand, never saved) shows only on the
+    device whose seat is the acting player's; a screen alone shows it for everyone."""
+    repo = MemoryRepository()
+    ann_phone = Who(device="phone-1", words="Ann", seat="Ann", at_table=True)
+    game = GameSession.start(repo, "umtali", PLAYERS, {}, who=ann_phone)
+    assert game.add({"type": "start_hand", "dealer": "Ann"}) is None  # Bob plays first
+
+    async def scenario(sc: Screen) -> None:
+        assert sc.label("scoreline").startswith("Ann 0 · Bob 0. Hand 1 of 4 · Bob to play.")
+        assert not sc.has("mode-hand")  # Bob's turn: his hand is not on Ann's phone
+        await sc.click("acting-ann")
+        assert sc.has("mode-hand")
+        await sc.click("mode-hand")
+        await sc.tap_cards("hand", "QH KH 9S")
+        assert sc.has("suggestion")
+        await sc.click("acting-bob")  # back to Bob: Ann's hand and its advice go away
+        assert not sc.has("mode-hand") and not sc.has("suggestion")
+        assert sc.has("meld-card-QH")
+
+    drive(game, scenario)
+    alone = new_session()
+
+    async def alone_scenario(sc: Screen) -> None:
+        assert sc.has("mode-hand")  # one screen: Bob may enter his hand
+
+    drive(alone, alone_scenario)
