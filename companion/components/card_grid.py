@@ -169,9 +169,12 @@ def strip_part(
     ident: str,
     empty: str = "none",
     said: str | None = None,
+    expand: bool | int = True,
 ) -> ft.Control:
     """One part of a multi-part entry in the strip ("Pair 4♣ 4♦"): tap it to fill it.
-    ``said`` replaces what a screen reader hears ("Discard: 2♣ (face down)")."""
+    ``said`` replaces what a screen reader hears ("Discard: 2♣ (face down)").  It takes
+    its share of the strip (``expand``), whatever it holds: a card added to it never
+    moves the part beside it (its cards are cut short with "…" when they do not fit)."""
     said = said or f"{label}: {format_cards(cards, symbols=True) or empty}"
     text = ft.Text(
         spans=[
@@ -193,6 +196,7 @@ def strip_part(
         ),
         on_click=on_click,
         ink=True,
+        expand=expand,
     )
     return ft.Semantics(
         content=chip,
@@ -202,6 +206,7 @@ def strip_part(
         button=True,
         selected=active,
         container=True,
+        expand=expand,
     )
 
 
@@ -222,7 +227,8 @@ def chosen_strip(
             problem, color=ft.Colors.ERROR, size=13, max_lines=2, expand=True, selectable=True
         )
     elif parts:
-        shown = ft.Row(list(parts), spacing=6, expand=True, scroll=ft.ScrollMode.HIDDEN)
+        # the parts share the row (each its fixed share): nothing in it moves
+        shown = ft.Row(list(parts), spacing=6, expand=True)
     else:
         shown = ft.Semantics(
             content=ft.Text(
