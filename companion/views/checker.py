@@ -500,11 +500,14 @@ def CheckerView() -> ft.View:
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         ),
     ]
-    board.extend(
-        _mode_controls(
-            facts, eff_mode, choose_mode, going_out, use_hand, set_going_out, set_use_hand
-        )
+    checks = _mode_controls(
+        facts, eff_mode, choose_mode, going_out, use_hand, set_going_out, set_use_hand
     )
+    # the modes, then which group the grid fills, then the switches: what a thumb
+    # needs most sits highest on the (scrolling) board
+    modes = checks[:1] if len(facts.modes) > 1 else []
+    names = _target_names(eff_mode)
+    board += [*modes, *_targets(targets, active, names, groups, set_target), *checks[len(modes) :]]
     if eff_mode == "hand" and not facts.hand_verdict and (cards or outcome.error):
         verdict = (
             _suggestion_panel(outcome, dark)
@@ -513,8 +516,6 @@ def CheckerView() -> ft.View:
         )
     else:
         verdict = _verdict_panel(outcome, dark)
-    names = _target_names(eff_mode)
-    board += _targets(targets, active, names, groups, set_target)
     others = _unavailable(eff_mode, active, groups, use_hand)
     change = functools.partial(set_group, active)
     entry: list[ft.Control] = [

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from rulesets.cards import parse_card
-from tests.browser.conftest import AppServer, unexpected_external
+from tests.browser.conftest import AppServer, stable_screenshot, unexpected_external
 from tests.browser.layout import (
     android_page,
     assert_nothing_moved,
@@ -82,6 +82,7 @@ def test_checker_first_card_taps_move_nothing(fresh_server: AppServer, phone: An
         expect(page.get_by_role("button", name=f"Remove {words}")).to_be_attached()
     expect(page.get_by_test_id("checker-rule-link")).to_be_visible(timeout=T)
     assert_words_people_use(page, "checker with a verdict")
+    stable_screenshot(page, "checker-phone")  # docs/checker-phone.png
     assert unexpected_external(page) == []
 
 
@@ -102,6 +103,7 @@ def test_umtali_entry_first_card_taps_move_nothing(fresh_server: AppServer, phon
     expect(chosen).to_have_count(1)
     expect(page.get_by_test_id("verdict-rule")).to_have_count(1, timeout=T)
     assert_words_people_use(page, "umtali entry with a verdict")
+    stable_screenshot(page, "umtali-entry-phone")
     # going out: the pair's first card
     settled_click(page, page.get_by_test_id("mode-go_out"))
     _tap_and_compare(
