@@ -191,6 +191,7 @@ def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: An
     expect(page.get_by_test_id("rule-sheet")).to_be_visible(timeout=T)
     expect(page.get_by_role("heading", name="Rule U5.1 · Umtali")).to_be_visible()
     assert page.url == before
+    assert_words_people_use(page, "umtali rule sheet")
     settled_click(page, page.get_by_test_id("rule-sheet-close"))
     expect(page.get_by_test_id("rule-sheet")).to_have_count(0, timeout=T)
     verdict(page, "jacks never form a set")

@@ -175,12 +175,18 @@ def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
             "face_down": True,
         }
         assert game.summary.to_json()["phase"] == "final"
-        # Ann's final turn: a 4 on Bob's pair (U8.3), then her leftovers go to Bob
-        await sc.click("mode-extend")
+        # turn order drives the screen (U8.2): Ann's final turn, melding first -- no tap
+        assert sc.sem("acting-ann").selected and not sc.sem("acting-bob").selected
+        assert sc.sem("mode-meld").selected and not sc.sem("mode-go_out").selected
+        assert sc.label("scoreline").startswith("Ann 0 · Bob 0. Bob went out: Ann's final turn")
+        # Ann's final turn: a 4 on Bob's pair (U8.3) -- a tap on the meld extends it --
+        # then her leftovers go to Bob
         await sc.click("meld-bob-1")
+        assert sc.sem("mode-extend").selected
         await sc.tap_cards("extend", "4H")
         await sc.click("add-extend")
-        await sc.click("mode-leftovers")
+        # after the final turn's entry the likely next one is the leftovers
+        assert sc.sem("mode-leftovers").selected and sc.sem("acting-ann").selected
         await sc.tap_cards("leftovers", "3S KD")
         assert "6 points" in str(sc.sem("verdict").label)
         await sc.click("add-leftovers")
