@@ -148,13 +148,19 @@ def card_grid(
 
 
 def cards_spans(cards: Sequence[Card], *, size: int = 15) -> list[ft.TextSpan]:
-    """Cards as coloured text ("5♥ 6♥ 7♥", hearts and diamonds in red)."""
+    """Cards as coloured text ("5♥ 6♥ 7♥", hearts and diamonds in red; spades and
+    clubs in the theme's text colour, so they read on a dark screen too)."""
     spans: list[ft.TextSpan] = []
     for i, c in enumerate(cards):
+        red = c.suit is not None and c.s.color is Color.RED
         spans.append(
             ft.TextSpan(
                 ("" if i == 0 else " ") + c.symbol,
-                style=ft.TextStyle(color=_color(c), weight=ft.FontWeight.BOLD, size=size),
+                style=ft.TextStyle(
+                    color=RED_SUIT if red else ft.Colors.ON_SURFACE,
+                    weight=ft.FontWeight.BOLD,
+                    size=size,
+                ),
             )
         )
     return spans
@@ -178,7 +184,7 @@ def strip_part(
     said = said or f"{label}: {format_cards(cards, symbols=True) or empty}"
     text = ft.Text(
         spans=[
-            ft.TextSpan(f"{label} ", style=ft.TextStyle(size=13)),
+            ft.TextSpan(f"{label} ", style=ft.TextStyle(size=12)),
             *(cards_spans(cards, size=14) if cards else [ft.TextSpan("–")]),
         ],
         max_lines=1,
@@ -187,7 +193,7 @@ def strip_part(
     chip = ft.Container(
         content=ft.Semantics(content=text, exclude_semantics=True),
         height=STRIP_HEIGHT - 4,
-        padding=ft.Padding.symmetric(horizontal=10),
+        padding=ft.Padding.symmetric(horizontal=8),
         alignment=ft.Alignment.CENTER_LEFT,
         border_radius=20,
         bgcolor=ft.Colors.SECONDARY_CONTAINER if active else None,
