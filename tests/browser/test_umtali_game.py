@@ -77,9 +77,12 @@ def fresh_server(tmp_path: Path) -> Iterator[AppServer]:
 def start_game(page: Any, url: str, dealer: str = "Ann") -> None:
     watch_server(page)
     open_phone(page, url)
+    expect(page.get_by_role("button", name="New Umtali game")).to_have_count(1, timeout=T)
+    assert_words_people_use(page, "home")
     settled_click(page, page.get_by_role("button", name="New Umtali game"))
     expect(page.get_by_role("textbox", name="Player name")).to_be_visible(timeout=T)
     add_players(page, ["Ann", "Bob"])
+    assert_words_people_use(page, "new umtali game")
     page.get_by_role("radio", name=dealer).click()
     settled_click(page, page.get_by_role("button", name="Start Umtali"))
     expect(page.get_by_role("button", name="Undo")).to_be_visible(timeout=T)
