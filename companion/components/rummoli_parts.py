@@ -15,17 +15,24 @@ from typing import Any, TypeVar, cast
 
 import flet as ft
 
-from companion.components.common import rule_link, said
-from companion.components.rummoli_board import mini_cards
-from companion.session import GameSession
+from companion.components.common import kind_words, rule_link, said
+from companion.components.rummoli_board import board, mini_cards, stacks
+from companion.session import GameSession, Refusal
 from companion.ui import labelled, slug
-from rulesets.protocol import LedgerEntry
-from rulesets.rummoli import FinalResult, PokerResult, RummoliSummary
+from rulesets.protocol import LedgerEntry, Verdict
+from rulesets.rummoli import FinalResult, Phase, PokerResult, RummoliSummary
 from rulesets.rummoli.notes import Note
 
 __all__ = [
+    "ROW",
     "Draft",
+    "Primary",
     "TableUi",
+    "entry_bar",
+    "table_screen",
+    "table_top",
+    "Top",
+    "verdict_words",
     "chip_row",
     "explain",
     "names_and",
@@ -50,13 +57,14 @@ class TableUi:
     poker_mode: str = "tap"  #: "tap" the winners or enter the "hands"
     pot: str | None = None
     pot_at: int = -1  #: the entry count when ``pot`` was tapped
+    combo: bool | None = None  #: for a combination pot: did one player lay all of it?
 
     def tapped_pot(self, at: int) -> str | None:
         """The pot tapped since the last entry, if any."""
         return self.pot if self.pot_at == at else None
 
     def tap_pot(self, pot: str | None, at: int) -> None:
-        self.pot, self.pot_at = pot, at
+        self.pot, self.pot_at, self.combo = pot, at, None
 
 
 U = TypeVar("U")
@@ -119,14 +127,25 @@ def note_row(note: Note | None, ident: str | None = None) -> list[ft.Control]:
     return [] if note is None else [explain(note.text, note.rule, ident)]
 
 
-def section(title: str, controls: Sequence[ft.Control], ident: str | None = None) -> ft.Control:
+def section(
+    title: str,
+    controls: Sequence[ft.Control],
+    ident: str | None = None,
+    *,
+    head: ft.Control | None = None,
+    spacing: int = 6,
+) -> ft.Control:
+    """A card with a title; ``head`` sits at the right of the title (e.g. a mode switch)."""
+    heading: ft.Control = ft.Text(title, size=16, weight=ft.FontWeight.BOLD)
+    if head is not None:
+        heading = ft.Row(
+            [ft.Text(title, size=16, weight=ft.FontWeight.BOLD, expand=True), head],
+            height=ROW,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        )
     box = ft.Container(
-        content=ft.Column(
-            [ft.Text(title, size=17, weight=ft.FontWeight.BOLD), *controls],
-            spacing=8,
-            tight=True,
-        ),
-        padding=12,
+        content=ft.Column([heading, *controls], spacing=spacing, tight=True),
+        padding=ft.Padding.symmetric(horizontal=12, vertical=8),
         border_radius=12,
         bgcolor=ft.Colors.SURFACE_CONTAINER,
         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
@@ -152,7 +171,8 @@ def stepper(
         str(value), size=20, weight=ft.FontWeight.BOLD, width=36, text_align=ft.TextAlign.CENTER
     )
     return ft.Row(
-        [
+        height=ROW,
+        controls=[
             ft.Text(label, size=15, expand=True),
             _icon_step(
                 ft.Icons.REMOVE_CIRCLE_OUTLINE,
@@ -238,3 +258,203 @@ def poker_result(result: PokerResult | FinalResult, ident: str) -> list[ft.Contr
 def chip_row(chips: Sequence[ft.Control]) -> ft.Control:
     """Choice chips in a row that wraps on a phone."""
     return ft.Row(list(chips), wrap=True, spacing=6, run_spacing=6)
+
+
+# --------------------------------------------------------------------------- the screen
+#
+# Stand-ins with the shape of the thumb kit (``EntryBar``/``Primary`` and
+# ``thumb_screen``), used until the kit is on main.
+
+#: a row of thumb-sized targets (a stepper, a bettor, a choice)
+ROW = 48
+#: the bar's verdict line keeps this height whatever it says
+VERDICT_HEIGHT = 52
+
+
+@dataclass(frozen=True)
+class Primary:
+    """The bar's main button: its words, its test id, and what a press does (the
+    session's answer: None = accepted, a :class:`Refusal` = refused)."""
+
+    text: str
+    ident: str
+    press: Callable[[], Refusal | None]
+    enabled: bool = True
+    icon: ft.IconData | None = ft.Icons.ADD_TASK
+
+
+def verdict_words(v: Verdict) -> str:
+    """What the bar says for a verdict: its head, its reason, the chips it would move.
+
+    >>> verdict_words(Verdict(legal=True, kind="bet", rule="(a rule)", reason="Bob bets 1",
+    ...                       notes=("Bob -1 (poker bet)",)))
+    'Bet. Bob bets 1. Note: Bob -1 (poker bet).'
+    """
+    head = (kind_words(v.kind) or "Allowed") if v.legal else "Not allowed"
+    words = f"{head}. {v.reason}"
+    if v.notes:
+        words += " Note: " + "; ".join(v.notes) + "."
+    return words
+
+
+def _slot(
+    verdict: Verdict | None, hint: Note | str | None, refusal: Refusal | None, ident: str
+) -> ft.Control:
+    rule: str | None = None
+    bad = False
+    if refusal is not None:
+        text, rule, bad = f"Refused: {refusal.message}", refusal.rule, True
+    elif verdict is not None:
+        text, rule, bad = verdict_words(verdict), verdict.rule, not verdict.legal
+    elif isinstance(hint, Note):
+        text, rule = hint.text, hint.rule
+    else:
+        text = hint or ""
+    label = text + (f" (rule {rule})" if rule else "")
+    color = ft.Colors.ERROR if bad else None
+    row: list[ft.Control] = [
+        ft.Icon(ft.Icons.BLOCK if bad else ft.Icons.TOUCH_APP, color=color, size=20),
+        ft.Semantics(
+            exclude_semantics=True,
+            expand=True,
+            content=ft.Text(
+                text, size=13, color=color, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS
+            ),
+        ),
+    ]
+    if rule:
+        row.append(rule_link(rule, f"{ident}-rule"))
+    return ft.Semantics(
+        identifier=ident,
+        key=ident,
+        label=label,
+        container=True,
+        content=ft.Container(
+            ft.Row(row, spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            height=VERDICT_HEIGHT,
+            padding=ft.Padding.symmetric(horizontal=8),
+        ),
+    )
+
+
+def entry_bar(
+    session: GameSession,
+    verdict: Verdict | None,
+    primary: Primary | None,
+    *,
+    hint: Note | str | None = None,
+    ident: str,
+) -> ft.Control:
+    """The verdict line over [Undo] [primary action]; the same height whatever it says."""
+
+    def press(_: object) -> None:
+        if primary is not None:
+            primary.press()
+
+    action: ft.Control = ft.Container(height=ROW, expand=True)
+    if primary is not None:
+        action = labelled(
+            ft.FilledButton(
+                primary.text,
+                icon=primary.icon,
+                on_click=press,
+                disabled=not primary.enabled,
+                height=ROW,
+                expand=True,
+            ),
+            primary.text,
+            primary.ident,
+            button=True,
+            key=primary.ident,
+            expand=True,
+        )
+    undo = labelled(
+        ft.OutlinedButton(
+            "Undo",
+            icon=ft.Icons.UNDO,
+            on_click=lambda _: session.undo(),
+            height=ROW,
+            disabled=not session.can_undo,
+        ),
+        "Undo",
+        "bar-undo",
+        button=True,
+    )
+    return ft.Container(
+        ft.Column(
+            [
+                _slot(verdict, hint, session.error, ident),
+                ft.Row([undo, ft.Container(width=12), action], spacing=0),
+            ],
+            spacing=6,
+        ),
+        padding=ft.Padding.only(top=6, bottom=2),
+        border=ft.Border.only(top=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
+    )
+
+
+def table_screen(
+    *, board: Sequence[ft.Control], entry: Sequence[ft.Control], bar: ft.Control | None
+) -> ft.Control:
+    """``board`` (scrolls), ``entry`` (fixed, never moves), ``bar`` (pinned at the bottom)."""
+    return ft.Column([*board, *entry, *([bar] if bar is not None else [])], spacing=8)
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True)
+class Top:
+    """What every phase shows of the table: the board, the stacks, the chip count."""
+
+    board: ft.Control
+    stacks: ft.Control
+    chips: ft.Control
+
+
+def _notes_on_stacks(summary: RummoliSummary) -> dict[str, str]:
+    """ "folded" / "bet 2" under each stack while a poker is played."""
+    betting = summary.detail.betting
+    if betting is None:
+        return {}
+    notes = {p: "folded" for p in betting.folded}
+    notes.update({p: f"bet {n}" for p, n in betting.bets.items() if n and p not in notes})
+    return notes
+
+
+def table_top(session: GameSession, table: TableUi) -> Top:
+    """The board (its pots tappable in a quick settlement), the stacks, the chip count."""
+    summary = summary_of(session)
+    d = summary.detail
+    play = d.play
+    quick = play is not None and play.mode != "live" and table.play_mode == "quick"
+    taps = play.open_pots if quick and play is not None else ()
+    in_round = summary.phase in (Phase.WIDOW, Phase.POKER, Phase.PLAY)
+    chips = f"Chips on the table: {d.chips_total}"
+    seen = chips + (f" (started with {d.chips_added})" if d.chips_added != d.chips_total else "")
+    return Top(
+        board=ft.Semantics(
+            content=board(
+                d.pots,
+                pool=d.pool,
+                on_tap=(lambda pot: table.tap_pot(pot, len(session.actions))) if taps else None,
+                selected=table.tapped_pot(len(session.actions)),
+                taps=taps,
+            ),
+            identifier="pots",
+            key="pots",
+            container=True,
+        ),
+        stacks=stacks(
+            summary.players,
+            summary.totals,
+            dealer=None if summary.phase in (Phase.FINAL, Phase.OVER) else summary.dealer,
+            in_game=d.in_game,
+            ante=d.ante,
+            held=d.held if in_round else None,
+            note=_notes_on_stacks(summary),
+        ),
+        chips=said(
+            ft.Text(seen, size=12, color=ft.Colors.ON_SURFACE_VARIANT), chips, "chips-total"
+        ),
+    )

@@ -91,14 +91,14 @@ def test_m2_3_auction_asks_about_pay_cards_before_recording() -> None:
         assert "Bob 11, Cy 11, Dan 10, Ann 10, widow 10" in t.label("deal-sizes")
         await t.tap("bidder-cy")
         await t.step("bid", 2)
-        await t.tap("widow-auction")
         assert game.summary.phase == "widow"  # not yet: pay cards are asked first
-        assert "pay card" in t.label("pay-card-question")
+        assert "Does Cy's hand hold a pay card" in t.label("widow-verdict")
+        assert t.label("widow-confirm") == "No pay card: Cy pays 2 to Ann"
         await t.tap("widow-refuse")
-        assert "may not take the widow" in t.label("widow-refused")
+        assert "may not take the widow" in t.label("widow-verdict")
+        assert t.semantics("widow-confirm").content.disabled
         await t.tap("bidder-cy")
         assert t.label("bid") == "Bid (chips): 2"  # the bid is kept
-        await t.tap("widow-auction")
         await t.tap("widow-confirm")
         assert game.summary.phase == "poker"
         assert stack(t, "Ann") == 43 and stack(t, "Cy") == 39
@@ -121,6 +121,7 @@ def test_m4_4_tied_poker_leaves_the_odd_chip_and_a_m8_two_layers_do_not_pay() ->
     async def scenario(t: Table, game: GameSession) -> None:
         await t.tap("deal")
         await t.tap("widow-none")
+        await t.tap("widow-confirm")
         await t.tap("bet-bob")
         await t.tap("fold-dan")
         assert "folded" in t.label("stack-Dan")
@@ -133,11 +134,12 @@ def test_m4_4_tied_poker_leaves_the_odd_chip_and_a_m8_two_layers_do_not_pay() ->
         assert pot(t, "poker") == 1
         assert stack(t, "Bob") == 43 and stack(t, "Cy") == 43
         assert "1 chip left in the Poker pot" in t.label("poker-result-verdict")
-        await t.tap("claim-ad-kd")
+        await t.tap("pot-AD+KD")
+        assert "Did one player lay all of it?" in t.label("claim-verdict")
         await t.tap("combo-no")
         assert "stay on the board" in t.label("combo-no-payout")
         assert pot(t, "AD+KD") == 4
-        await t.tap("claim-7-8-9")
+        await t.tap("pot-7-8-9")
         await t.tap("combo-yes")
         await t.tap("claim-by-bob")
         assert stack(t, "Bob") == 47 and pot(t, "7-8-9") == 0
@@ -173,6 +175,7 @@ def test_m5_live_log_checks_each_card_and_impasse_pays_the_centre() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         await t.tap("deal")
         await t.tap("widow-none")
+        await t.tap("widow-confirm")
         await t.tap("winner-bob")
         await t.tap("record-poker")
         await t.tap("rummoli-mode-live")
@@ -181,7 +184,7 @@ def test_m5_live_log_checks_each_card_and_impasse_pays_the_centre() -> None:
         assert "the poker winner Bob starts" in t.label("lay-verdict")
         await t.tap("lay-by-bob")
         await t.type_cards("Type card laid", "kd")
-        assert t.label("lay-verdict") == "Bob may lay K♦."
+        assert t.label("lay-verdict") == "Lay. Bob may lay K♦ (rule M5.1)"
         await t.tap("record-lay")
         await t.tap("lay-by-cy")
         await t.type_cards("Type card laid", "ad")
@@ -212,9 +215,10 @@ def test_m7_2_per_pot_final_poker_plays_the_smallest_pot_first() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         await t.tap("deal")
         await t.tap("widow-none")
+        await t.tap("widow-confirm")
         await t.tap("winner-ann")
         await t.tap("record-poker")
-        await t.tap("claim-10s")
+        await t.tap("pot-10S")
         await t.tap("claim-by-bob")
         await t.tap("out-cy")
         await t.step("held-ann", 1)
@@ -241,6 +245,7 @@ def test_m5_6_strict_claim_in_the_live_log() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         await t.tap("deal")
         await t.tap("widow-none")
+        await t.tap("widow-confirm")
         await t.tap("winner-bob")
         await t.tap("record-poker")
         await t.tap("rummoli-mode-live")
@@ -260,7 +265,8 @@ def test_m7_1_the_deal_is_refused_in_the_referees_words() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         assert t.semantics("deal").content.disabled
         verdict = t.label("deal-verdict")
-        assert "fewer than two players can pay the ante" in verdict and "M7.1" in verdict
+        assert "fewer than two players can pay the ante" in verdict
+        assert t.label("deal-verdict-rule") == "Rule M7.1"
         await t.tap("end-game")
         assert game.summary.phase == "over"
 
@@ -272,7 +278,6 @@ def test_m1_1_new_entries_name_players_by_name() -> None:
         await t.tap("deal")
         await t.tap("bidder-cy")
         await t.step("bid", 1)
-        await t.tap("widow-auction")
         await t.tap("widow-confirm")
         await t.tap("bet-bob")
         await t.tap("fold-dan")
