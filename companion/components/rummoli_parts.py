@@ -58,13 +58,22 @@ class TableUi:
     pot: str | None = None
     pot_at: int = -1  #: the entry count when ``pot`` was tapped
     combo: bool | None = None  #: for a combination pot: did one player lay all of it?
+    notice: Note | None = None  #: something to say in the bar until the next tap or entry
+    notice_at: int = -1
 
     def tapped_pot(self, at: int) -> str | None:
         """The pot tapped since the last entry, if any."""
         return self.pot if self.pot_at == at else None
 
     def tap_pot(self, pot: str | None, at: int) -> None:
-        self.pot, self.pot_at, self.combo = pot, at, None
+        self.pot, self.pot_at, self.combo, self.notice = pot, at, None, None
+
+    def say(self, note: Note, at: int) -> None:
+        """Show ``note`` in the bar (e.g. a pot that pays nobody) until the next entry."""
+        self.notice, self.notice_at = note, at
+
+    def said(self, at: int) -> Note | None:
+        return self.notice if self.notice_at == at else None
 
 
 U = TypeVar("U")

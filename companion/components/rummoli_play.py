@@ -28,7 +28,6 @@ from companion.components.rummoli_parts import (
     Top,
     chip_row,
     entry_bar,
-    explain,
     note_row,
     plural,
     poker_result,
@@ -146,7 +145,7 @@ def QuickSettlement(session: GameSession, table: TableUi, intro: ft.Control) -> 
     if pot is not None and pot in play.open_pots:
         lower, bar = _who_laid(session, summary, pots[pot], table)
     else:
-        lower, bar = _ending(session, summary, play, ui)
+        lower, bar = _ending(session, summary, play, ui, table.said(len(session.actions)))
     entry = [top.board, ft.Container(lower, height=_lower_height(summary))]
     return table_screen(board=[top.stacks, top.chips, intro], entry=entry, bar=bar)
 
@@ -157,17 +156,32 @@ def _who_laid(
     """Who laid the pot's card -- for a combination pot, after asking whether one
     player laid all of it (A-M8, A-M9, A-M19)."""
     back = button("Back", lambda _: table.tap_pot(None, -1), "claim-back", icon=ft.Icons.UNDO)
-    hint: Note | str
+    hint: Note
     if pot.combo and table.combo is None:
 
-        def answer(one: bool) -> None:
-            table.combo = one
+        def nobody(_: object) -> None:
+            # nothing to record: the pot stays on the board; say so, back to the round
+            table.tap_pot(None, -1)
+            table.say(
+                Note(
+                    key="no-payout",
+                    text=f"Nobody wins the {pot.label} pot this round: its "
+                    f"{plural(pot.chips, 'chip')} stay on the board.",
+                    rule=pot.rule,
+                ),
+                len(session.actions),
+            )
 
         rows: list[ft.Control] = [
             ft.Row(
                 [
-                    button("Yes, one player", lambda _: answer(True), "combo-yes", filled=True),
-                    button("No, different players", lambda _: answer(False), "combo-no"),
+                    button(
+                        "Yes, one player",
+                        lambda _: setattr(table, "combo", True),
+                        "combo-yes",
+                        filled=True,
+                    ),
+                    button("No, different players", nobody, "combo-no"),
                 ],
                 wrap=True,
             ),
@@ -178,17 +192,6 @@ def _who_laid(
             text=f"The {pot.label} pot pays only if {pot.wins}. Did one player lay all of it?",
             rule=pot.rule,
         )
-    elif pot.combo and table.combo is False:
-        rows = [
-            explain(
-                f"Nobody wins the {pot.label} pot this round: its {plural(pot.chips, 'chip')} "
-                "stay on the board.",
-                pot.rule,
-                "combo-no-payout",
-            ),
-            back,
-        ]
-        hint = "Tap another pot on the board, or Back to the end of the round."
     else:
         rows = [
             chip_row(
@@ -273,7 +276,11 @@ def _ending_action(
 
 
 def _ending(
-    session: GameSession, summary: RummoliSummary, play: PlayView, ui: QuickUi
+    session: GameSession,
+    summary: RummoliSummary,
+    play: PlayView,
+    ui: QuickUi,
+    notice: Note | None = None,
 ) -> tuple[ft.Control, ft.Control]:
     """Who went out first (M6.1), or an impasse (M5.7): the section and its bar."""
     ending = ui.ending
@@ -302,7 +309,7 @@ def _ending(
             session,
             None,
             Primary("Who went out? Tap them", "record-out", lambda: None, enabled=False),
-            hint=summary.detail.note("claims"),
+            hint=notice or summary.detail.note("claims"),
             ident="end-verdict",
         )
         return section("Who went out first?", rows, "quick-end"), bar
@@ -328,6 +335,7 @@ def _ending(
 class LiveUi(Draft):
     lay_by: str | None = None
     lay_card: list[Card] = field(default_factory=list)
+    impasse: bool = False  #: nobody can lay: the entry is the impasse
 
 
 #: the log shows this many of the latest cards in one row (it never wraps, so it never
@@ -386,22 +394,61 @@ def _pending(session: GameSession, pending: tuple[PendingClaim, ...]) -> ft.Cont
     return ft.Container(ft.Row(buttons, spacing=6, scroll=ft.ScrollMode.AUTO), height=ROW)
 
 
-def _impasse(session: GameSession, summary: RummoliSummary) -> ft.Control:
-    """The impasse: rare, so up in the table, never next to the bar's button."""
-    return section(
-        "Impasse",
-        [
-            *note_row(summary.detail.note("impasse"), "impasse-live-rule"),
-            button(
-                "Record the impasse",
-                lambda _: session.add(Impasse()),
-                "impasse-live",
-                icon=ft.Icons.BLOCK,
-                disabled=not session.can(Impasse()),
-            ),
-        ],
-        "live-impasse",
+def _live_action(
+    session: GameSession, summary: RummoliSummary, ui: LiveUi, who: str | None
+) -> tuple[Verdict | None, Primary]:
+    """The entry being made: a card laid by someone, or the impasse (M5.7)."""
+    if ui.impasse:
+        stuck = session.judge(Impasse())
+        return stuck, Primary(
+            "Record the impasse",
+            "record-lay",
+            lambda: session.add(Impasse()),
+            enabled=stuck.legal,
+            icon=ft.Icons.BLOCK,
+        )
+    chosen = list(ui.lay_card)
+    action = Lay(player=who, card=str(chosen[0])) if who and chosen else None
+
+    def record() -> Refusal | None:
+        # who and the card as they are now, not as they were when this was drawn
+        now_who = ui.lay_by or who
+        if not (now_who and ui.lay_card):
+            return None
+        return session.add(Lay(player=now_who, card=str(ui.lay_card[0])))
+
+    verdict = session.judge(action) if action is not None else None
+    return verdict, Primary(
+        f"Lay {chosen[0].symbol} for {who}" if action else "Pick who and the card",
+        "record-lay",
+        record,
+        enabled=verdict is not None and verdict.legal,
+        icon=ft.Icons.PLAY_ARROW,
     )
+
+
+def _layers(play: PlayView, ui: LiveUi, who: str | None) -> ft.Control:
+    """Who laid the card (the referee's next player until another is tapped), or an
+    impasse: one row of chips."""
+
+    def pick(p: str) -> None:
+        ui.lay_by, ui.impasse = p, False
+
+    def stuck(_: object) -> None:
+        ui.impasse = True
+
+    chips = [
+        choice(
+            f"{p} ({play.held[p]})",
+            p == who and not ui.impasse,
+            lambda _, p=p: pick(p),
+            f"lay-by-{slug(p)}",
+            f"{p} lays, holds {play.held[p]}",
+        )
+        for p in play.layers
+    ]
+    chips.append(choice("Impasse", ui.impasse, stuck, "impasse-live", "Impasse: nobody can lay"))
+    return chip_row(chips)
 
 
 @ft.component
@@ -413,56 +460,25 @@ def LiveLog(session: GameSession, table: TableUi, intro: ft.Control) -> ft.Contr
         return ft.Container()
     # turn order: the referee's next player is chosen until someone else is tapped
     who = ui.lay_by or (summary.turn if summary.turn in play.layers else None)
-    chosen = list(ui.lay_card)
-    action = Lay(player=who, card=str(chosen[0])) if who and chosen else None
-
-    def record() -> Refusal | None:
-        # who and the card as they are now, not as they were when this was drawn
-        now_who = ui.lay_by or who
-        if not (now_who and ui.lay_card):
-            return None
-        return session.add(Lay(player=now_who, card=str(ui.lay_card[0])))
-
     top: Top = table_top(session, table)
-    board = [top.board, top.stacks, top.chips, intro, _impasse(session, summary)]
     entry: list[ft.Control] = [_laid_log(play.laid)]
     if summary.detail.rules.claim == "strict":
         entry.append(_pending(session, summary.detail.pending))
-    entry.append(
-        chip_row(
-            [
-                choice(
-                    f"{p} ({play.held[p]})",
-                    p == who,
-                    lambda _, p=p: setattr(ui, "lay_by", p),
-                    f"lay-by-{slug(p)}",
-                    f"{p} lays, holds {play.held[p]}",
-                )
-                for p in play.layers
-            ]
-        )
-    )
+    entry.append(_layers(play, ui, who))
+
+    def pick_card(cards: list[Card]) -> None:
+        ui.lay_card, ui.impasse = list(cards[-1:]), False
+
     entry.append(
         CardPicker(
-            chosen,
-            lambda cards: setattr(ui, "lay_card", list(cards[-1:])),
+            list(ui.lay_card),
+            pick_card,
             ident="lay",
             label="Card laid",
             unavailable={c for _, text in play.laid for c in parse_cards(text)},
         )
     )
-    verdict = session.judge(action) if action is not None else None
-    bar = entry_bar(
-        session,
-        verdict,
-        Primary(
-            f"Lay {chosen[0].symbol} for {who}" if action else "Pick who and the card",
-            "record-lay",
-            record,
-            enabled=verdict is not None and verdict.legal,
-            icon=ft.Icons.PLAY_ARROW,
-        ),
-        hint=summary.detail.note("hint"),
-        ident="lay-verdict",
-    )
-    return table_screen(board=board, entry=entry, bar=bar)
+    verdict, action = _live_action(session, summary, ui, who)
+    hint = summary.detail.note("impasse" if ui.impasse else "hint")
+    bar = entry_bar(session, verdict, action, hint=hint, ident="lay-verdict")
+    return table_screen(board=[top.board, top.stacks, top.chips, intro], entry=entry, bar=bar)

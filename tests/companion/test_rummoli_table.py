@@ -137,7 +137,7 @@ def test_m4_4_tied_poker_leaves_the_odd_chip_and_a_m8_two_layers_do_not_pay() ->
         await t.tap("pot-AD+KD")
         assert "Did one player lay all of it?" in t.label("claim-verdict")
         await t.tap("combo-no")
-        assert "stay on the board" in t.label("combo-no-payout")
+        assert "stay on the board" in t.label("end-verdict")
         assert pot(t, "AD+KD") == 4
         await t.tap("pot-7-8-9")
         await t.tap("combo-yes")
@@ -191,6 +191,7 @@ def test_m5_live_log_checks_each_card_and_impasse_pays_the_centre() -> None:
         await t.tap("record-lay")
         assert pot(t, "AD+KD") == 4  # two players laid K♦ and A♦ (A-M8)
         await t.tap("impasse-live")
+        await t.tap("record-lay")
         assert game.summary.phase == "idle"
         # Bob 10 cards - 1, Cy 10 - 1 (dealt 11, 11, 10, 10 from Ann's left: Bob, Cy, Dan, Ann)
         assert pot(t, "rummoli") == 4 + 10 + 10 + 10 + 10
