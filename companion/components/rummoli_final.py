@@ -54,6 +54,7 @@ def OverPanel(session: GameSession, table: TableUi) -> ft.Control:
     rows += note_row(win, "most-chips")
     top = table_top(session, table)
     board: list[ft.Control] = [section("Standings", rows, "standings"), top.board, top.stacks]
+    board.append(top.chips)
     final: list[ft.Control] = []
     for f in summary.detail.final:
         final += poker_result(f, f"final-{slug(f.pot)}")

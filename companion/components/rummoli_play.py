@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
-from companion.components.common import button, choice, said
+from companion.components.common import button, choice, said, tag
 from companion.components.picker import CardPicker
 from companion.components.rummoli_board import mini_card
 from companion.components.rummoli_parts import (
@@ -66,11 +66,14 @@ def _intro(summary: RummoliSummary, hand: RummoliHand, modes: ft.Control | None)
         rows.append(verdict)
         if hands:
             rows.append(
-                ft.ExpansionTile(
-                    title=ft.Text("The hands shown", size=14),
-                    controls=hands,
-                    dense=True,
-                    tile_padding=ft.Padding.symmetric(horizontal=0),
+                tag(
+                    ft.ExpansionTile(
+                        title=ft.Text("The hands shown", size=14),
+                        controls=hands,
+                        dense=True,
+                        tile_padding=ft.Padding.symmetric(horizontal=0),
+                    ),
+                    "hands-shown",
                 )
             )
     rows += note_row(summary.detail.note("won"), "won-so-far")

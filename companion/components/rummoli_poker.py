@@ -20,7 +20,6 @@ import flet as ft
 
 from companion.components.common import choice, said
 from companion.components.picker import CardPicker
-from companion.components.rummoli_board import mini_cards
 from companion.components.rummoli_parts import (
     ROW,
     Draft,
@@ -254,7 +253,7 @@ def _tap(
 
 
 def _evaluation(session: GameSession, who: str, cards: list[Card]) -> list[ft.Control]:
-    """The referee's name and best five for a hand being typed in (M4.1)."""
+    """The referee's name for a hand being typed in, and its best five (M4.1)."""
     if len(cards) < 5:
         return []
     advice = session.ruleset.suggest(cards, rules=session.game.rules)
@@ -262,15 +261,7 @@ def _evaluation(session: GameSession, who: str, cards: list[Card]) -> list[ft.Co
     if best is None:
         return []
     words = f"{who}: {best.reason}"
-    column = ft.Column(
-        [
-            ft.Text(words, size=14, weight=ft.FontWeight.W_500),
-            mini_cards(" ".join(best.cards), width=28),
-        ],
-        spacing=2,
-        tight=True,
-    )
-    return [said(column, f"{words} ({' '.join(best.cards)})", f"eval-{slug(who)}")]
+    return [said(ft.Text(words, size=14, weight=ft.FontWeight.W_500), words, f"eval-{slug(who)}")]
 
 
 def _hands(
