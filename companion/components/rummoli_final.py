@@ -41,7 +41,7 @@ def _standing(place: int, name: str, chips: int, won: bool) -> ft.Control:
 
 
 @ft.component
-def OverPanel(session: GameSession, table: TableUi) -> ft.Control:
+def OverPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
     summary = summary_of(session)
     players = list(summary.players)
     totals = summary.totals
@@ -52,7 +52,7 @@ def OverPanel(session: GameSession, table: TableUi) -> ft.Control:
     ]
     win = summary.detail.note("win")
     rows += note_row(win, "most-chips")
-    top = table_top(session, table)
+    top = table_top(session, table, sheet)
     board: list[ft.Control] = [section("Standings", rows, "standings"), top.board, top.stacks]
     board.append(top.chips)
     final: list[ft.Control] = []
@@ -67,4 +67,4 @@ def OverPanel(session: GameSession, table: TableUi) -> ft.Control:
     if summary.hands:
         board.append(history(summary.hands, players))
     bar = entry_bar(session, None, None, hint=win, ident="over-verdict")
-    return table_screen(board=board, entry=[], bar=bar)
+    return table_screen(board=board, entry=[], bar=bar, top=top)

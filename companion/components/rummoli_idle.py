@@ -37,13 +37,13 @@ class IdleUi(Draft):
 
 
 @ft.component
-def IdlePanel(session: GameSession, table: TableUi) -> ft.Control:
+def IdlePanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
     summary = summary_of(session)
     detail = summary.detail
     players = summary.players
     hands = summary.hands
     ui = use_ui(IdleUi).fresh(len(session.actions))
-    top = table_top(session, table)
+    top = table_top(session, table, sheet)
     board: list[ft.Control] = [*note_row(detail.note("short"), "short-of-chips"), top.board]
     board += [top.stacks, top.chips]
     if hands:
@@ -86,4 +86,4 @@ def IdlePanel(session: GameSession, table: TableUi) -> ft.Control:
         hint=detail.note("ante"),
         ident="deal-verdict",
     )
-    return table_screen(board=board, entry=[], bar=bar)
+    return table_screen(board=board, entry=[], bar=bar, top=top)

@@ -15,9 +15,11 @@ from typing import Any, TypeVar, cast
 
 import flet as ft
 
-from companion.components.common import kind_words, rule_link, said
+from companion.components.common import rule_link, said
+from companion.components.entry_bar import EntryBar, Primary
 from companion.components.rummoli_board import board, mini_cards, stacks
-from companion.session import GameSession, Refusal
+from companion.components.thumb_screen import thumb_screen
+from companion.session import GameSession
 from companion.ui import labelled, slug
 from rulesets.protocol import LedgerEntry, Verdict
 from rulesets.rummoli import FinalResult, Phase, PokerResult, RummoliSummary
@@ -32,13 +34,13 @@ __all__ = [
     "table_screen",
     "table_top",
     "Top",
-    "verdict_words",
     "chip_row",
     "explain",
     "names_and",
     "note_row",
     "plural",
     "poker_result",
+    "score_sheet",
     "section",
     "statement_card",
     "stepper",
@@ -271,79 +273,12 @@ def chip_row(chips: Sequence[ft.Control]) -> ft.Control:
 
 # --------------------------------------------------------------------------- the screen
 #
-# Stand-ins with the shape of the thumb kit (``EntryBar``/``Primary`` and
-# ``thumb_screen``), used until the kit is on main.
+# Every phase is laid out by the thumb kit: ``thumb_screen`` (the table scrolls, the
+# entry stays, the bar is pinned at the bottom) and its ``EntryBar`` (the verdict
+# line of reserved height, Undo under the thumb, the one primary action).
 
 #: a row of thumb-sized targets (a stepper, a bettor, a choice)
 ROW = 48
-#: the bar's verdict line keeps this height whatever it says
-VERDICT_HEIGHT = 52
-
-
-@dataclass(frozen=True)
-class Primary:
-    """The bar's main button: its words, its test id, and what a press does (the
-    session's answer: None = accepted, a :class:`Refusal` = refused)."""
-
-    text: str
-    ident: str
-    press: Callable[[], Refusal | None]
-    enabled: bool = True
-    icon: ft.IconData | None = ft.Icons.ADD_TASK
-
-
-def verdict_words(v: Verdict) -> str:
-    """What the bar says for a verdict: its head, its reason, the chips it would move.
-
-    >>> verdict_words(Verdict(legal=True, kind="bet", rule="(a rule)", reason="Bob bets 1",
-    ...                       notes=("Bob -1 (poker bet)",)))
-    'Bet. Bob bets 1. Note: Bob -1 (poker bet).'
-    """
-    head = (kind_words(v.kind) or "Allowed") if v.legal else "Not allowed"
-    words = f"{head}. {v.reason}"
-    if v.notes:
-        words += " Note: " + "; ".join(v.notes) + "."
-    return words
-
-
-def _slot(
-    verdict: Verdict | None, hint: Note | str | None, refusal: Refusal | None, ident: str
-) -> ft.Control:
-    rule: str | None = None
-    bad = False
-    if refusal is not None:
-        text, rule, bad = f"Refused: {refusal.message}", refusal.rule, True
-    elif verdict is not None:
-        text, rule, bad = verdict_words(verdict), verdict.rule, not verdict.legal
-    elif isinstance(hint, Note):
-        text, rule = hint.text, hint.rule
-    else:
-        text = hint or ""
-    label = text + (f" (rule {rule})" if rule else "")
-    color = ft.Colors.ERROR if bad else None
-    row: list[ft.Control] = [
-        ft.Icon(ft.Icons.BLOCK if bad else ft.Icons.TOUCH_APP, color=color, size=20),
-        ft.Semantics(
-            exclude_semantics=True,
-            expand=True,
-            content=ft.Text(
-                text, size=13, color=color, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS
-            ),
-        ),
-    ]
-    if rule:
-        row.append(rule_link(rule, f"{ident}-rule"))
-    return ft.Semantics(
-        identifier=ident,
-        key=ident,
-        label=label,
-        container=True,
-        content=ft.Container(
-            ft.Row(row, spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-            height=VERDICT_HEIGHT,
-            padding=ft.Padding.symmetric(horizontal=8),
-        ),
-    )
 
 
 def entry_bar(
@@ -354,59 +289,31 @@ def entry_bar(
     hint: Note | str | None = None,
     ident: str,
 ) -> ft.Control:
-    """The verdict line over [Undo] [primary action]; the same height whatever it says."""
-
-    def press(_: object) -> None:
-        if primary is not None:
-            primary.press()
-
-    action: ft.Control = ft.Container(height=ROW, expand=True)
-    if primary is not None:
-        action = labelled(
-            ft.FilledButton(
-                primary.text,
-                icon=primary.icon,
-                on_click=press,
-                disabled=not primary.enabled,
-                height=ROW,
-                expand=True,
-            ),
-            primary.text,
-            primary.ident,
-            button=True,
-            key=primary.ident,
-            expand=True,
-        )
-    undo = labelled(
-        ft.OutlinedButton(
-            "Undo",
-            icon=ft.Icons.UNDO,
-            on_click=lambda _: session.undo(),
-            height=ROW,
-            disabled=not session.can_undo,
-        ),
-        "Undo",
-        "bar-undo",
-        button=True,
-    )
-    return ft.Container(
-        ft.Column(
-            [
-                _slot(verdict, hint, session.error, ident),
-                ft.Row([undo, ft.Container(width=12), action], spacing=0),
-            ],
-            spacing=6,
-        ),
-        padding=ft.Padding.only(top=6, bottom=2),
-        border=ft.Border.only(top=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
-    )
+    """The kit's bar: the referee's verdict (or its note while nothing is picked)
+    over [Undo] [primary action]; the same height whatever it says."""
+    if isinstance(hint, Note):
+        words, rule = hint.text, hint.rule
+    else:
+        words, rule = hint or "", None
+    if verdict is not None and verdict.points is not None:
+        # Rummoli moves chips, not points: the verdict's notes say who gets how many
+        # ("Cy +4 (10♠ pot)"), so the bar leaves out the kit's "N points" head
+        verdict = verdict.model_copy(update={"points": None})
+    return EntryBar(session, verdict, primary, hint=words, hint_rule=rule, ident=ident)
 
 
 def table_screen(
-    *, board: Sequence[ft.Control], entry: Sequence[ft.Control], bar: ft.Control | None
+    *,
+    board: Sequence[ft.Control],
+    entry: Sequence[ft.Control],
+    bar: ft.Control | None,
+    top: Top | None = None,
 ) -> ft.Control:
-    """``board`` (scrolls), ``entry`` (fixed, never moves), ``bar`` (pinned at the bottom)."""
-    return ft.Column([*board, *entry, *([bar] if bar is not None else [])], spacing=8)
+    """``board`` (scrolls on its own; ``top``'s score sheet first while the scoreboard
+    is open), ``entry`` (fixed, never moves), ``bar`` (pinned at the bottom): the
+    kit's one-thumb layout."""
+    sheet = list(top.sheet) if top is not None else []
+    return thumb_screen(board=[*sheet, *board], entry=entry, bar=bar)
 
 
 # --------------------------------------------------------------------------- the table
@@ -414,11 +321,49 @@ def table_screen(
 
 @dataclass(frozen=True)
 class Top:
-    """What every phase shows of the table: the board, the stacks, the chip count."""
+    """What every phase shows of the table: the board, the stacks, the chip count --
+    and, while the collapsed scoreboard is open, the score sheet above them."""
 
     board: ft.Control
     stacks: ft.Control
     chips: ft.Control
+    sheet: tuple[ft.Control, ...] = ()
+
+
+def _cell(text: str, *, bold: bool = False, first: bool = False) -> ft.Control:
+    return ft.Text(
+        text,
+        size=13,
+        weight=ft.FontWeight.BOLD if bold else None,
+        expand=2 if first else 1,
+        max_lines=1,
+        overflow=ft.TextOverflow.ELLIPSIS,
+        text_align=ft.TextAlign.LEFT if first else ft.TextAlign.RIGHT,
+    )
+
+
+def score_sheet(summary: RummoliSummary) -> ft.Control:
+    """Every row of the referee's ledger (start, each round, buy-ins, the final poker)
+    with each player's change, then the stacks now: the rows add up to the totals."""
+    players = summary.players
+    lines: list[ft.Control] = [
+        ft.Row([_cell("", first=True), *(_cell(p, bold=True) for p in players)], spacing=4)
+    ]
+    for i, row in enumerate(summary.rows()):
+        amounts = [row.amounts.get(p, 0) for p in players]
+        title = row.title if row.hand is None else f"Round {row.hand}"
+        words = f"{title}: " + ", ".join(
+            f"{p} {a:+d}" for p, a in zip(players, amounts, strict=True)
+        )
+        cells = [_cell(title, first=True), *(_cell(f"{a:+d}") for a in amounts)]
+        lines.append(said(ft.Row(cells, spacing=4), words, f"sheet-row-{i}"))
+    now = [summary.totals.get(p, 0) for p in players]
+    words = "Now: " + ", ".join(
+        f"{p} {plural(n, 'chip')}" for p, n in zip(players, now, strict=True)
+    )
+    cells = [_cell("Now", bold=True, first=True), *(_cell(str(n), bold=True) for n in now)]
+    lines.append(said(ft.Row(cells, spacing=4), words, "sheet-now"))
+    return section("Score sheet", lines, "score-sheet", spacing=2)
 
 
 def _notes_on_stacks(summary: RummoliSummary) -> dict[str, str]:
@@ -431,8 +376,9 @@ def _notes_on_stacks(summary: RummoliSummary) -> dict[str, str]:
     return notes
 
 
-def table_top(session: GameSession, table: TableUi) -> Top:
-    """The board (its pots tappable in a quick settlement), the stacks, the chip count."""
+def table_top(session: GameSession, table: TableUi, sheet: bool = False) -> Top:
+    """The board (its pots tappable in a quick settlement), the stacks, the chip count;
+    with ``sheet`` (the scoreboard is open) the score sheet too."""
     summary = summary_of(session)
     d = summary.detail
     play = d.play
@@ -466,4 +412,5 @@ def table_top(session: GameSession, table: TableUi) -> Top:
         chips=said(
             ft.Text(seen, size=12, color=ft.Colors.ON_SURFACE_VARIANT), chips, "chips-total"
         ),
+        sheet=(score_sheet(summary),) if sheet else (),
     )

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Any
 
 import flet as ft
 
+from companion.components.card_grid import CompactPicker
 from companion.components.common import button, choice, said, tag
-from companion.components.picker import CardPicker
 from companion.components.rummoli_board import mini_card
 from companion.components.rummoli_parts import (
     ROW,
@@ -54,6 +55,9 @@ from rulesets.rummoli import (
     RummoliSummary,
 )
 from rulesets.rummoli.notes import Note
+
+#: the kit's compact picker, with a ``key`` (Flet components take one)
+Picker: Any = CompactPicker
 
 __all__ = ["LiveLog", "PlayPanel", "QuickSettlement"]
 
@@ -103,7 +107,7 @@ def _modes(table: TableUi, mode: str) -> ft.Control:
 
 
 @ft.component
-def PlayPanel(session: GameSession, table: TableUi) -> ft.Control:
+def PlayPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
     summary = summary_of(session)
     play = summary.detail.play
     if play is None:
@@ -111,8 +115,8 @@ def PlayPanel(session: GameSession, table: TableUi) -> ft.Control:
     mode = play.mode or table.play_mode
     intro = _intro(summary, summary.hands[-1], _modes(table, mode) if play.mode is None else None)
     if mode == "live":
-        return LiveLog(session, table, intro, key="live")  # type: ignore[call-arg]
-    return QuickSettlement(session, table, intro, key="quick")  # type: ignore[call-arg]
+        return LiveLog(session, table, intro, sheet, key="live")  # type: ignore[call-arg]
+    return QuickSettlement(session, table, intro, sheet, key="quick")  # type: ignore[call-arg]
 
 
 # --------------------------------------------------------------------------- quick
@@ -136,13 +140,15 @@ def _lower_height(summary: RummoliSummary) -> int:
 
 
 @ft.component
-def QuickSettlement(session: GameSession, table: TableUi, intro: ft.Control) -> ft.Control:
+def QuickSettlement(
+    session: GameSession, table: TableUi, intro: ft.Control, sheet: bool = False
+) -> ft.Control:
     summary = summary_of(session)
     play = summary.detail.play
     ui = use_ui(QuickUi).fresh(len(session.actions))
     if play is None:
         return ft.Container()
-    top = table_top(session, table)
+    top = table_top(session, table, sheet)
     pot = table.tapped_pot(len(session.actions))
     pots = {p.pot: p for p in summary.detail.pots}
     if pot is not None and pot in play.open_pots:
@@ -150,7 +156,7 @@ def QuickSettlement(session: GameSession, table: TableUi, intro: ft.Control) -> 
     else:
         lower, bar = _ending(session, summary, play, ui, table.said(len(session.actions)))
     entry = [top.board, ft.Container(lower, height=_lower_height(summary))]
-    return table_screen(board=[top.stacks, top.chips, intro], entry=entry, bar=bar)
+    return table_screen(board=[top.stacks, top.chips, intro], entry=entry, bar=bar, top=top)
 
 
 def _who_laid(
@@ -455,7 +461,9 @@ def _layers(play: PlayView, ui: LiveUi, who: str | None) -> ft.Control:
 
 
 @ft.component
-def LiveLog(session: GameSession, table: TableUi, intro: ft.Control) -> ft.Control:
+def LiveLog(
+    session: GameSession, table: TableUi, intro: ft.Control, sheet: bool = False
+) -> ft.Control:
     summary = summary_of(session)
     play = summary.detail.play
     ui = use_ui(LiveUi).fresh(len(session.actions))
@@ -463,7 +471,7 @@ def LiveLog(session: GameSession, table: TableUi, intro: ft.Control) -> ft.Contr
         return ft.Container()
     # turn order: the referee's next player is chosen until someone else is tapped
     who = ui.lay_by or (summary.turn if summary.turn in play.layers else None)
-    top: Top = table_top(session, table)
+    top: Top = table_top(session, table, sheet)
     entry: list[ft.Control] = [_laid_log(play.laid)]
     if summary.detail.rules.claim == "strict":
         entry.append(_pending(session, summary.detail.pending))
@@ -473,15 +481,19 @@ def LiveLog(session: GameSession, table: TableUi, intro: ft.Control) -> ft.Contr
         ui.lay_card, ui.impasse = list(cards[-1:]), False
 
     entry.append(
-        CardPicker(
+        Picker(
             list(ui.lay_card),
             pick_card,
             ident="lay",
             label="Card laid",
             unavailable={c for _, text in play.laid for c in parse_cards(text)},
+            max_cards=1,  # a tap on another card replaces it
+            key="lay",
         )
     )
     verdict, action = _live_action(session, summary, ui, who)
     hint = summary.detail.note("impasse" if ui.impasse else "hint")
     bar = entry_bar(session, verdict, action, hint=hint, ident="lay-verdict")
-    return table_screen(board=[top.board, top.stacks, top.chips, intro], entry=entry, bar=bar)
+    return table_screen(
+        board=[top.board, top.stacks, top.chips, intro], entry=entry, bar=bar, top=top
+    )

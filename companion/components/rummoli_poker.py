@@ -15,11 +15,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import flet as ft
 
+from companion.components.card_grid import CompactPicker
 from companion.components.common import choice, said
-from companion.components.picker import CardPicker
 from companion.components.rummoli_parts import (
     ROW,
     Draft,
@@ -42,6 +43,9 @@ from companion.ui import labelled, slug
 from rulesets.cards import Card
 from rulesets.rummoli import Bet, BettingView, FinalPoker, Fold, Poker, RummoliSummary
 from rulesets.rummoli.notes import Note
+
+#: the kit's compact picker, with a ``key`` (Flet components take one)
+Picker: Any = CompactPicker
 
 __all__ = ["PokerPanel"]
 
@@ -67,13 +71,13 @@ class PokerUi(Draft):
 
 
 @ft.component
-def PokerPanel(session: GameSession, table: TableUi) -> ft.Control:
+def PokerPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
     summary = summary_of(session)
     betting = summary.detail.betting
     ui = use_ui(PokerUi).fresh(len(session.actions))
     if betting is None:
         return ft.Container()
-    top = table_top(session, table)
+    top = table_top(session, table, sheet)
     board: list[ft.Control] = [top.board, top.stacks, top.chips, _intro(summary, betting)]
     mode = table.poker_mode
     modes = ft.Row(
@@ -91,12 +95,14 @@ def PokerPanel(session: GameSession, table: TableUi) -> ft.Control:
     bets = [_betting(session, summary, betting, ui)] if betting.limit is not None else []
     if mode == "hands":
         rows, seen, bar = _hands(session, summary, betting, ui)
-        board += bets + seen  # the picker needs the room: the bets scroll with the table
+        # the picker needs the room: the bets scroll with the table, and the referee's
+        # name for each hand entered so far leads it (in sight above the entry)
+        board = [*seen, *board, *bets]
         entry = [section("Who won?", rows, "poker-winner", head=modes)]
     else:
         rows, bar = _tap(session, summary, betting, ui)
         entry = [*bets, section("Who won?", rows, "poker-winner", head=modes)]
-    return table_screen(board=board, entry=entry, bar=bar)
+    return table_screen(board=board, entry=entry, bar=bar, top=top)
 
 
 def _mode(table: TableUi, mode: str) -> None:
@@ -261,7 +267,8 @@ def _evaluation(session: GameSession, who: str, cards: list[Card]) -> list[ft.Co
     if best is None:
         return []
     words = f"{who}: {best.reason}"
-    return [said(ft.Text(words, size=14, weight=ft.FontWeight.W_500), words, f"eval-{slug(who)}")]
+    text = ft.Text(words, size=14, weight=ft.FontWeight.W_500, max_lines=1)
+    return [said(text, f"{words} ({' '.join(best.cards)})", f"eval-{slug(who)}")]
 
 
 def _hands(
@@ -291,13 +298,14 @@ def _hands(
     if active:
         others = {c for q, cs in ui.hands.items() if q != active for c in cs}
         rows.append(
-            CardPicker(
+            Picker(
                 ui.hands.get(active, []),
                 functools.partial(ui.set_cards, active),
                 ident=f"hand-{slug(active)}",
                 label=f"{active}'s hand",
                 unavailable=others,
                 max_cards=betting.max_cards.get(active),
+                key=f"hand-{slug(active)}",  # each hand its own picker (grid, or typing)
             )
         )
     return rows, seen, _judge(session, summary, betting, ui)

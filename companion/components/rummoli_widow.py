@@ -11,11 +11,12 @@ referee check it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import flet as ft
 
+from companion.components.card_grid import CompactPicker
 from companion.components.common import button, choice, rule_link, said
-from companion.components.picker import CardPicker
 from companion.components.rummoli_parts import (
     ROW,
     Draft,
@@ -36,6 +37,9 @@ from companion.ui import slug
 from rulesets.cards import Card
 from rulesets.rummoli import RummoliSummary, Widow, WidowView
 from rulesets.rummoli.notes import Note
+
+#: the kit's compact picker, with a ``key`` (Flet components take one)
+Picker: Any = CompactPicker
 
 __all__ = ["WidowPanel"]
 
@@ -74,14 +78,14 @@ def _action(ui: WidowUi, view: WidowView, stacks: dict[str, int]) -> Widow | Non
 
 
 @ft.component
-def WidowPanel(session: GameSession, table: TableUi) -> ft.Control:
+def WidowPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
     summary = summary_of(session)
     view = summary.detail.widow
     ui = use_ui(WidowUi).fresh(len(session.actions))
     if view is None:
         return ft.Container()
     number = summary.detail.deal.number if summary.detail.deal else summary.hand
-    top = table_top(session, table)
+    top = table_top(session, table, sheet)
     board: list[ft.Control] = [
         top.board,
         top.stacks,
@@ -97,7 +101,7 @@ def WidowPanel(session: GameSession, table: TableUi) -> ft.Control:
         # the other answer to the pay-card question, in a row that is always there
         ft.Container(_refuse(ui, taker) if asking and taker else None, height=ROW),
     ]
-    return table_screen(board=board, entry=entry, bar=_bar(session, summary, view, ui))
+    return table_screen(board=board, entry=entry, bar=_bar(session, summary, view, ui), top=top)
 
 
 def _deal_rows(summary: RummoliSummary) -> list[ft.Control]:
@@ -228,7 +232,7 @@ def _hand_check(session: GameSession, ui: WidowUi, taker: str) -> ft.Control:
     return ft.ExpansionTile(
         title=ft.Text(f"Not sure? Enter {taker}'s hand to check it"),
         controls=[
-            CardPicker(
+            Picker(
                 ui.check_cards,
                 lambda cards: setattr(ui, "check_cards", list(cards)),
                 ident="widow-check",

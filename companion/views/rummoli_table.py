@@ -12,10 +12,11 @@ component per phase (``companion/components/rummoli_*.py``):
 * **play** -- the Rummoli phase: a quick settlement or a live card log;
 * **over** -- the standings and the final poker.
 
-Each phase lays itself out in three parts (the thumb kit's shape): the table
+Each phase lays itself out on the thumb kit (``thumb_screen``): the table
 (pots, stacks, what happened -- scrolls on its own), the entry (the choices of
-this step -- fixed, nothing in it moves when tapped) and the bar (the referee's
-verdict, Undo and the one button that records the entry -- pinned at the bottom).
+this step -- fixed, nothing in it moves when tapped) and the ``EntryBar`` (the
+referee's verdict, Undo and the one button that records the entry -- pinned at
+the bottom).  The play frame shows :func:`scoreline` as the collapsed scoreboard.
 
 The view is thin: every chip count, verdict, note and rule comes from the
 referee (``session.summary``, ``session.judge``); a tap becomes an action the
@@ -32,6 +33,8 @@ from companion.components.rummoli_parts import TableUi, summary_of, use_ui
 from companion.components.rummoli_play import PlayPanel
 from companion.components.rummoli_poker import PokerPanel
 from companion.components.rummoli_widow import WidowPanel
+from companion.components.scoreline import use_scoreboard
+from companion.components.thumb_screen import fills_screen
 from companion.session import GameSession
 from rulesets.rummoli import Phase, RummoliSummary
 
@@ -73,25 +76,28 @@ def scoreline(summary: RummoliSummary) -> tuple[str, str]:
     return stacks, f"Round {number} · {_doing(summary)}"
 
 
-def _panel(session: GameSession, phase: Phase, table: TableUi) -> ft.Control:
-    """The phase's component.  Each forgets its half-made choices after an entry
+def _panel(session: GameSession, phase: Phase, table: TableUi, sheet: bool) -> ft.Control:
+    """The phase's component (``sheet``: the scoreboard is open, so the table starts
+    with every round's score).  Each forgets its half-made choices after an entry
     (``Draft``); the modes chosen are the table's and stay."""
     key = str(phase)
     if phase is Phase.IDLE:
-        return IdlePanel(session, table, key=key)  # type: ignore[call-arg]
+        return IdlePanel(session, table, sheet, key=key)  # type: ignore[call-arg]
     if phase is Phase.WIDOW:
-        return WidowPanel(session, table, key=key)  # type: ignore[call-arg]
+        return WidowPanel(session, table, sheet, key=key)  # type: ignore[call-arg]
     if phase in (Phase.POKER, Phase.FINAL):
-        return PokerPanel(session, table, key=key)  # type: ignore[call-arg]
+        return PokerPanel(session, table, sheet, key=key)  # type: ignore[call-arg]
     if phase is Phase.PLAY:
-        return PlayPanel(session, table, key=key)  # type: ignore[call-arg]
+        return PlayPanel(session, table, sheet, key=key)  # type: ignore[call-arg]
     if phase is Phase.OVER:
-        return OverPanel(session, table, key=key)  # type: ignore[call-arg]
+        return OverPanel(session, table, sheet, key=key)  # type: ignore[call-arg]
     return ft.Text("This game has no starting chips recorded.")
 
 
+@fills_screen(scoreline)
 @ft.component
 def RummoliTable(session: GameSession) -> ft.Control:
     ft.use_state(session)  # re-render when the session changes
     table = use_ui(TableUi)
-    return _panel(session, summary_of(session).phase, table)
+    scoreboard = use_scoreboard()  # a tap on the collapsed scoreboard opens the rounds
+    return _panel(session, summary_of(session).phase, table, scoreboard.open)

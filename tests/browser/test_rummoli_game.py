@@ -82,6 +82,7 @@ from tests.browser.conftest import (
     unexpected_external,
 )
 from tests.browser.history_sums import assert_history_adds_up
+from tests.browser.layout import assert_nothing_moved, settled_boxes
 from tests.browser.test_new_game import add_players
 from tests.browser.words import assert_words_people_use
 
@@ -190,7 +191,7 @@ def type_cards(page: Any, label: str, text: str) -> None:
 
 def lay(page: Any, who: str, card: str, symbol: str) -> None:
     tap(page, f"lay-by-{who.lower()}")
-    type_cards(page, "Type card laid", card)
+    tap(page, f"lay-card-{card.upper()}")  # one tap in the still grid
     says(page, "lay-verdict", f"Lay. {who} may lay {symbol}")
     tap(page, "record-lay")
     says(page, "laid-log", f"{card.upper()} by {who}")
@@ -253,9 +254,12 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     tap(page, "widow-confirm")
     says(page, "widow-result", "Cy took the widow for 2 chips, paid to Ann.")
     sheet(page, (43, 41, 39, 51), (4,) * 9)
-    # one betting round: Bob, Cy and Ann bet 1, Dan folds
+    # one betting round: Bob, Cy and Ann bet 1, Dan folds; the first bet moves no
+    # target (the rows, the stacks and the bar keep their room)
+    before = settled_boxes(page)
     tap(page, "bet-bob")
     says(page, "stack-Bob", "Bob: 40 chips")
+    assert_nothing_moved(before, settled_boxes(page), 2, "the first bet")
     tap(page, "bet-cy")
     says(page, "stack-Cy", "Cy: 38 chips")
     tap(page, "fold-dan")
@@ -349,7 +353,8 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
         ("Dan", "3c 6c 7c 10c jc", "Flush, jack high"),
     ):
         tap(page, f"hand-of-{who.lower()}")
-        type_cards(page, f"Type {who.lower()}'s hand", cards)
+        tap(page, f"hand-{who.lower()}-type")  # typing, one tap away from the grid
+        type_cards(page, f"Type {who}'s hand", cards)
         says(page, f"eval-{who.lower()}", f"{who}: Poker hand: {name}")
     says(page, "eval-dan", "(JC 10C 7C 6C 3C)")
     stable_screenshot(page, "rummoli-poker-hands-phone")
@@ -367,7 +372,7 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     lay(page, "Dan", "3c", "3♣")
     lay(page, "Ann", "4c", "4♣")
     tap(page, "lay-by-bob")
-    type_cards(page, "Type card laid", "9c")
+    tap(page, "lay-card-9C")
     says(page, "lay-verdict", "the next card must be red")
     lay(page, "Ann", "qd", "Q♦")
     lay(page, "Bob", "kd", "K♦")

@@ -29,6 +29,14 @@ class Table(HeadlessScreen):
     async def tap(self, ident: str) -> None:
         await self.click(ident)
 
+    def label(self, ident: str) -> str:
+        """The semantic label, or -- for the bar's primary action, which names itself --
+        the words on the button (what a screen reader says)."""
+        node = self.semantics(ident)
+        if node.label is None and isinstance(getattr(node.content, "content", None), ft.Text):
+            return str(node.content.content.value)
+        return str(node.label)
+
     async def type_cards(self, label: str, text: str) -> None:
         fields = [c for c in self.controls() if isinstance(c, ft.TextField) and c.label == label]
         assert len(fields) == 1, f"{label}: {len(fields)} fields"
@@ -110,6 +118,7 @@ def test_m2_4_hand_check_explains_the_pay_card() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         await t.tap("deal")
         await t.tap("widow-dealer")
+        await t.tap("widow-check-type")
         await t.type_cards("Type Ann's hand", "2c 5h jd")
         assert "JD" in t.label("pay-card-verdict")
         assert "may not take the widow" in t.label("pay-card-verdict")
@@ -180,14 +189,14 @@ def test_m5_live_log_checks_each_card_and_impasse_pays_the_centre() -> None:
         await t.tap("record-poker")
         await t.tap("rummoli-mode-live")
         await t.tap("lay-by-ann")
-        await t.type_cards("Type card laid", "3c")
+        await t.tap("lay-card-3C")
         assert "the poker winner Bob starts" in t.label("lay-verdict")
         await t.tap("lay-by-bob")
-        await t.type_cards("Type card laid", "kd")
+        await t.tap("lay-card-KD")
         assert t.label("lay-verdict") == "Lay. Bob may lay K♦ (rule M5.1)"
         await t.tap("record-lay")
         await t.tap("lay-by-cy")
-        await t.type_cards("Type card laid", "ad")
+        await t.tap("lay-card-AD")
         await t.tap("record-lay")
         assert pot(t, "AD+KD") == 4  # two players laid K♦ and A♦ (A-M8)
         await t.tap("impasse-live")
@@ -251,7 +260,7 @@ def test_m5_6_strict_claim_in_the_live_log() -> None:
         await t.tap("record-poker")
         await t.tap("rummoli-mode-live")
         await t.tap("lay-by-bob")
-        await t.type_cards("Type card laid", "10s")
+        await t.tap("lay-card-10S")
         await t.tap("record-lay")
         assert pot(t, "10S") == 4  # not yet: strict claiming
         assert t.label("pending-10s") == "Bob claims 10♠ (4)"
@@ -300,3 +309,33 @@ def test_the_rummoli_screens_hold_no_rule_ids_and_never_replay() -> None:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"[\"'](A-)?M\d", text), path.name
         assert "replay" not in text and "from_record" not in text, path.name
+
+
+def test_the_bar_counts_chips_not_points() -> None:
+    """The referee's verdict on a lay that wins a pot carries its chips as ``points``;
+    the Rummoli bar says them in chips (the verdict's note), never "4 points"."""
+    from companion.components.entry_bar import Primary
+    from companion.components.rummoli_parts import entry_bar
+    from rulesets.protocol import Verdict
+
+    repo = MemoryRepository()
+    game = GameSession.start(repo, "rummoli", PLAYERS, {})
+    verdict = Verdict(
+        legal=True,
+        kind="lay",
+        points=4,
+        rule="M5.4",
+        reason="Cy may lay 10♠",
+        notes=("Cy +4 (10♠ pot)",),
+    )
+
+    @ft.component
+    def Root() -> ft.Control:
+        return entry_bar(game, verdict, Primary("Lay", "record-lay", lambda: None), ident="bar")
+
+    async def scenario(t: Table) -> None:
+        words = t.label("bar")
+        assert words == "Lay. Cy may lay 10♠ (rule M5.4) Note: Cy +4 (10♠ pot)."
+        assert "point" not in words
+
+    render_headless(Root, scenario=scenario, screen=Table)
