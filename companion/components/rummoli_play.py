@@ -446,9 +446,11 @@ def _layers(play: PlayView, ui: LiveUi, who: str | None) -> ft.Control:
     def stuck(_: object) -> None:
         ui.impasse = True
 
+    # names only (the stacks above say how many cards each holds): with Impasse they
+    # fit one row of a phone, so the grid below keeps its place
     chips = [
         choice(
-            f"{p} ({play.held[p]})",
+            p,
             p == who and not ui.impasse,
             lambda _, p=p: pick(p),
             f"lay-by-{slug(p)}",
