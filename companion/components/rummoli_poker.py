@@ -267,8 +267,14 @@ def _evaluation(session: GameSession, who: str, cards: list[Card]) -> list[ft.Co
     if best is None:
         return []
     words = f"{who}: {best.reason}"
-    text = ft.Text(words, size=14, weight=ft.FontWeight.W_500, max_lines=1)
-    return [said(text, f"{words} ({' '.join(best.cards)})", f"eval-{slug(who)}")]
+    text = ft.Text(
+        words,
+        size=14,
+        weight=ft.FontWeight.W_500,
+        max_lines=1,
+        overflow=ft.TextOverflow.ELLIPSIS,
+    )
+    return [said(text, words, f"eval-{slug(who)}")]
 
 
 def _hands(

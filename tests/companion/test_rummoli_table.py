@@ -339,3 +339,59 @@ def test_the_bar_counts_chips_not_points() -> None:
         assert "point" not in words
 
     render_headless(Root, scenario=scenario, screen=Table)
+
+
+def test_the_score_sheet_adds_up_to_the_stacks() -> None:
+    """The collapsed scoreboard opens a score sheet: the start, each round (and any
+    buy-in or final poker) from the referee's ledger rows, then the stacks now --
+    every player's column adds up to their stack."""
+    from companion.components.rummoli_parts import score_sheet
+    from rulesets.rummoli import RummoliSummary
+
+    game = play(_one_quick_round, [50, 50, 50, 60])
+    summary = game.summary
+    assert isinstance(summary, RummoliSummary)
+
+    @ft.component
+    def Root() -> ft.Control:
+        return score_sheet(summary)
+
+    async def scenario(t: Table) -> None:
+        rows = []
+        while t.has(f"sheet-row-{len(rows)}"):
+            rows.append(t.label(f"sheet-row-{len(rows)}"))
+        assert rows == [
+            "Start: Ann +50, Bob +50, Cy +50, Dan +60",
+            "Round 1: Ann -10, Bob -4, Cy +1, Dan -8",
+        ]
+        assert t.label("sheet-now") == "Now: Ann 40 chips, Bob 46 chips, Cy 51 chips, Dan 52 chips"
+        for i, name in enumerate(PLAYERS):
+            column = [
+                int(r.split(", ")[i].split(" ")[-1]) for r in (x.split(": ", 1)[1] for x in rows)
+            ]
+            assert sum(column) == summary.totals[name]
+
+    render_headless(Root, scenario=scenario, screen=Table)
+
+
+async def _one_quick_round(t: Table, game: GameSession) -> None:
+    """Round 1 of the browser test: Cy takes the widow for 2, a betting round, Bob
+    and Cy split the poker, Dan's 10♠, Bob's 7-8-9, Cy goes out."""
+    await t.tap("deal")
+    await t.tap("bidder-cy")
+    await t.step("bid", 2)
+    await t.tap("widow-confirm")
+    for ident in ("bet-bob", "bet-cy", "fold-dan", "bet-ann", "winner-bob", "winner-cy"):
+        await t.tap(ident)
+    await t.tap("record-poker")
+    await t.tap("pot-10S")
+    await t.tap("claim-by-dan")
+    await t.tap("pot-7-8-9")
+    await t.tap("combo-yes")
+    await t.tap("claim-by-bob")
+    await t.tap("out-cy")
+    await t.step("held-ann", 2)
+    await t.step("held-bob", 1)
+    await t.step("held-dan", 3)
+    await t.tap("record-out")
+    assert game.summary.phase == "idle"
