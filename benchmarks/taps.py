@@ -314,6 +314,39 @@ def rummoli_round(d: Driver, gid: str) -> None:
     _rummoli_says(d, "deal", "Deal round 2")
 
 
+def rummoli_live(d: Driver, gid: str) -> None:
+    """The same table card by card (the live log): Bob wins the poker, so he starts
+    (turn order picks him); Cy follows with 4♣ (tapped: anyone may hold it); then
+    nobody can lay -- an impasse."""
+    d.open(f"/play/{gid}")
+    d.wait_label("scoreline", "Round 1")
+    d.tap("deal")
+    d.tap("widow-none")
+    d.tap("widow-confirm")
+    d.tap("winner-bob")
+    d.tap("record-poker")
+    _rummoli_says(d, "poker-result-verdict", "Bob wins the Poker pot")
+    d.tap("rummoli-mode-live")
+    _rummoli_says(d, "lay-verdict", "Bob starts")
+
+    d.entry("Bob lays 3♣ (his turn)", 1, 2)
+    d.ensure("lay-by-bob")
+    d.cards("lay", "3C")
+    d.tap("record-lay")
+    _rummoli_says(d, "laid-log", "3C by Bob")
+
+    d.entry("Cy lays 4♣", 1, 3)
+    d.ensure("lay-by-cy")
+    d.cards("lay", "4C")
+    d.tap("record-lay")
+    _rummoli_says(d, "laid-log", "4C by Cy")
+
+    d.entry("Nobody can lay: an impasse", 0, 2)
+    d.tap("impasse-live")
+    d.tap("record-lay")
+    _rummoli_says(d, "deal", "Deal round 2")
+
+
 @dataclass(frozen=True)
 class Scenario:
     name: str
@@ -324,6 +357,7 @@ class Scenario:
 SCENARIOS: list[Scenario] = [
     Scenario("Umtali: one hand", umtali_setup, umtali_hand),
     Scenario("Rummoli: one 4-player round", rummoli_setup, rummoli_round),
+    Scenario("Rummoli: the live log, card by card", rummoli_setup, rummoli_live),
 ]
 
 
