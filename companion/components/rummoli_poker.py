@@ -66,8 +66,14 @@ class PokerUi(Draft):
         now = list(self.winners)
         self.winners = [p for p in now if p != player] if player in now else [*now, player]
 
-    def set_cards(self, player: str, cards: list[Card]) -> None:
+    def set_cards(self, order: tuple[str, ...], player: str, cards: list[Card]) -> None:
+        """``player``'s cards; a whole hand typed in at once moves the entry on to the
+        next player (in betting order) whose hand is not in yet."""
+        before = len(self.hands.get(player, []))
         self.hands = {**self.hands, player: list(cards)}
+        if len(cards) - before > 1:
+            waiting = [p for p in order if p != player and not self.hands.get(p)]
+            self.hand_of = waiting[0] if waiting else player
 
 
 @ft.component
@@ -306,7 +312,7 @@ def _hands(
         rows.append(
             Picker(
                 ui.hands.get(active, []),
-                functools.partial(ui.set_cards, active),
+                functools.partial(ui.set_cards, tuple(players), active),
                 ident=f"hand-{slug(active)}",
                 label=f"{active}'s hand",
                 unavailable=others,

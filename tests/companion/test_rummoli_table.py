@@ -395,3 +395,31 @@ async def _one_quick_round(t: Table, game: GameSession) -> None:
     await t.step("held-dan", 3)
     await t.tap("record-out")
     assert game.summary.phase == "idle"
+
+
+def test_m4_1_a_typed_hand_moves_the_entry_to_the_next_hand_in_betting_order() -> None:
+    """Entering the hands for the referee follows the betting order (M4.2: from the
+    dealer's left): a whole hand typed in moves the picker on to the next player whose
+    hand is not in yet; a tap on a name still picks anyone."""
+
+    def chosen(t: Table) -> list[str]:
+        return [p for p in PLAYERS if t.semantics(f"hand-of-{p.lower()}").selected]
+
+    async def scenario(t: Table, game: GameSession) -> None:
+        await t.tap("deal")
+        await t.tap("widow-none")
+        await t.tap("widow-confirm")
+        await t.tap("poker-mode-hands")
+        assert chosen(t) == ["Bob"]  # Ann deals: Bob, on her left, first
+        await t.tap("hand-bob-type")
+        await t.type_cards("Type Bob's hand", "ks kc 8s 8c 4c")
+        assert chosen(t) == ["Cy"]
+        await t.tap("hand-of-ann")
+        await t.tap("hand-ann-type")
+        await t.type_cards("Type Ann's hand", "9s 9c 9d 5s 2s")
+        assert chosen(t) == ["Cy"]  # Cy and Dan still to come: Cy first
+        await t.tap("hand-cy-card-AD")  # one card tapped: the entry stays with Cy
+        assert chosen(t) == ["Cy"]
+        assert "Bob: Poker hand: Two pair" in t.label("eval-bob")
+
+    play(scenario, [50, 50, 50, 60])
