@@ -114,39 +114,6 @@ def card_cell(
     )
 
 
-def card_grid(
-    chosen: Collection[Card],
-    on_tap: Callable[[Card], None],
-    *,
-    ident: str,
-    unavailable: Collection[Card] = (),
-    jokers: bool = False,
-    tail: Sequence[ft.Control] = (),
-) -> ft.Control:
-    """All 52 cards, a suit at a time (wrapping to 7 a row on a phone); jokers and
-    ``tail`` (e.g. the typing switch) after the last suit."""
-    suits: list[ft.Control] = []
-    for n, suit in enumerate(Suit):
-        cells = [
-            card_cell(
-                Card(rank, suit),
-                chosen=Card(rank, suit) in chosen,
-                disabled=Card(rank, suit) in unavailable and Card(rank, suit) not in chosen,
-                on_tap=on_tap,
-                ident=ident,
-            )
-            for rank in Rank
-        ]
-        if n == len(Suit) - 1:
-            if jokers:
-                cells.append(
-                    card_cell(JOKER, chosen=False, disabled=False, on_tap=on_tap, ident=ident)
-                )
-            cells.extend(tail)
-        suits.append(ft.Row(cells, wrap=True, spacing=GAP, run_spacing=GAP))
-    return ft.Column(suits, spacing=GAP)
-
-
 def cards_spans(cards: Sequence[Card], *, size: int = 15) -> list[ft.TextSpan]:
     """Cards as coloured text ("5♥ 6♥ 7♥", hearts and diamonds in red; spades and
     clubs in the theme's text colour, so they read on a dark screen too)."""
@@ -291,6 +258,76 @@ def _typing_switch(on: bool, label: str, ident: str, flip: Callable[[], None]) -
 
 
 @ft.component
+def _suit_row(
+    suit: Suit | None,
+    chosen: frozenset[Card],
+    off: frozenset[Card],
+    ident: str,
+    on_tap: Callable[[Card], None],
+    jokers: bool = False,
+    switch: tuple[str, Callable[[], None]] | None = None,
+) -> ft.Control:
+    """One suit's 13 cards (``suit`` None: only the jokers/typing cell row's tail).
+
+    Memoized (:data:`SuitRow`): the props are plain values and callbacks that keep
+    their identity, so when another device records 5♥ 6♥ 7♥ only the hearts row is
+    drawn and compared again -- the other suits cost nothing (issue 14: the server's
+    work per device per update).
+    """
+    cells: list[ft.Control] = []
+    if suit is not None:
+        cells = [
+            card_cell(
+                Card(rank, suit),
+                chosen=Card(rank, suit) in chosen,
+                disabled=Card(rank, suit) in off and Card(rank, suit) not in chosen,
+                on_tap=on_tap,
+                ident=ident,
+            )
+            for rank in Rank
+        ]
+    if jokers:
+        cells.append(card_cell(JOKER, chosen=False, disabled=False, on_tap=on_tap, ident=ident))
+    if switch is not None:
+        label, flip = switch
+        cells.append(_typing_switch(False, label, ident, flip))
+    return ft.Row(cells, wrap=True, spacing=GAP, run_spacing=GAP)
+
+
+#: a suit row drawn again only when its own cards change (see :func:`_suit_row`)
+SuitRow: Callable[..., ft.Control] = ft.memo(_suit_row)  # type: ignore[no-untyped-call]
+
+
+def card_grid(
+    chosen: Collection[Card],
+    unavailable: Collection[Card],
+    *,
+    ident: str,
+    on_tap: Callable[[Card], None],
+    jokers: bool,
+    switch: tuple[str, Callable[[], None]],
+) -> ft.Control:
+    """All 52 cards, a suit a row (wrapping to 7 a row on a phone), jokers and the
+    typing switch after the last suit; each row memoized (:data:`SuitRow`)."""
+    rows: list[ft.Control] = []
+    suits = list(Suit)
+    for n, suit in enumerate(suits):
+        last = n == len(suits) - 1
+        rows.append(
+            SuitRow(
+                suit,
+                frozenset(c for c in chosen if c.suit is suit),
+                frozenset(c for c in unavailable if c.suit is suit),
+                ident,
+                on_tap,
+                jokers=jokers and last,
+                switch=switch if last else None,
+            )
+        )
+    return ft.Column(rows, spacing=GAP)
+
+
+@ft.component
 def CompactPicker(
     selected: Sequence[Card],
     on_change: Callable[[list[Card]], None],
@@ -369,7 +406,13 @@ def CompactPicker(
         set_problem("")
         on_change([])
 
-    switch = _typing_switch(typing, label, ident, lambda: set_typing(not typing))
+    # callbacks that keep their identity from render to render (the memoized rows')
+    latest: dict[str, Callable[..., None]] = ft.use_memo(dict, [])  # this render's tap, flip
+    latest["tap"] = tap
+    latest["flip"] = lambda: set_typing(not typing)
+    stable_tap = ft.use_callback(lambda card: latest["tap"](card), [])
+    stable_flip = ft.use_callback(lambda: latest["flip"](), [])
+    switch = _typing_switch(typing, label, ident, stable_flip)
     if typing:
         body: ft.Control = ft.Column(
             [
@@ -408,11 +451,11 @@ def CompactPicker(
     else:
         body = card_grid(
             chosen,
-            tap,
+            unavailable,
             ident=ident,
-            unavailable=unavailable,
+            on_tap=stable_tap,
             jokers=jokers,
-            tail=[switch],
+            switch=(label, stable_flip),
         )
     if not strip:
         return body
