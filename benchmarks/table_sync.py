@@ -57,6 +57,7 @@ from tests.browser.conftest import (  # noqa: E402
     new_page,
     open_app,
 )
+from tests.browser.table_server import typing_box  # noqa: E402
 
 PIN = "204518"
 T = 60_000
@@ -178,7 +179,7 @@ def _prepare_meld(page: Any) -> None:
     player, cards = MELD
     _quiet(page)
     page.get_by_test_id(f"acting-{player.lower()}").click()
-    box = page.get_by_role("textbox", name="Type meld cards")
+    box = typing_box(page)
     for _ in range(5):
         _quiet(page)
         box.click()

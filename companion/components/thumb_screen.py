@@ -46,7 +46,14 @@ from typing import Any, TypeVar
 
 import flet as ft
 
-__all__ = ["TABLE_WIDTH", "fills_screen", "is_full_screen", "scoreline_of", "thumb_screen"]
+__all__ = [
+    "TABLE_WIDTH",
+    "FrameNotesContext",
+    "fills_screen",
+    "is_full_screen",
+    "scoreline_of",
+    "thumb_screen",
+]
 
 #: px: the widest a table's column grows on a desktop (a suit of 13 cards fits a row)
 TABLE_WIDTH = 720
@@ -82,6 +89,19 @@ def scoreline_of(component: Callable[..., Any]) -> Callable[[Any], tuple[str, st
     return _FULL_SCREEN.get(_name(component))
 
 
+_NO_NOTES: tuple[ft.Control, ...] = ()
+#: what the play frame has to say above a table (another device's news, "you were
+#: offline"): on a one-thumb table it goes at the top of the scrolling board, so a
+#: note never squeezes the board out of a phone's screen nor moves the entry
+FrameNotesContext = ft.create_context(_NO_NOTES)
+
+
+@ft.component
+def _FrameNotes() -> ft.Control:
+    notes = ft.use_context(FrameNotesContext)
+    return ft.Column(list(notes), spacing=4, visible=bool(notes))
+
+
 def thumb_screen(
     *,
     head: Sequence[ft.Control] = (),
@@ -95,7 +115,9 @@ def thumb_screen(
     column: list[ft.Control] = [*head]
     column.append(
         ft.Semantics(
-            content=ft.Column(list(board), scroll=ft.ScrollMode.AUTO, spacing=8, expand=True),
+            content=ft.Column(
+                [_FrameNotes(), *board], scroll=ft.ScrollMode.AUTO, spacing=8, expand=True
+            ),
             identifier=board_ident,
             container=True,
             expand=True,

@@ -24,7 +24,7 @@ import flet as ft
 from companion.access import Capability
 from companion.components.common import choice, said
 from companion.components.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
-from companion.components.thumb_screen import is_full_screen, scoreline_of
+from companion.components.thumb_screen import FrameNotesContext, is_full_screen, scoreline_of
 from companion.routes import rule_route
 from companion.services import Services, use_services
 from companion.session import GameSession
@@ -107,21 +107,63 @@ def _news(session: GameSession) -> list[ft.Control]:
     return out
 
 
-def _seats(services: Services, session: GameSession) -> ft.Control | None:
-    """ "I am …": which player this device belongs to (at a table of several devices)."""
-    if not services.device.at_table:
-        return None
+def _seat_chips(
+    services: Services, session: GameSession, after: Callable[[], Any]
+) -> list[ft.Control]:
     mine = session.seat
 
     def sit(player: str | None, _: Any = None) -> None:
         services.set_seat(player)
+        after()
 
     chips = [
         choice(p, mine == p, functools.partial(sit, p), f"seat-{p}", f"I am {p}")
         for p in session.players
     ]
     chips.append(choice("Just watching", mine is None, functools.partial(sit, None), "seat-none"))
+    return chips
+
+
+def _seats(services: Services, session: GameSession) -> ft.Control | None:
+    """ "I am …": which player this device belongs to (at a table of several devices)."""
+    if not services.device.at_table:
+        return None
+    chips = _seat_chips(services, session, lambda: None)
     return ft.Row([ft.Text("This device:", size=14), *chips], wrap=True, spacing=6, run_spacing=6)
+
+
+def _seat_button(services: Services, session: GameSession) -> ft.Control | None:
+    """ "I am …" in the app bar, for a table that fills the screen: one tap opens the
+    choice in a sheet over the table (a row of chips would take a phone's board)."""
+    if not services.device.at_table:
+        return None
+    mine = session.seat
+    label = f"This device: {mine}. Change" if mine else "This device: just watching. Change"
+
+    def open_sheet(_: Any) -> None:
+        page = ft.context.page
+        chips = _seat_chips(services, session, page.pop_dialog)
+        page.show_dialog(
+            ft.BottomSheet(
+                content=ft.Container(
+                    ft.Column(
+                        [
+                            ft.Text("This device is", size=16, weight=ft.FontWeight.BOLD),
+                            ft.Row(chips, wrap=True, spacing=6, run_spacing=6),
+                        ],
+                        tight=True,
+                        spacing=8,
+                    ),
+                    padding=16,
+                ),
+                show_drag_handle=True,
+                size_constraints=ft.BoxConstraints(max_width=640),
+            )
+        )
+
+    return icon_button(
+        ft.Icons.PERSON if mine else ft.Icons.PERSON_OUTLINE, label, open_sheet, "seat"
+    )
 
 
 def _open(services: Services, gid: str) -> GameSession | str:
@@ -184,15 +226,24 @@ def PlayView() -> ft.View:
     if words is not None:
         title = scoreline_title(words(session.summary), scoreboard)
     body: list[ft.BaseControl] = []
-    seats = _seats(services, session)
-    if seats is not None:
-        body.append(seats)
-    body.extend(_news(session))
-    banner = None if full else refusal_banner(session)
-    if banner is not None:
-        body.append(banner)
-    body.append(ScoreboardContext(scoreboard, lambda: table(handle)))
     actions: list[ft.Control] = []
+    if full:  # the seat in the app bar, the notes on the table's own scrolling board
+        seat = _seat_button(services, session)
+        if seat is not None:
+            actions.append(seat)
+        notes = tuple(_news(session))
+        body.append(
+            ScoreboardContext(scoreboard, lambda: FrameNotesContext(notes, lambda: table(handle)))
+        )
+    else:
+        seats = _seats(services, session)
+        if seats is not None:
+            body.append(seats)
+        body.extend(_news(session))
+        banner = refusal_banner(session)
+        if banner is not None:
+            body.append(banner)
+        body.append(ScoreboardContext(scoreboard, lambda: table(handle)))
     if services.table is not None and services.can(Capability.RUN_TABLE):
         actions.append(
             icon_button(

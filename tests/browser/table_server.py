@@ -179,3 +179,13 @@ def keep_failure(page: Any, name: str) -> None:
     with contextlib.suppress(Exception):
         page.screenshot(path=f"{stem}.png")
         Path(f"{stem}.aria.txt").write_text(page.locator("body").aria_snapshot())
+
+
+def typing_box(page: Any, picker: str = "meld", label: str = "meld cards") -> Any:
+    """The text box of card picker ``picker``, switched to typing if the grid shows
+    (the grid's last cell, "Type", swaps it in; it stays until switched back)."""
+    box = page.get_by_role("textbox", name=f"Type {label}")
+    if box.count() == 0:
+        page.get_by_test_id(f"{picker}-type").click()
+    expect(box).to_have_count(1, timeout=T)
+    return box

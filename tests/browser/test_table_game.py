@@ -19,13 +19,20 @@ from playwright.sync_api import expect
 
 from companion.session import GameSession
 from tests.browser.conftest import DESKTOP, PHONE, new_page, stable_screenshot
-from tests.browser.table_server import T, TableServer, arrive, keep_failure, said, type_pin
+from tests.browser.table_server import (
+    T,
+    TableServer,
+    arrive,
+    keep_failure,
+    said,
+    type_pin,
+    typing_box,
+)
 
 #: what the tests need to know of the game's table screen
 UMTALI = {
     "players": ["Ann", "Bob"],
     "opening": [{"type": "start_hand", "dealer": "Ann"}],
-    "cards_box": "Type meld cards",
     "add": "add-meld",
 }
 
@@ -97,7 +104,7 @@ def _prepare(page: Any, player: str, cards: str) -> None:
     """Pick the acting player and type a meld, up to a legal verdict (not added yet)."""
     _quiet(page)
     page.get_by_test_id(f"acting-{player.lower()}").click()
-    box = page.get_by_role("textbox", name=UMTALI["cards_box"])
+    box = typing_box(page)
     for _ in range(4):
         _quiet(page)
         box.click()
@@ -158,7 +165,9 @@ def test_undo_is_table_wide_and_says_who_undid_what(
     gid = _game(server)
     host = _at_table(browser, devices, server, gid, host=True)
     phone = _at_table(browser, devices, server, gid, host=False)
+    phone.get_by_test_id("seat").click()  # "This device: just watching. Change"
     phone.get_by_test_id("seat-Bob").click()  # "I am Bob"
+    expect(phone.get_by_role("button", name="This device: Bob. Change")).to_have_count(1)
     _prepare(phone, "Bob", "10C 10D 10H")
     phone.get_by_test_id(UMTALI["add"]).get_by_role("button").click()
     _sides(host, ann=0, bob=15)
