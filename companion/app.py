@@ -3,14 +3,22 @@
 Screens are ``@ft.component`` functions in ``companion/views``; each returns an
 ``ft.View``.  The Router keeps the browser URL and the system back button in
 step with the screen shown.
+
+At a table (:mod:`companion.access`) the app is behind a gate: a browser
+session sees the PIN screen until it joins (PIN, stored device token or the
+host link), and host-only addresses (settings, the table screen) show a
+phone a refusal instead of the screen -- the screen's code never runs for it,
+and the history it would call refuses a phone anyway.  Each browser session
+also hears when it reconnects, so games on screen catch up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import flet as ft
 
+from companion.access import Capability, Table
 from companion.config import AppConfig
 from companion.preferences import saved_theme
 from companion.preload import preload_in_background
@@ -20,11 +28,13 @@ from companion.views.cannot_open import cannot_open
 from companion.views.checker import CheckerView
 from companion.views.history import GameDetailView, HistoryView
 from companion.views.home import HomeView
+from companion.views.join import ClientTokens, JoinView, TokenStore, arrive
 from companion.views.new_game import NewGameView
 from companion.views.not_found import NotFoundView
 from companion.views.play import PlayView
 from companion.views.rules import RuleSectionView, RulesGameView, RulesView
 from companion.views.settings import SettingsView
+from companion.views.table import TableView, host_only_view
 
 SEED_COLOR = "#2E7D32"  # card-table green
 #: The web client's bundled fonts have no ♠♥♦♣: a 5 KB subset of DejaVu Sans
@@ -51,8 +61,18 @@ def theme() -> ft.Theme:
     )
 
 
-def routes() -> list[ft.Route]:
-    """Every screen.  Children stack on their parent, so Back returns to it."""
+@ft.component
+def HostOnlySettings() -> ft.View:
+    return host_only_view("/settings", "Settings", Capability.SETTINGS)
+
+
+def routes(services: Services | None = None) -> list[ft.Route]:
+    """Every screen.  Children stack on their parent, so Back returns to it.
+
+    A device that may not change settings gets a refusal at ``/settings``.
+    """
+    may_configure = services is None or services.can(Capability.SETTINGS)
+    settings = SettingsView if may_configure else HostOnlySettings
     return [
         ft.Route(
             path="/",
@@ -66,7 +86,8 @@ def routes() -> list[ft.Route]:
                     component=HistoryView,
                     children=[ft.Route(path=":gid", component=GameDetailView)],
                 ),
-                ft.Route(path="settings", component=SettingsView),
+                ft.Route(path="settings", component=settings),
+                ft.Route(path="table", component=TableView),
                 ft.Route(
                     path="rules",
                     component=RulesView,
@@ -84,25 +105,45 @@ def routes() -> list[ft.Route]:
 
 
 @ft.component
-def App(services: Services) -> ft.Control:
+def App(services: Services, tokens: TokenStore | None = None) -> ft.Control:
     page = ft.context.page
     ui, _ = ft.use_state(services.ui)  # re-render (and re-theme) when the UI state changes
+    gate, _ = ft.use_state(services.gate)  # ... and when this device joins or is dropped
+    store = ft.use_memo(lambda: tokens or ClientTokens(), [])
     dark = ui.dark
     page.theme_mode = (
         ft.ThemeMode.SYSTEM if dark is None else (ft.ThemeMode.DARK if dark else ft.ThemeMode.LIGHT)
     )
+
+    async def come_in() -> None:
+        route = await arrive(services, store, page.route)
+        if route is not None:
+            page.navigate(route)
+
+    ft.use_effect(come_in if services.table is not None else (lambda: None), [])
+    if gate.state != "in":
+        return JoinView(services, store)
     return ServicesContext(
         services,
-        lambda: ft.Router(routes(), not_found=NotFoundView, manage_views=True),
+        lambda: ft.Router(routes(services), not_found=NotFoundView, manage_views=True),
     )
 
 
-def build_main(config: AppConfig, repo: GameRepository | None = None) -> Callable[[ft.Page], None]:
+def build_main(
+    config: AppConfig,
+    repo: GameRepository | None = None,
+    *,
+    table: Table | None = None,
+    join_urls: Sequence[str] = (),
+    tokens: Callable[[], TokenStore] | None = None,
+) -> Callable[[ft.Page], None]:
     """The per-browser-session entry point Flet calls with each new page.
 
     The history is opened once, here, and shared by every session.  A history
     that must not be opened (newer or unknown format, unusable folder) gets a
-    screen saying what to do instead; pokerkit loads in the background.
+    screen saying what to do instead; pokerkit loads in the background.  With a
+    ``table``, every session starts at the gate (see the module docstring).
+    ``tokens`` replaces the client storage of device tokens (tests).
     """
     try:
         shared_repo = repo if repo is not None else open_repository(config.data_dir)
@@ -116,8 +157,18 @@ def build_main(config: AppConfig, repo: GameRepository | None = None) -> Callabl
         page.theme = theme()
         page.dark_theme = theme()
         page.theme_mode = ft.ThemeMode.SYSTEM
-        services = Services(config=config, repo=shared_repo)
+        if table is None:
+            services = Services(config=config, repo=shared_repo)
+        else:
+            services = Services.at_table(config, shared_repo, table, tuple(join_urls))
+            services.client = page.client_ip or ""
+        services.watch(page)
         services.ui.dark = saved_theme(config.data_dir)
-        page.render_views(App, services)
+        page.on_disconnect = lambda _: services.went_offline()
+        page.on_connect = lambda _: services.came_back()
+        page.on_app_lifecycle_state_change = lambda _: (
+            services.came_into_view() if page.app_visible else None
+        )
+        page.render_views(App, services, tokens() if tokens is not None else None)
 
     return main

@@ -31,6 +31,13 @@ def _cards_arg(words: Sequence[str]) -> list[str]:
     return [w for w in words if w.strip()]
 
 
+def _pin(text: str) -> str:
+    pin = "".join(text.split())
+    if len(pin) != 6 or not pin.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: a PIN is 6 digits, e.g. 204518")
+    return pin
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -53,10 +60,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--host",
         default=DEFAULT_HOST,
-        help=f"address to serve on in web mode (default {DEFAULT_HOST}; 0.0.0.0 for other devices)",
+        help=(
+            f"address to serve on in web mode (default {DEFAULT_HOST}); 0.0.0.0 or a network "
+            "address lets other devices join, behind a PIN (table mode)"
+        ),
     )
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port for web mode (default {DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--pin",
+        type=_pin,
+        default=None,
+        help=(
+            "table mode with this 6-digit PIN (implies --web); table mode also starts, with a "
+            "random PIN, when --host is an address other devices can reach"
+        ),
     )
     parser.add_argument(
         "--data-dir",
@@ -224,6 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             port=args.port,
             data_dir=args.data_dir,
             demo=args.demo,
+            pin=args.pin,
         )
     try:
         return COMMANDS[args.command](args)

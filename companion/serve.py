@@ -3,16 +3,27 @@
 Web mode is fully offline: the Flutter client, CanvasKit/skwasm, fonts and icons
 are served from the ``flet-web`` wheel (``no_cdn=True``); nothing is fetched from
 the internet and no browser is opened.
+
+**Table mode** (several phones at one table, see :mod:`companion.access`):
+``--web --host ADDR`` with an address other devices can reach (``0.0.0.0``, a
+LAN address), or ``--pin NNNNNN`` on any address.  The terminal prints the join
+address(es), the PIN (random unless given) and a one-time host link; every
+other device sees the PIN screen first.  Flet's own debug logs, which would
+show what a device types (its PIN), are kept at INFO or quieter in table mode.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
+import logging
 import os
 import platform
+import socket
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from companion.config import ASSETS_DIR, AppConfig, default_data_dir
 
@@ -57,28 +68,182 @@ def _server_class() -> type:
     return QuietServer
 
 
-def serve_web(config: AppConfig, host: str, port: int) -> int:
-    """Serve the web UI on host:port until Ctrl-C or SIGTERM."""
+def is_loopback(host: str) -> bool:
+    """Only this machine can reach ``host`` (127.0.0.1, ::1, localhost)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name: other devices may resolve it
+        return False
+
+
+def _url(address: str, port: int) -> str:
+    shown = f"[{address}]" if ":" in address else address
+    return f"http://{shown}:{port}/"
+
+
+def lan_addresses() -> list[str]:
+    """This machine's addresses other devices on the network can use (best first).
+
+    The default route's address is found by "connecting" a UDP socket, which
+    sends nothing; the host name's addresses follow.  Loopback and link-local
+    addresses are left out.
+    """
+    found: list[str] = []
+    for probe in ("192.168.255.255", "10.255.255.255"):
+        with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))
+            found.append(s.getsockname()[0])
+    with contextlib.suppress(OSError):
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(info[4][0]))
+    good = []
+    for address in found:
+        ip = ipaddress.ip_address(address)
+        if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified) and address not in good:
+            good.append(address)
+    return good
+
+
+def join_urls(host: str, port: int) -> list[str]:
+    """Where other devices open the app: the given address, or this machine's addresses."""
+    if host in ("0.0.0.0", "::", ""):
+        return [_url(a, port) for a in lan_addresses()] or [_url("127.0.0.1", port)]
+    return [_url(host, port)]
+
+
+def _quiet_flet_logs() -> None:
+    """At a table, never log what devices type (Flet's debug logs show control values)."""
+    for name in ("flet", "flet_transport", "flet_object_patch", "flet_controls", "flet_components"):
+        log = logging.getLogger(name)
+        if log.getEffectiveLevel() < logging.INFO:
+            log.setLevel(logging.INFO)
+
+
+def open_table(host: str, port: int, pin: str | None) -> tuple[Any, list[str]]:
+    """The table of this server and its join addresses; prints what the host needs."""
+    from companion.access import Table
+
+    table = Table(pin=pin) if pin else Table()
+    urls = join_urls(host, port)
+    link = table.host_link()
+    print("Table mode: phones on this network join with the PIN.", flush=True)
+    for n, url in enumerate(urls):
+        print(f"  {'Join address' if n == 0 else '          or'}: {url}", flush=True)
+    print(f"  PIN: {table.pin}", flush=True)
+    print(
+        f"  Host link (open it once, on the device that runs the table): {urls[0]}?host={link}",
+        flush=True,
+    )
+    if not lan_addresses() and host in ("0.0.0.0", "::"):
+        print("  (No network address found: is this machine on the network?)", flush=True)
+    _quiet_flet_logs()
+    return table, urls
+
+
+#: A browser session left behind by a dropped connection is never resumed (see
+#: :func:`fresh_sessions`): it is dropped after this many seconds.
+LEFT_SESSION_SECONDS = "120"
+
+ASGIApp = Callable[[MutableMapping[str, Any], Any, Any], Awaitable[None]]
+_REGISTER_CLIENT = 1  # flet.messaging.protocol.MessageAction.REGISTER_CLIENT
+
+
+def _without_session_id(frame: bytes) -> bytes:
+    """A client's "register" frame with its old session id taken out (others unchanged)."""
+    import msgpack
+
+    if frame[:1] != b"\x00":
+        return frame
+    try:
+        message = msgpack.unpackb(frame[1:], strict_map_key=False)
+    except (ValueError, msgpack.UnpackException):
+        return frame
+    if (
+        isinstance(message, list)
+        and len(message) == 2
+        and message[0] == _REGISTER_CLIENT
+        and isinstance(message[1], dict)
+        and message[1].get("session_id")
+    ):
+        message[1]["session_id"] = None
+        return b"\x00" + bytes(msgpack.packb(message))
+    return frame
+
+
+def fresh_sessions(app: ASGIApp) -> ASGIApp:
+    """Every connection of the web client starts a fresh Flet session.
+
+    When its connection drops (Wi-Fi, a phone put away), the Flet 1.0.5 web
+    client reconnects and asks to resume its old session.  Resumed, that
+    session is sent to the client whole, but the client then cannot apply the
+    server's later updates: taps reach the server, the screen never changes
+    (seen with a bare counter app, too).  So the client's session id is taken
+    out of its first message: it gets a new session, drawn from the server's
+    state -- the live games are in the hub, the device is recognised by the
+    token in its client storage, the address is kept -- and the play screen
+    says what it missed (:meth:`companion.services.Services.opened`).
+    """
+
+    async def wrapped(scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "websocket":
+            await app(scope, receive, send)
+            return
+        first = True
+
+        async def first_frame_fresh() -> Any:
+            nonlocal first
+            message = await receive()
+            if first and message.get("type") == "websocket.receive" and message.get("bytes"):
+                first = False
+                message = {**message, "bytes": _without_session_id(message["bytes"])}
+            return message
+
+        await app(scope, first_frame_fresh, send)
+
+    return wrapped
+
+
+def web_app(
+    config: AppConfig,
+    repo: Any = None,
+    *,
+    table: Any = None,
+    join_urls: Sequence[str] = (),
+    wrap: Callable[[Callable[[Any], None]], Callable[[Any], None]] | None = None,
+) -> ASGIApp:
+    """The web UI as an ASGI app (what ``serve_web`` serves; tests and benchmarks too).
+
+    ``wrap`` wraps the per-session entry point (a test may note each page).
+    """
     import flet as ft
-    import uvicorn
 
     from companion.app import build_main
     from companion.web_addresses import serve_screens
 
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
+    os.environ.setdefault("FLET_SESSION_TIMEOUT", LEFT_SESSION_SECONDS)
+    entry = build_main(config, repo, table=table, join_urls=join_urls)
     asgi = ft.run(
-        build_main(config),
+        wrap(entry) if wrap is not None else entry,
         export_asgi_app=True,
         assets_dir=str(ASSETS_DIR),
         no_cdn=True,
         name="",
     )
-    asgi = serve_screens(asgi)  # a reloaded rule address (/rules/umtali/U5.1/) answers 200
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    # a reloaded rule address (/rules/umtali/U5.1/) answers 200; reconnects get a fresh session
+    return serve_screens(fresh_sessions(asgi))
+
+
+def serve_web(config: AppConfig, host: str, port: int, *, pin: str | None = None) -> int:
+    """Serve the web UI on host:port until Ctrl-C or SIGTERM (table mode: see above)."""
+    import uvicorn
+
+    table, urls = open_table(host, port, pin) if pin or not is_loopback(host) else (None, [])
+    asgi = web_app(config, table=table, join_urls=urls)
     url = f"http://{host}:{port}/"
     print(f"Rummy Companion is served at {url} (open it in a browser; Ctrl-C stops)", flush=True)
-    if shown != "localhost" and host in ("0.0.0.0", "::"):
-        print("Other devices on your network can use this machine's address.", flush=True)
     server = _server_class()(
         uvicorn.Config(asgi, host=host, port=port, log_level="warning", ws="websockets-sansio")
     )
@@ -106,6 +271,7 @@ def serve(
     port: int,
     data_dir: Path | None,
     demo: bool = False,
+    pin: str | None = None,
 ) -> int:
     config = AppConfig(data_dir=data_dir or default_data_dir(), web=web)
     _prepare(config)
@@ -122,8 +288,8 @@ def serve(
                 print(load_demo(repo), flush=True)
             finally:
                 repo.close()
-    if web:
-        return serve_web(config, host, port)
+    if web or pin:
+        return serve_web(config, host, port, pin=pin)
     reason = _desktop_unavailable_reason()
     if reason is not None:
         print(f"No desktop window here ({reason}): serving the web UI instead.", flush=True)

@@ -1,18 +1,39 @@
-"""What every screen can reach: the configuration, the history and shared UI state.
+"""What every screen can reach: the configuration, the history, the device and shared UI state.
 
-Views get it with ``use_services()``; it is provided once at the root.  The
-repository is opened once per process and shared by every browser session
-(it serialises writers with a file lock).
+Views get it with ``use_services()``; it is provided once at the root, one per
+browser session.  The repository is opened once per process and shared by
+every browser session (it serialises writers with a file lock).
+
+At a table (see :mod:`companion.access`) ``repo`` is the history *as this
+device may use it*: a phone's calls to host-only operations are refused
+there, whatever screen or forged event made them.  ``device`` says who this
+session is; ``can``/``require`` ask the same question for screens that
+change things outside the history (preferences, the table itself).
 """
 
 from __future__ import annotations
 
+import time
+import weakref
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import flet as ft
 
+from companion.access import (
+    Capability,
+    Device,
+    GuardedRepository,
+    Table,
+    nobody,
+    solo_device,
+)
 from companion.config import AppConfig
+from companion.crosspage import call_in_page
 from companion.storage import GameRepository
+
+if TYPE_CHECKING:
+    from companion.session import GameSession, Who
 
 
 @ft.observable
@@ -27,14 +48,159 @@ class UiState:
     notice: str = ""
 
 
+GateState = Literal["checking", "pin", "in"]
+
+
+@ft.observable
+@dataclass
+class Gate:
+    """Where this browser session stands at a table (always "in" without one)."""
+
+    state: GateState = "in"
+    #: why the PIN screen is shown again ("The host ended the table ...")
+    message: str = ""
+    #: bumped when the device's seat or the table's devices change
+    revision: int = 0
+
+
 @dataclass
 class Services:
     config: AppConfig
     repo: GameRepository
     ui: UiState = field(default_factory=UiState)
+    device: Device = field(default_factory=solo_device)
+    table: Table | None = None
+    gate: Gate = field(default_factory=Gate)
+    #: where others reach this app (table mode), for the host's QR code
+    join_urls: tuple[str, ...] = ()
+    #: the address of this browser session's device (PIN tries are counted per address)
+    client: str = ""
+    _sessions: weakref.WeakSet[GameSession] = field(default_factory=weakref.WeakSet)
+    _offline_since: float | None = None
+    _page: Any = None
+    _unwatch: Any = None
+
+    @classmethod
+    def at_table(
+        cls,
+        config: AppConfig,
+        repo: GameRepository,
+        table: Table,
+        join_urls: tuple[str, ...] = (),
+    ) -> Services:
+        """A browser session at a table: nobody until it joins; the history guarded."""
+        services = cls(
+            config=config,
+            repo=repo,
+            device=nobody(),
+            table=table,
+            gate=Gate(state="checking"),
+            join_urls=join_urls,
+        )
+        services.repo = cast(GameRepository, GuardedRepository(repo, lambda: services.device))
+        services._unwatch = table.subscribe(services._table_changed)
+        return services
+
+    def watch(self, page: Any) -> None:
+        """Hear of the table (joins, seats, the table ending) on ``page``'s own event loop."""
+        self._page = weakref.ref(page)
+
+    def _table_changed(self) -> None:
+        page = self._page() if self._page is not None else None
+        if page is None:
+            self._on_table()
+        else:
+            call_in_page(page, self._on_table)  # offline: caught up by came_back()
+
+    def _on_table(self) -> None:
+        if self.gate.state == "in" and not self.device.active:
+            self.drop("The host ended the table. Ask for the new PIN to join again.")
+        else:
+            self.gate.revision += 1
 
     def history_changed(self) -> None:
         self.ui.history_revision += 1
+
+    # ---- who this session is ----------------------------------------------------------------
+    def can(self, need: Capability) -> bool:
+        return self.device.can(need)
+
+    def require(self, need: Capability) -> None:
+        """Raise :class:`~companion.access.NotAllowed` unless this device may ``need``."""
+        self.device.require(need)
+
+    def who(self) -> Who:
+        from companion.session import Who
+
+        d = self.device
+        return Who(device=d.id, words=d.words, seat=d.seat, at_table=d.at_table)
+
+    def admit(self, device: Device) -> None:
+        """This session's device joined (PIN, host link or a stored token)."""
+        self.device = device
+        self.gate.message = ""
+        self.gate.state = "in"
+        self._seated()
+
+    def drop(self, message: str) -> None:
+        """This session's device is not at the table any more: back to the PIN screen."""
+        self.device = nobody()
+        self.gate.message = message
+        self.gate.state = "pin"
+
+    def set_seat(self, seat: str | None) -> None:
+        """ "I am Ann": that player's private hand shows only on this device."""
+        if self.table is not None:
+            self.table.set_seat(self.device, seat)
+        else:
+            self.device.seat = seat or None
+        self._seated()
+
+    def _seated(self) -> None:
+        who = self.who()
+        for session in list(self._sessions):
+            session.who = who
+        self.gate.revision += 1
+
+    # ---- the play screens of this session ------------------------------------------------
+    def opened(self, session: GameSession) -> None:
+        """A play screen shows ``session``.
+
+        If this device's connection dropped before (its browser session was
+        replaced by a fresh one, see :func:`companion.serve.fresh_sessions`), the
+        screen says for how long and what it missed since it last showed the game.
+        """
+        self._sessions.add(session)
+        device = self.device
+        if device.offline_since is not None:
+            gone = time.monotonic() - device.offline_since
+            device.offline_since = None
+            session.resync(gone, since=device.seen.pop(session.game_id, None))
+
+    def came_into_view(self) -> None:
+        """The screen shows again (a phone picked up): games on it catch up."""
+        for session in list(self._sessions):
+            session.resync()
+
+    def went_offline(self) -> None:
+        """The browser's connection dropped: remember when, and what each game showed."""
+        now = time.monotonic()
+        self._offline_since = self._offline_since or now
+        device = self.device
+        if device.active and device.offline_since is None:
+            device.offline_since = now
+        for session in list(self._sessions):
+            device.seen[session.game_id] = session.table_revision
+
+    def came_back(self) -> None:
+        """The same browser session reconnected: every game on screen catches up and says so."""
+        since, self._offline_since = self._offline_since, None
+        self.device.offline_since = None
+        gone = time.monotonic() - since if since is not None else None
+        for session in list(self._sessions):
+            session.resync(gone)
+        if self.table is not None and self.gate.state == "in" and not self.device.active:
+            self.drop("The host ended the table. Ask for the new PIN to join again.")
 
 
 _NO_SERVICES: Services | None = None

@@ -1,106 +1,113 @@
-"""A game at the table: the live referee, its entries saved at once, undo and redo.
+"""A game at the table, as one device sees it: entries, undo and redo, saved at once.
 
-The session is the only place the app changes a game.  It holds the live
-:class:`~rulesets.protocol.Game`, rebuilt from history once, when the game is
-opened; after that an entry is judged and pushed, undo pops (python-chess's
-move stack), and no screen ever replays the record.  The session never
-decides a rule itself: the referee refuses an illegal entry with its reason and
-rule ID and nothing is saved.  Every accepted entry is durable when ``add``
-returns (the repository fsyncs it); redo re-applies what undo took, until a
-new entry is made.
+The session is the only place the app changes a game.  Behind it is the one
+live game of the process (:class:`companion.hub.LiveGame`, shared by every
+device and window showing this game): rebuilt from history once, when the
+first device opens the game; after that an entry is judged and pushed, undo
+pops (python-chess's move stack), and no screen ever replays the record.  The
+session never decides a rule itself: the referee refuses an illegal entry
+with its reason and rule ID and nothing is saved.  Every accepted entry is
+durable when ``add`` returns (the repository fsyncs it).
 
-It is observable: a component that holds it re-renders when it changes.
+Several devices, one game.  Each write carries the hub revision this device's
+screen last showed (:meth:`GameSession.mark_shown`, called by the play
+screen as it renders) and an idempotency key made of this session, that
+revision and the entry: the same tap sent twice is applied once, an entry made
+on a stale screen is judged against the current state, and undo/redo/edit
+from a stale screen is refused with what changed.  Undo and redo are
+table-wide.  After any device's change every session showing the game
+refreshes its :attr:`~GameSession.summary` and says who did what
+(:attr:`~GameSession.notice`), on its own Flet session's event loop.
+
+It is observable: a component that holds it re-renders when it changes
+(``revision`` bumps on every change this device sees).
 """
 
 from __future__ import annotations
 
+import itertools
+import secrets
+import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 import flet as ft
 
-from companion.storage import GameRepository, GameStatus, StorageError, StoredGame
-from rulesets import RulesetError, load_ruleset
+from companion.access import Capability, NotAllowed
+from companion.crosspage import call_in_page
+from companion.hub import (
+    Actor,
+    LiveGame,
+    Outcome,
+    Refusal,
+    TableEvent,
+    entry_key,
+    hub_for,
+    listed_part,
+)
+from companion.storage import GameRepository, StoredGame
+from rulesets import load_ruleset
 from rulesets.cards import Card
 from rulesets.protocol import Action, Game, GameRecord, Ruleset, Summary, Verdict
 
-__all__ = ["GameSession", "Refusal", "listed_part"]
+__all__ = ["GameSession", "Refusal", "SessionHandle", "listed_part"]
 
 ActionIn = Action | dict[str, Any]
 
+_serial = itertools.count(1)
+
+#: seconds offline that go unmentioned when nothing changed meanwhile (a reload)
+QUIET_GAP = 10.0
+
+
+def _duration(seconds: float) -> str:
+    """ "8 s", "3 min", "2 h 5 min"."""
+    s = int(seconds + 0.5)
+    if s < 90:
+        return f"{s} s"
+    if s < 3600:
+        return f"{(s + 30) // 60} min"
+    h, rest = divmod(s, 3600)
+    return f"{h} h {rest // 60} min" if rest >= 60 else f"{h} h"
+
+
+def _ruleset(name: str) -> Any:
+    return load_ruleset(name)  # looked up at call time (tests substitute a referee)
+
 
 @dataclass(frozen=True)
-class Refusal:
-    """Why an entry was not accepted: the referee's words and the rule they cite."""
+class Who:
+    """The device behind a session: an id, the words others read, its seat, and whether
+    it is one of several devices at a table (then private hands show only on their seat)."""
 
-    message: str
-    rule: str | None = None
-
-
-def _refusal(exc: RulesetError) -> Refusal:
-    return Refusal(exc.reason, exc.rule)
-
-
-@dataclass
-class _Opened:
-    game: Game
-    #: stored entries the referee no longer accepts (kept, never dropped): the first
-    #: one's refusal is shown, new entries wait until undo has taken them off.
-    tail: list[dict[str, Any]]
-    problem: Refusal | None
-
-
-def _replay(ruleset: Ruleset, stored: StoredGame) -> _Opened:
-    """The live game of ``stored``: every entry the referee accepts, in order."""
-    game = ruleset.new_game(stored.players, stored.rules)
-    for i, data in enumerate(stored.actions):
-        try:
-            game.push(data)
-        except RulesetError as exc:
-            why = Refusal(
-                f"This game cannot be replayed past entry {i + 1}: {exc.reason}. "
-                "Undo takes that entry off.",
-                exc.rule,
-            )
-            return _Opened(game, list(stored.actions[i:]), why)
-    return _Opened(game, [], None)
+    device: str = "solo"
+    words: str = "Another window"
+    seat: str | None = None
+    at_table: bool = False
 
 
 @ft.observable
-@dataclass
+@dataclass(eq=False)  # one session per screen: compared (and hashed) by identity
 class GameSession:
     repo: GameRepository
     game_id: str
-    meta: StoredGame
-    game: Game
     summary: Summary
-    redo_stack: list[Action] = field(default_factory=list)
     error: Refusal | None = None
     revision: int = 0
-    #: stored entries past the point where the referee stopped accepting them
-    broken_tail: list[dict[str, Any]] = field(default_factory=list)
+    #: what another device just did ("Bob: meld 5♥ 6♥ 7♥"), for this screen to show
+    notice: str = ""
+    #: set after this device was offline: what it missed, in words
+    offline: str = ""
 
+    # ---- opening ------------------------------------------------------------------------
     @classmethod
-    def open(cls, repo: GameRepository, game_id: str) -> GameSession:
-        """Read the game from history and rebuild the live referee (the one replay)."""
-        stored = repo.get_game(game_id)
-        try:
-            ruleset = load_ruleset(stored.game)
-            opened = _replay(ruleset, stored)
-        except RulesetError as exc:  # unknown game or unreadable house rules
-            raise StorageError(exc.reason) from None
-        meta = stored.model_copy(update={"actions": []})
-        session = cls(
-            repo=repo,
-            game_id=game_id,
-            meta=meta,
-            game=opened.game,
-            summary=opened.game.summary(),
-            broken_tail=opened.tail,
-        )
-        session._saved(stored)
-        session.error = opened.problem
+    def open(cls, repo: GameRepository, game_id: str, *, who: Who | None = None) -> GameSession:
+        """This device's view of the game (the first device to open it replays it once)."""
+        live = hub_for(repo, _ruleset).live(game_id)
+        with live.lock:
+            session = cls(repo=repo, game_id=game_id, summary=live.summary, error=live.problem)
+            session._attach(live, who or Who())
         return session
 
     @classmethod
@@ -111,34 +118,121 @@ class GameSession:
         players: Sequence[str],
         rules: dict[str, Any],
         opening: Sequence[ActionIn] = (),
+        *,
+        who: Who | None = None,
     ) -> GameSession:
         """A new game in history, with its opening action(s) (all or nothing)."""
-        ruleset = load_ruleset(game)
+        ruleset = _ruleset(game)
         live = ruleset.new_game(players, rules)  # refuses bad players/rules before any write
         for action in opening:
             live.push(action)
         stored = repo.create_game(ruleset.name, list(players), rules=dict(rules))
         if live.actions:
             repo.replace_actions(stored.id, [a.to_json() for a in live.actions])
-        return cls.open(repo, stored.id)
+        return cls.open(repo, stored.id, who=who)
 
-    # -- reading ---------------------------------------------------------------------------
+    def _attach(self, live: LiveGame, who: Who) -> None:
+        self._live = live
+        self._who = who
+        self._id = f"{who.device}-{next(_serial)}-{secrets.token_hex(3)}"
+        self._synced = live.revision  # the hub revision of self.summary
+        #: the hub revision this device's screen showed (None: no screen draws this
+        #: session, e.g. a script: it has seen whatever it last synced)
+        self._shown: int | None = None
+        try:
+            page = ft.context.page
+        except RuntimeError:  # no Flet page (tests, scripts): changes arrive at once
+            page = None
+        self._page = weakref.ref(page) if page is not None else None
+        self._unsubscribe = live.subscribe(self._heard)
+
+    def close(self) -> None:
+        """Stop hearing of changes (the screen showing the game went away)."""
+        self._unsubscribe()
+
+    def handle(self) -> GameSession:
+        """This session for the components of one screen: the same API, not observable.
+
+        The play screen alone subscribes to the session and passes this handle
+        down, so a change re-renders the game's table once.  Were the session
+        itself passed, every component holding it would subscribe too and be
+        rendered a second time after its parent had already re-rendered it
+        (Flet schedules both), doubling the server's work for every device.
+        """
+        return cast(GameSession, SessionHandle(self))
+
+    # ---- who is here ---------------------------------------------------------------------
+    @property
+    def who(self) -> Who:
+        return self._who
+
+    @who.setter
+    def who(self, value: Who) -> None:
+        self._who = value
+        self._changed()
+
+    @property
+    def seat(self) -> str | None:
+        """The player this device belongs to, if they play in this game ("I am Ann")."""
+        seat = self._who.seat
+        return seat if seat in self.players else None
+
+    def private_view(self, player: str) -> bool:
+        """May this screen show ``player``'s private hand and checker work?
+
+        Alone at a screen: yes, for everyone.  At a table of several devices: only
+        on the device of that player's seat.
+        """
+        return not self._who.at_table or self.seat == player
+
+    @property
+    def _seen(self) -> int:
+        return self._synced if self._shown is None else self._shown
+
+    @property
+    def _actor(self) -> Actor:
+        return Actor(self._id, self._who.words)
+
+    # ---- reading ---------------------------------------------------------------------------
+    @property
+    def game(self) -> Game:
+        """The live game (shared by every device; read it, never push to it directly)."""
+        return self._live.game
+
+    @property
+    def live(self) -> LiveGame:
+        return self._live
+
     @property
     def ruleset(self) -> Ruleset:
-        return load_ruleset(self.meta.game)
+        return self._live.ruleset
+
+    @property
+    def meta(self) -> StoredGame:
+        """The game's header: players, house rules, dates (no actions)."""
+        return self._live.meta
 
     @property
     def stored(self) -> StoredGame:
-        """The game as stored now (reads history: not for every render)."""
-        return self.repo.get_game(self.game_id)
+        """The game as stored now (from memory: cheap enough for a render)."""
+        return self._live.stored()
 
     @property
     def players(self) -> tuple[str, ...]:
-        return self.game.players
+        return self._live.game.players
 
     @property
     def actions(self) -> tuple[Action, ...]:
-        return self.game.actions
+        return self._live.game.actions
+
+    @property
+    def broken_tail(self) -> list[dict[str, Any]]:
+        """Stored entries past the point where the referee stopped accepting them."""
+        return self._live.broken_tail
+
+    @property
+    def redo_stack(self) -> list[Action]:
+        return [u.action for u in self._live.redo_stack]
 
     @property
     def finished(self) -> bool:
@@ -146,163 +240,180 @@ class GameSession:
 
     @property
     def can_undo(self) -> bool:
-        return bool(self.game.actions or self.broken_tail)
+        return bool(self._live.game.actions or self._live.broken_tail)
 
     @property
     def can_redo(self) -> bool:
-        return bool(self.redo_stack)
+        return bool(self._live.redo_stack)
+
+    @property
+    def table_revision(self) -> int:
+        """The hub's revision this session's summary shows."""
+        return self._synced
 
     def record(self) -> GameRecord:
-        return self.game.to_record()
+        return self._live.game.to_record()
 
     def judge(self, action: ActionIn, *, hand: Sequence[Card] | None = None) -> Verdict:
         """The referee's verdict on ``action`` as the next entry (nothing changes)."""
-        return self.game.judge(action, hand=hand)
+        with self._live.lock:
+            return self._live.game.judge(action, hand=hand)
 
     def can(self, action: ActionIn, *, hand: Sequence[Card] | None = None) -> bool:
-        return self.game.can(action, hand=hand)
+        with self._live.lock:
+            return self._live.game.can(action, hand=hand)
 
-    # -- changing ----------------------------------------------------------------------------
+    def mark_shown(self) -> None:
+        """The screen is being drawn from this session now (the play screen calls this)."""
+        self._shown = self._synced
+
+    # ---- changing ----------------------------------------------------------------------------
     def add(self, action: ActionIn, *, hand: Sequence[Card] | None = None) -> Refusal | None:
         """Record ``action`` if the referee accepts it; it is on disk when this returns."""
-        return self._commit([action], hand=hand, clear_redo=True)
+        return self._submit([action], hand=hand)
 
     def add_many(self, actions: Sequence[ActionIn]) -> Refusal | None:
         """Record several actions as one entry (all or nothing)."""
-        return self._commit(list(actions), hand=None, clear_redo=True)
+        return self._submit(list(actions), hand=None)
 
     def undo(self) -> Action | dict[str, Any] | None:
-        """Take the last entry off (the referee pops it; history forgets it)."""
-        if self.broken_tail:
-            popped = self.repo.pop_action(self.game_id)
-            if popped is not None:
-                self.broken_tail.pop()
-                self.error = None if not self.broken_tail else self.error
-            self._changed()
-            return popped
-        if not self.game.actions:
+        """Take the last entry off, for everyone at the table; returns it (None: nothing)."""
+        if self._refused_here():
             return None
-        try:
-            stored_last = self.repo.pop_action(self.game_id)
-        except StorageError as exc:
-            self.error = Refusal(f"Not undone: {exc}")
-            self._changed()
-            return None
-        if stored_last is None:
-            return None
-        last = self.game.pop()
-        self.redo_stack = [*self.redo_stack, last]
-        self.error = None
-        self._after_write()
-        return last
+        seen = self._seen
+        outcome, undone = self._live.undo(
+            actor=self._actor, seen=seen, key=entry_key(self._actor, seen, "undo")
+        )
+        self._settle(outcome)
+        return undone
 
     def redo(self) -> Refusal | None:
-        if not self.redo_stack:
-            return None
-        action = self.redo_stack[-1]
-        refusal = self._commit([action], hand=None, clear_redo=False)
-        if refusal is None:
-            self.redo_stack = self.redo_stack[:-1]
-        return refusal
+        """Put back the last entry anyone undid."""
+        if self._refused_here():
+            return self.error
+        seen = self._seen
+        outcome = self._live.redo(
+            actor=self._actor, seen=seen, key=entry_key(self._actor, seen, "redo")
+        )
+        return self._settle(outcome)
 
     def replace(self, actions: Sequence[ActionIn]) -> Refusal | None:
         """Edit history (e.g. a finished hand): the game is rebuilt from the new record."""
-        fresh = self.ruleset.new_game(self.meta.players, self.meta.rules)
-        try:
-            for action in actions:
-                fresh.push(action)
-        except RulesetError as exc:
-            self.error = _refusal(exc)
-            self._changed()
+        if self._refused_here():
             return self.error
-        try:
-            self.repo.replace_actions(self.game_id, [a.to_json() for a in fresh.actions])
-        except StorageError as exc:
-            self.error = Refusal(f"Not saved: {exc}")
-            self._changed()
-            return self.error
-        self.game = fresh
-        self.broken_tail = []
-        self.redo_stack = []
-        self.error = None
-        self._after_write()
-        return None
+        seen = self._seen
+        outcome = self._live.replace(
+            actions,
+            actor=self._actor,
+            seen=seen,
+            key=entry_key(self._actor, seen, "replace", list(actions)),
+        )
+        return self._settle(outcome)
 
     def clear_error(self) -> None:
         self.error = None
         self._changed()
 
-    # -- internals ---------------------------------------------------------------------------
-    def _commit(
-        self, new: list[ActionIn], *, hand: Sequence[Card] | None, clear_redo: bool
-    ) -> Refusal | None:
-        if self.broken_tail:
-            self.error = Refusal(
-                "This game has entries the referee does not accept; undo them first."
-            )
-            self._changed()
-            return self.error
-        pushed: list[Action] = []
+    def resync(self, offline_seconds: float | None = None, *, since: int | None = None) -> None:
+        """Catch up with the table after this device was offline, saying what it missed.
+
+        ``since``: the hub revision the device last showed (default: this session's).
+        A short gap in which nothing changed (a reload) is not worth a note.
+        """
+        missed = self._live.changes_since(self._synced if since is None else since, self._actor)
+        if offline_seconds is not None and (missed or offline_seconds >= QUIET_GAP):
+            gone = f"You were offline for {_duration(offline_seconds)}"
+            if missed:
+                lines = "; ".join(e.line for e in missed[-3:])
+                more = f" (and {len(missed) - 3} more)" if len(missed) > 3 else ""
+                self.offline = f"{gone}. Meanwhile: {lines}{more}. This is the table now."
+            else:
+                self.offline = f"{gone}. Nothing changed meanwhile."
+        self._pull()
+
+    def dismiss_offline(self) -> None:
+        self.offline = ""
+
+    # ---- internals ----------------------------------------------------------------------------
+    def _refused_here(self) -> Refusal | None:
+        """The device's role, checked again here (a dropped phone's screen may still tap)."""
+        device = getattr(self.repo, "device", None)  # a device's guarded history
+        if device is None:
+            return None
         try:
-            for action in new:
-                pushed.append(self.game.push(action, hand=hand if len(new) == 1 else None))
-        except RulesetError as exc:
-            for _ in pushed:
-                self.game.pop()
-            self.error = _refusal(exc)
+            device.require(Capability.PLAY)
+        except NotAllowed as exc:
+            self.error = Refusal(str(exc))
             self._changed()
             return self.error
-        try:
-            if len(pushed) == 1:
-                self.repo.append_action(self.game_id, pushed[0].to_json())
-            else:  # one atomic write, so a crash cannot keep half of the entry
-                self.repo.replace_actions(self.game_id, [a.to_json() for a in self.game.actions])
-        except StorageError as exc:
-            for _ in pushed:
-                self.game.pop()
-            self.error = Refusal(f"Not saved: {exc}")
-            self._changed()
-            return self.error
-        if clear_redo:
-            self.redo_stack = []
-        self.error = None
-        self._after_write()
         return None
 
-    def _after_write(self) -> None:
-        self.summary = self.game.summary()
-        self._saved(None)
+    def _submit(self, actions: list[ActionIn], *, hand: Sequence[Card] | None) -> Refusal | None:
+        if self._refused_here():
+            return self.error
+        seen = self._seen
+        outcome = self._live.submit(
+            actions,
+            actor=self._actor,
+            hand=hand,
+            seen=seen,
+            key=entry_key(self._actor, seen, "add", actions),
+        )
+        return self._settle(outcome)
+
+    def _settle(self, outcome: Outcome) -> Refusal | None:
+        self.error = outcome.refusal
+        self._pull()
         self._changed()
+        return outcome.refusal
 
-    def _saved(self, stored: StoredGame | None) -> None:
-        """Keep the history list's line in step (status, winners, totals, hands, dealer).
+    def _heard(self, event: TableEvent) -> None:
+        """A change by any device (called by the hub, maybe from another Flet session).
 
-        A write costs several fsyncs, so it happens only when that part changed.
+        A screen that is not showing (a phone put down, a background tab) is
+        not redrawn now: it catches up when it shows again (``resync``).
         """
-        listed = self.summary.to_json()
-        status: GameStatus = "finished" if self.summary.finished else "in_progress"
-        before = self.meta.summary if stored is None else stored.summary
-        before_status = self.meta.status if stored is None else stored.status
-        if before_status != status or listed_part(before) != listed_part(listed):
-            try:
-                self.repo.set_summary(self.game_id, listed, status)
-            except StorageError as exc:
-                self.error = Refusal(f"History list not updated: {exc}")
+        ref = self._page
+        page = ref() if ref is not None else None
+        if page is None:
+            self._pull()
+        elif getattr(page, "app_visible", True):
+            call_in_page(page, self._pull)  # offline: caught up when it comes back
+
+    def _pull(self) -> None:
+        """Take the live game's latest summary and what others did since we looked."""
+        live = self._live
+        with live.lock:
+            if live.revision == self._synced:
                 return
-        self.meta = self.meta.model_copy(update={"summary": listed, "status": status})
+            missed = live.changes_since(self._synced, self._actor)
+            summary = live.summary
+            revision = live.revision
+            problem = live.problem
+        self._synced = revision
+        # no equality test of the old and new summary (a long game's ledger): the
+        # revision bump below is the one change screens follow
+        object.__setattr__(self, "summary", summary)
+        if missed:
+            self.notice = missed[-1].line
+        if problem is not None and self.error is None:
+            self.error = problem
+        self._changed()
 
     def _changed(self) -> None:
         self.revision += 1
 
 
-def listed_part(summary: dict[str, Any] | None) -> tuple[Any, ...]:
-    """The part of a summary the history list shows."""
-    if not summary:
-        return ()
-    return (
-        summary.get("finished"),
-        summary.get("winners"),
-        summary.get("totals"),
-        len(summary.get("hands", [])),
-        summary.get("dealer"),
-    )
+class SessionHandle:
+    """A game session, minus being observable (see :meth:`GameSession.handle`)."""
+
+    __slots__ = ("_session",)
+
+    def __init__(self, session: GameSession) -> None:
+        object.__setattr__(self, "_session", session)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(object.__getattribute__(self, "_session"), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(object.__getattribute__(self, "_session"), name, value)

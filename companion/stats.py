@@ -92,7 +92,11 @@ def player_stats(items: Iterable[GameListItem]) -> dict[str, list[PlayerStats]]:
     for item in items:
         if item.status != "finished":
             continue
-        higher = higher_is_better(item.game)
+        higher = (
+            item.higher_is_better
+            if item.higher_is_better is not None
+            else higher_is_better(item.game)
+        )
         for player in item.players:
             a = acc.setdefault(
                 (item.game, player),

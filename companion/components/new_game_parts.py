@@ -16,6 +16,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.access import Capability, NotAllowed
 from companion.components.common import READABLE_WIDTH, said, tag
 from companion.components.house_rules import HouseRulesEditor
 from companion.components.new_game_form import (
@@ -28,6 +29,7 @@ from companion.components.new_game_form import (
 )
 from companion.preferences import changed_only, describe_rules
 from companion.presets import Preset, load_presets, save_preset
+from companion.services import Services
 from companion.ui import icon_button, labelled
 from rulesets.protocol import Ruleset
 
@@ -290,9 +292,11 @@ def _presets_row(form: NewGameForm, presets: list[Preset]) -> ft.Control:
 
 
 @ft.component
-def HouseRulesDialog(form: NewGameForm, data_dir: Any) -> ft.Control:
+def HouseRulesDialog(form: NewGameForm, data_dir: Any, services: Services) -> ft.Control:
     """The house-rules editor, in a sheet over the form while ``form.rules_open``:
-    presets, every switch, save as a preset.  (In the page it takes no room.)"""
+    presets, every switch, save as a preset (the host's: a phone at the table may
+    choose this game's rules, not change the table's presets).  (In the page it
+    takes no room.)"""
     presets_rev, set_presets_rev = ft.use_state(0)
     name = ft.use_ref("")
     _ = presets_rev
@@ -303,8 +307,9 @@ def HouseRulesDialog(form: NewGameForm, data_dir: Any) -> ft.Control:
 
     def save(_: Any) -> None:
         try:
+            services.require(Capability.SETTINGS)
             save_preset(form.game, name.current or "", form.rules, data_dir)
-        except (ValueError, OSError) as exc:
+        except (ValueError, OSError, NotAllowed) as exc:
             form.rules_note = f"Preset not saved: {exc}"
             return
         set_presets_rev(presets_rev + 1)
@@ -320,13 +325,18 @@ def HouseRulesDialog(form: NewGameForm, data_dir: Any) -> ft.Control:
         _presets_row(form, presets),
         ft.Text(form.rules_note, size=13) if form.rules_note else ft.Container(),
         HouseRulesEditor(form.game, form.rules, set_rules, ident=f"{form.game}-rules"),
-        ft.Row(
-            [
-                ft.TextField(label="Preset name", dense=True, expand=True, on_change=typed_name),
-                ft.OutlinedButton("Save preset", icon=ft.Icons.SAVE, on_click=save),
-            ]
-        ),
     ]
+    if services.can(Capability.SETTINGS):
+        body.append(
+            ft.Row(
+                [
+                    ft.TextField(
+                        label="Preset name", dense=True, expand=True, on_change=typed_name
+                    ),
+                    ft.OutlinedButton("Save preset", icon=ft.Icons.SAVE, on_click=save),
+                ]
+            )
+        )
     done = tag(ft.FilledButton("Done", on_click=close, height=44), "house-rules-done")
     sheet = ft.Container(
         padding=ft.Padding.only(left=16, right=16, bottom=12),

@@ -7,6 +7,11 @@ Public API (both implementations satisfy :class:`GameRepository`)::
 
     g = repo.create_game("umtali", ["Ann", "Bob"], rules={})   # -> StoredGame (id = uuid4 hex)
     repo.get_game(g.id)                       # -> StoredGame (GameNotFoundError if unknown/trashed)
+    repo.snapshot(g.id)                       # -> (StoredGame, revision), read together
+    repo.game_revision(g.id)                  # changes of its actions so far (cheap)
+    repo.append_action(g.id, a, expected=rev) # any change may say the revision it read:
+                                              # StaleGameError (nothing written) if not current
+    with repo.writer_lock(): ...              # hold every process's writer lock across calls
     repo.append_action(g.id, {"type": ...})   # -> new action count; fsynced on disk when it returns
     repo.append_actions(g.id, [a1, a2])       # several actions as one entry: all or none
     repo.pop_action(g.id)                     # undo: -> the removed action, or None
@@ -28,8 +33,9 @@ Public API (both implementations satisfy :class:`GameRepository`)::
 
 Storage stores and never replays: summaries are the caller's (the referee runs
 above storage, e.g. :mod:`companion.backup`).  Errors are :class:`StorageError`
-(a ``ValueError``); :class:`GameNotFoundError`, :class:`NewerVersionError` and
-:class:`UnknownFormatError` are subclasses.  Messages are meant for players.
+(a ``ValueError``); :class:`GameNotFoundError`, :class:`NewerVersionError`,
+:class:`StaleGameError` and :class:`UnknownFormatError` are subclasses.  Messages are
+meant for players.
 
 Layout on disk (:class:`TinyDbRepository`)::
 
@@ -80,6 +86,7 @@ from companion.storage.models import (
     NewerVersionError,
     Player,
     Problem,
+    StaleGameError,
     StorageError,
     StoredGame,
     UnknownFormatError,
@@ -98,6 +105,7 @@ __all__ = [
     "MemoryRepository",
     "NewerVersionError",
     "Player",
+    "StaleGameError",
     "Problem",
     "StorageError",
     "StoredGame",

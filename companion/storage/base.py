@@ -33,6 +33,7 @@ from companion.storage.models import (
     NewerVersionError,
     Player,
     Problem,
+    StaleGameError,
     StorageError,
     StoredGame,
     check_summary_shape,
@@ -92,13 +93,25 @@ class GameRepository(Protocol):
 
     def get_game(self, game_id: str) -> StoredGame: ...
 
-    def append_action(self, game_id: str, action: dict[str, Any]) -> int: ...
+    def snapshot(self, game_id: str) -> tuple[StoredGame, int]: ...
 
-    def append_actions(self, game_id: str, actions: list[dict[str, Any]]) -> int: ...
+    def writer_lock(self) -> contextlib.AbstractContextManager[Any]: ...
 
-    def pop_action(self, game_id: str) -> dict[str, Any] | None: ...
+    def game_revision(self, game_id: str) -> int: ...
 
-    def replace_actions(self, game_id: str, actions: list[dict[str, Any]]) -> None: ...
+    def append_action(
+        self, game_id: str, action: dict[str, Any], *, expected: int | None = None
+    ) -> int: ...
+
+    def append_actions(
+        self, game_id: str, actions: list[dict[str, Any]], *, expected: int | None = None
+    ) -> int: ...
+
+    def pop_action(self, game_id: str, *, expected: int | None = None) -> dict[str, Any] | None: ...
+
+    def replace_actions(
+        self, game_id: str, actions: list[dict[str, Any]], *, expected: int | None = None
+    ) -> None: ...
 
     def set_summary(
         self, game_id: str, summary: dict[str, Any] | None, status: GameStatus | None = None
@@ -141,6 +154,15 @@ class GameRepository(Protocol):
 def _plain_text(text: str) -> bool:
     """No control characters, no lone surrogates (they cannot be saved as UTF-8)."""
     return not any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
+
+
+def check_revision(game_id: str, revision: int, expected: int | None) -> None:
+    """Refuse a write made from an older reading of the game (see :class:`StaleGameError`)."""
+    if expected is not None and expected != revision:
+        raise StaleGameError(
+            f"game {game_id} changed since it was read (revision {revision}, not {expected})",
+            revision,
+        )
 
 
 def check_name(name: Any, what: str = "player name") -> str:
@@ -409,6 +431,11 @@ class BaseRepository:
     def _locked(self) -> contextlib.AbstractContextManager[Any]:
         """Hold the writer lock (one writer at a time)."""
         raise NotImplementedError
+
+    def writer_lock(self) -> contextlib.AbstractContextManager[Any]:
+        """Hold the writer lock across several calls (reentrant): no other window or
+        process writes in between -- e.g. check a game's revision, judge an entry, save it."""
+        return self._locked()
 
     def _bulk_insert(
         self, games: list[StoredGame], trash: list[StoredGame], players: list[Player]

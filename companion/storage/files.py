@@ -151,12 +151,27 @@ class _ActionDoc(BaseModel):
 _ACTION_DOCS = TypeAdapter(dict[str, _ActionDoc])
 
 
-def game_tables(game: StoredGame, token: str) -> Tables:
-    """The file of ``game`` whose action log is named ``token``."""
+def game_revision(tables: Tables) -> int:
+    """The revision a game file was written at (0 when it does not say: an older file).
+
+    A game's revision counts the changes to its actions (each entry, undo, edit or
+    rename); the revision of a game is its file's plus the lines of its action log.
+    """
+    revision = meta_of(tables).get("rev", 0)
+    if type(revision) is not int or revision < 0:
+        raise ShapeError("the game's revision is not a whole number")
+    return revision
+
+
+def game_tables(game: StoredGame, token: str, revision: int = 0) -> Tables:
+    """The file of ``game`` at ``revision`` whose action log is named ``token``."""
     header = game.model_dump(mode="json", exclude={"actions"})
     version = models.STORAGE_SCHEMA_VERSION
+    meta: dict[str, Any] = {"schema_version": version, "kind": "game", "log": token}
+    if revision:
+        meta["rev"] = revision
     return {
-        "meta": {"1": {"schema_version": version, "kind": "game", "log": token}},
+        "meta": {"1": meta},
         "game": {"1": header},
         "actions": {
             str(n): {"schema_version": version, "action": a} for n, a in enumerate(game.actions, 1)

@@ -15,6 +15,7 @@ from companion.storage.base import (
     check_name,
     check_players,
     check_rename,
+    check_revision,
     check_rules,
     check_status,
     check_summary,
@@ -42,6 +43,8 @@ class MemoryRepository(BaseRepository):
         self._games: dict[str, StoredGame] = {}
         self._trash: dict[str, StoredGame] = {}
         self._players: dict[str, Player] = {}
+        #: changes of each game's actions (appends, undos, edits, renames): see snapshot()
+        self._revisions: dict[str, int] = {}
         self._lock = threading.RLock()
 
     @property
@@ -81,36 +84,58 @@ class MemoryRepository(BaseRepository):
         with self._lock:
             return self._get(game_id).model_copy(deep=True)
 
-    def append_action(self, game_id: str, action: dict[str, Any]) -> int:
+    def snapshot(self, game_id: str) -> tuple[StoredGame, int]:
         with self._lock:
-            stored = self._get(game_id)
-            stored.actions.append(check_action(action))
-            stored.updated = now_iso()
+            return self.get_game(game_id), self._revisions.get(game_id, 0)
+
+    def game_revision(self, game_id: str) -> int:
+        with self._lock:
+            self._get(game_id)
+            return self._revisions.get(game_id, 0)
+
+    def _changing(self, game_id: str, expected: int | None) -> StoredGame:
+        """The game about to change (refused if it changed since ``expected``)."""
+        stored = self._get(game_id)
+        revision = self._revisions.get(game_id, 0)
+        check_revision(game_id, revision, expected)
+        self._revisions[game_id] = revision + 1
+        stored.updated = now_iso()
+        return stored
+
+    def append_action(
+        self, game_id: str, action: dict[str, Any], *, expected: int | None = None
+    ) -> int:
+        checked = check_action(action)
+        with self._lock:
+            stored = self._changing(game_id, expected)
+            stored.actions.append(checked)
             return len(stored.actions)
 
-    def append_actions(self, game_id: str, actions: list[dict[str, Any]]) -> int:
+    def append_actions(
+        self, game_id: str, actions: list[dict[str, Any]], *, expected: int | None = None
+    ) -> int:
         checked = [check_action(a) for a in actions]
         if not checked:
             raise StorageError("an entry needs at least one action")
         with self._lock:
-            stored = self._get(game_id)
+            stored = self._changing(game_id, expected)
             stored.actions.extend(checked)
-            stored.updated = now_iso()
             return len(stored.actions)
 
-    def pop_action(self, game_id: str) -> dict[str, Any] | None:
+    def pop_action(self, game_id: str, *, expected: int | None = None) -> dict[str, Any] | None:
         with self._lock:
             stored = self._get(game_id)
+            check_revision(game_id, self._revisions.get(game_id, 0), expected)
             if not stored.actions:
                 return None
-            stored.updated = now_iso()
-            return stored.actions.pop()
+            return self._changing(game_id, expected).actions.pop()
 
-    def replace_actions(self, game_id: str, actions: list[dict[str, Any]]) -> None:
+    def replace_actions(
+        self, game_id: str, actions: list[dict[str, Any]], *, expected: int | None = None
+    ) -> None:
+        checked = [check_action(a) for a in actions]
         with self._lock:
-            stored = self._get(game_id)
-            stored.actions = [check_action(a) for a in actions]
-            stored.updated = now_iso()
+            self._changing(game_id, expected).actions = checked
 
     def set_summary(
         self, game_id: str, summary: dict[str, Any] | None, status: GameStatus | None = None
@@ -201,6 +226,7 @@ class MemoryRepository(BaseRepository):
             for gid, g in list(table.items()):
                 if old in g.players:
                     table[gid] = renamed(g, old, new)
+                    self._revisions[gid] = self._revisions.get(gid, 0) + 1
         player = self._players.pop(old)
         if new not in self._players:
             self._players[new] = player.model_copy(update={"name": new})

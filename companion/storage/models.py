@@ -22,6 +22,7 @@ __all__ = [
     "NewerVersionError",
     "Player",
     "Problem",
+    "StaleGameError",
     "UnknownFormatError",
     "StorageError",
     "StoredGame",
@@ -48,6 +49,16 @@ class GameNotFoundError(StorageError, LookupError):
 
 class NewerVersionError(StorageError):
     """A file written by a newer Rummy Companion; it is refused and left untouched."""
+
+
+class StaleGameError(StorageError):
+    """A write was refused: the game changed since the writer read it (another window of
+    another process wrote to it).  ``revision`` is the game's revision now; nothing
+    was written."""
+
+    def __init__(self, message: str, revision: int) -> None:
+        super().__init__(message)
+        self.revision = revision
 
 
 class UnknownFormatError(StorageError):
@@ -130,6 +141,8 @@ class GameListItem(BaseModel):
     winners: list[str] = []
     totals: dict[str, Any] = {}
     hands: int = 0
+    #: whether a bigger total is better under this game's house rules (None: not known)
+    higher_is_better: bool | None = None
 
     @classmethod
     def from_game(cls, game: StoredGame) -> GameListItem:
@@ -137,6 +150,7 @@ class GameListItem(BaseModel):
         winners = summary.get("winners")
         totals = summary.get("totals")
         hands = summary.get("hands")
+        higher = summary.get("higher_is_better")
         return cls(
             id=game.id,
             game=game.game,
@@ -147,6 +161,7 @@ class GameListItem(BaseModel):
             winners=list(winners) if isinstance(winners, list) else [],
             totals=dict(totals) if isinstance(totals, dict) else {},
             hands=len(hands) if isinstance(hands, list) else 0,
+            higher_is_better=higher if isinstance(higher, bool) else None,
         )
 
 

@@ -49,6 +49,7 @@ from companion.storage.base import (
     check_name,
     check_players,
     check_rename,
+    check_revision,
     check_rules,
     check_status,
     check_summary,
@@ -65,6 +66,7 @@ from companion.storage.files import (
     RenameOp,
     ShapeError,
     Tables,
+    game_revision,
     game_tables,
     meta_of,
     parse_game,
@@ -120,6 +122,12 @@ class _Live:
     log_valid: int = 0  # bytes of whole lines in the log
     log_torn: bool = False  # the log ends with a line cut off by a crash
     log_ops: int = 0  # entries and undos in the log (it is folded in past COMPACT_AFTER)
+    rev: int = 0  # the game file's revision (see files.game_revision)
+
+    @property
+    def revision(self) -> int:
+        """The game's revision: its file's, plus one per line of its log."""
+        return self.rev + self.log_ops
 
     @property
     def log_ok(self) -> bool:
@@ -522,12 +530,12 @@ class TinyDbRepository(BaseRepository):
         for folder, ids in ((self._games_dir, op.games), (self._trash_dir, op.trash)):
             for gid in ids:
                 try:
-                    game = self._read_game(gid, folder)[0]
+                    game, live = self._read_game(gid, folder)
                 except (GameNotFoundError, _Damaged):
                     continue
                 if op.old in game.players:
                     game = renamed(game, op.old, op.new)
-                    self._rewrite(game, folder)
+                    self._rewrite(game, live.revision + 1, folder)  # a live game must reload
                 if folder == self._games_dir:
                     items.append(game.list_item())
         self._index_upsert(items)
@@ -574,7 +582,7 @@ class TinyDbRepository(BaseRepository):
             if found is None:
                 raise GameNotFoundError(f"no game with id {game_id!r}")
             game, token = parse_game(found[0])
-            live = _Live(found[1], None, token, len(game.actions))
+            live = _Live(found[1], None, token, len(game.actions), rev=game_revision(found[0]))
             if log is None:
                 return game, live
             try:
@@ -684,16 +692,16 @@ class TinyDbRepository(BaseRepository):
             log_ops=live.log_ops + 1 if live.log_ok else 1,
         )
 
-    def _rewrite(self, game: StoredGame, folder: Path | None = None) -> None:
-        """Write the whole game file (a new log token), then drop the old log."""
+    def _rewrite(self, game: StoredGame, revision: int, folder: Path | None = None) -> None:
+        """Write the whole game file at ``revision`` (a new log token), then drop the old log."""
         path = self._game_path(game.id, folder)
         token = secrets.token_hex(4)
-        self._write(path, game_tables(game, token))
+        self._write(path, game_tables(game, token, revision))
         with contextlib.suppress(FileNotFoundError):  # stale now (token); no fsync needed
             os.unlink(path.with_suffix(".log"))
         sig = _stat(path)
         if folder in (None, self._games_dir) and sig is not None:
-            self._remember(game.id, _Live(sig, None, token, len(game.actions)))
+            self._remember(game.id, _Live(sig, None, token, len(game.actions), rev=revision))
 
     def _load_optional(self, game_id: str, folder: Path | None = None) -> StoredGame | None:
         try:
@@ -722,50 +730,77 @@ class TinyDbRepository(BaseRepository):
     def get_game(self, game_id: str) -> StoredGame:
         return self._read_game(game_id)[0]
 
-    def append_action(self, game_id: str, action: dict[str, Any]) -> int:
+    def snapshot(self, game_id: str) -> tuple[StoredGame, int]:
+        """The game and its revision, read together (a writer's next ``expected``)."""
+        with self._writing():
+            game, live = self._fresh_state(game_id)
+            return game, live.revision
+
+    def game_revision(self, game_id: str) -> int:
+        """How many changes the game's actions have had (cheap: two file stats when known)."""
+        with self._writing():
+            return self._state(game_id).revision
+
+    def _checked_state(self, game_id: str, expected: int | None) -> _Live:
+        """What a writer needs, refused (StaleGameError) if the game changed since ``expected``;
+        checked under the writer lock, so no other window or process writes in between."""
+        live = self._state(game_id)
+        check_revision(game_id, live.revision, expected)
+        return live
+
+    def append_action(
+        self, game_id: str, action: dict[str, Any], *, expected: int | None = None
+    ) -> int:
         """Add one table entry: one line appended to the game's log, fsynced when this returns."""
         action = check_action(action)
         with self._writing():
-            live = self._state(game_id)
+            live = self._checked_state(game_id, expected)
             line = actionlog.op(live.count + 1, now_iso(), action)
             live = self._append_line(game_id, live, line)
             self._remember(game_id, replace(live, count=live.count + 1))
             if live.log_ops >= COMPACT_AFTER:  # saved already; this only keeps reads quick
-                self._rewrite(self._fresh_state(game_id)[0])
+                self._rewrite(self._fresh_state(game_id)[0], live.revision)
             return live.count + 1
 
-    def append_actions(self, game_id: str, actions: list[dict[str, Any]]) -> int:
+    def append_actions(
+        self, game_id: str, actions: list[dict[str, Any]], *, expected: int | None = None
+    ) -> int:
         """Add several actions as one entry: one appended line, all of them or none."""
         checked = [check_action(a) for a in actions]
         if not checked:
             raise StorageError("an entry needs at least one action")
         with self._writing():
-            live = self._state(game_id)
+            live = self._checked_state(game_id, expected)
             count = live.count + len(checked)
             live = self._append_line(game_id, live, actionlog.op_many(count, now_iso(), checked))
             self._remember(game_id, replace(live, count=count))
             if live.log_ops >= COMPACT_AFTER:
-                self._rewrite(self._fresh_state(game_id)[0])
+                self._rewrite(self._fresh_state(game_id)[0], live.revision)
             return count
 
-    def pop_action(self, game_id: str) -> dict[str, Any] | None:
+    def pop_action(self, game_id: str, *, expected: int | None = None) -> dict[str, Any] | None:
         """Undo the last entry (one line appended to the log); returns it, or None."""
         with self._writing():
             game, live = self._fresh_state(game_id)
+            check_revision(game_id, live.revision, expected)
             if not game.actions:
                 return None
             line = actionlog.op(live.count - 1, now_iso(), None)
             live = self._append_line(game_id, live, line)
             self._remember(game_id, replace(live, count=live.count - 1))
             if live.log_ops >= COMPACT_AFTER:
-                self._rewrite(game.model_copy(update={"actions": game.actions[:-1]}))
+                self._rewrite(game.model_copy(update={"actions": game.actions[:-1]}), live.revision)
             return game.actions[-1]
 
-    def replace_actions(self, game_id: str, actions: list[dict[str, Any]]) -> None:
+    def replace_actions(
+        self, game_id: str, actions: list[dict[str, Any]], *, expected: int | None = None
+    ) -> None:
         checked = [check_action(a) for a in actions]
         with self._writing():
-            game = self._fresh_state(game_id)[0]
-            self._rewrite(game.model_copy(update={"actions": checked, "updated": now_iso()}))
+            game, live = self._fresh_state(game_id)
+            check_revision(game_id, live.revision, expected)
+            new = game.model_copy(update={"actions": checked, "updated": now_iso()})
+            self._rewrite(new, live.revision + 1)
 
     def set_summary(
         self, game_id: str, summary: dict[str, Any] | None, status: GameStatus | None = None
@@ -774,11 +809,11 @@ class TinyDbRepository(BaseRepository):
         if status is not None:
             fields["status"] = check_status(status)
         with self._writing():
-            game = self._fresh_state(game_id)[0]
+            game, live = self._fresh_state(game_id)
             self._shard_writable(game.created)
             new = game.model_copy(update={**fields, "updated": now_iso()})
             self._journal(IndexOp(ids=[game_id]))
-            self._rewrite(new)
+            self._rewrite(new, live.revision)  # the actions are as they were
             self._index_upsert([new.list_item()])
             self._clear_journal()
 
@@ -788,7 +823,7 @@ class TinyDbRepository(BaseRepository):
             game, live = self._fresh_state(game_id)
             self._shard_writable(game.created)
             if live.log_sig is not None:
-                self._rewrite(game)  # the trash holds whole game files, no logs
+                self._rewrite(game, live.revision)  # the trash holds whole game files, no logs
             self._journal(IndexOp(ids=[game_id]))
             path = self._game_path(game_id)
             os.replace(path, self._trash_dir / path.name)

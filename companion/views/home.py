@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 import flet as ft
 
 from companion import rulebook
+from companion.access import Capability
 from companion.components.common import readable, tag
 from companion.components.problems import open_problems, problems_banner
 from companion.routes import with_back
@@ -135,11 +136,17 @@ def _in_progress_tile(services: Services, item: GameListItem) -> ft.Control:
                     expand=True,
                 ),
                 # the destructive action sits apart, at the far end, and can be undone
-                icon_button(
-                    ft.Icons.DELETE_OUTLINE,
-                    f"Abandon the {title} game of {who}",
-                    lambda _, it=item: _abandon(services, it),
-                    f"abandon-{item.id}",
+                *(
+                    [
+                        icon_button(
+                            ft.Icons.DELETE_OUTLINE,
+                            f"Abandon the {title} game of {who}",
+                            lambda _, it=item: _abandon(services, it),
+                            f"abandon-{item.id}",
+                        )
+                    ]
+                    if services.can(Capability.DELETE)  # the host's (a phone is refused anyway)
+                    else []
                 ),
             ],
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
@@ -262,6 +269,15 @@ def _more_row() -> ft.Control:
     )
 
 
+def _hosting(services: Services) -> list[ft.Control]:
+    """At a table, the host's way to the table screen (PIN and join code)."""
+    if services.table is None or not services.can(Capability.RUN_TABLE):
+        return []
+    return [
+        icon_button(ft.Icons.QR_CODE, "Table: PIN and join code", lambda _: go("/table"), "table")
+    ]
+
+
 @ft.component
 def HomeView() -> ft.View:
     services = use_services()
@@ -293,6 +309,7 @@ def HomeView() -> ft.View:
         appbar=ft.AppBar(
             title=ft.Text("Rummy Companion"),
             actions=[
+                *_hosting(services),
                 icon_button(
                     ft.Icons.LIGHT_MODE if dark_now else ft.Icons.DARK_MODE,
                     "Light theme" if dark_now else "Dark theme",

@@ -111,6 +111,6 @@ def NewGameView() -> ft.View:
         controls=[
             column,
             StartBar(form, info.title, start),
-            HouseRulesDialog(form, services.config.data_dir),
+            HouseRulesDialog(form, services.config.data_dir, services),
         ],
     )

@@ -1,27 +1,44 @@
 """Play: one game at the table, route ``/play/<game id>``.
 
 The frame every game shares: title, undo/redo, the referee's last refusal with
-its rule link, and a link to the rules; the body is the game's own table
-component.  The session is reopened from history on every visit, so a reload
-of the browser tab or a restart of the app resumes exactly where it was.
+its rule link, what another device just did ("Bob: meld 5♥ 6♥ 7♥"), a note
+after this device was offline, "I am …" at a table of several devices, and a
+link to the rules; the body is the game's own table component.
+
+Every device showing a game shares one live game (:mod:`companion.hub`); this
+screen marks the revision it draws (``session.mark_shown``), so an entry made
+on it is judged knowing what it showed.  Leaving the screen stops hearing of
+changes.  A reload of the browser tab or a restart of the app resumes exactly
+where it was.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
 
+from companion.access import Capability
+from companion.components.common import choice, said
 from companion.routes import rule_route
-from companion.services import use_services
+from companion.services import Services, use_services
 from companion.session import GameSession
-from companion.storage import GameRepository, StorageError
+from companion.storage import StorageError
 from companion.ui import go, icon_button, labelled
-from companion.views.rummoli_table import RummoliTable
-from companion.views.rummy_table import RummyTable
-from companion.views.umtali_table import UmtaliTable
 
-TABLES = {"umtali": UmtaliTable, "rummy": RummyTable, "rummoli": RummoliTable}
+#: each game's table component: ``companion.views.<game>_table.<Game>Table``
+TABLES = {"umtali": "UmtaliTable", "rummy": "RummyTable", "rummoli": "RummoliTable"}
+
+
+def table_component(game: str) -> Callable[[GameSession], ft.Control]:
+    """The table screen of ``game``, imported when a game of it is first opened (a game's
+    screen is only loaded when needed, and one that fails to load breaks only itself)."""
+    module = importlib.import_module(f"companion.views.{game}_table")
+    component: Callable[[GameSession], ft.Control] = getattr(module, TABLES[game])
+    return component
 
 
 def refusal_banner(session: GameSession) -> ft.Control | None:
@@ -51,10 +68,64 @@ def refusal_banner(session: GameSession) -> ft.Control | None:
     )
 
 
-def _open(repo: GameRepository, gid: str) -> GameSession | str:
+def _news(session: GameSession) -> list[ft.Control]:
+    """What another device just did, and what this one missed while offline."""
+    out: list[ft.Control] = []
+    if session.offline:
+        words = session.offline
+        out.append(
+            said(
+                ft.Container(
+                    ft.Row(
+                        [
+                            ft.Icon(ft.Icons.WIFI),
+                            ft.Text(words, expand=True),
+                            icon_button(
+                                ft.Icons.CLOSE, "Dismiss", lambda _: session.dismiss_offline()
+                            ),
+                        ]
+                    ),
+                    bgcolor=ft.Colors.TERTIARY_CONTAINER,
+                    border_radius=8,
+                    padding=8,
+                ),
+                words,
+                "back-online",
+            )
+        )
+    if session.notice:
+        words = session.notice
+        out.append(
+            said(
+                ft.Row([ft.Icon(ft.Icons.GROUPS, size=18), ft.Text(words, size=14, italic=True)]),
+                f"Table: {words}",
+                "table-news",
+            )
+        )
+    return out
+
+
+def _seats(services: Services, session: GameSession) -> ft.Control | None:
+    """ "I am …": which player this device belongs to (at a table of several devices)."""
+    if not services.device.at_table:
+        return None
+    mine = session.seat
+
+    def sit(player: str | None, _: Any = None) -> None:
+        services.set_seat(player)
+
+    chips = [
+        choice(p, mine == p, functools.partial(sit, p), f"seat-{p}", f"I am {p}")
+        for p in session.players
+    ]
+    chips.append(choice("Just watching", mine is None, functools.partial(sit, None), "seat-none"))
+    return ft.Row([ft.Text("This device:", size=14), *chips], wrap=True, spacing=6, run_spacing=6)
+
+
+def _open(services: Services, gid: str) -> GameSession | str:
     """The game's session, or why it cannot be opened (in plain words)."""
     try:
-        return GameSession.open(repo, gid)
+        return GameSession.open(services.repo, gid, who=services.who())
     except StorageError as exc:
         return f"This game cannot be opened: {exc}"
 
@@ -63,7 +134,15 @@ def _open(repo: GameRepository, gid: str) -> GameSession | str:
 def PlayView() -> ft.View:
     services = use_services()
     gid = ft.use_route_params().get("gid", "")
-    opened = ft.use_memo(lambda: _open(services.repo, gid), [gid])
+    opened = ft.use_memo(lambda: _open(services, gid), [gid])
+
+    def follow() -> Any:
+        if isinstance(opened, str):
+            return None
+        services.opened(opened)
+        return opened.close  # leaving the screen stops hearing of changes
+
+    ft.use_effect(follow, [gid])
     if isinstance(opened, str):
         return ft.View(
             route=f"/play/{gid}",
@@ -74,7 +153,9 @@ def PlayView() -> ft.View:
             ],
         )
     session = opened
-    ft.use_state(session)  # subscribe: re-render whenever the session changes
+    ft.use_state(session)  # the one subscriber: each change re-renders this screen once
+    handle = ft.use_memo(session.handle, [gid])  # for the table: not observable
+    session.mark_shown()  # what this screen draws now is what an entry made on it saw
 
     def undo(_: Any) -> None:
         session.undo()
@@ -84,26 +165,38 @@ def PlayView() -> ft.View:
         session.redo()
         services.history_changed()
 
-    stored = session.stored
-    table = TABLES[stored.game]
-    title = f"{stored.game.title()}: {' · '.join(stored.players)}"
+    meta = session.meta
+    table = table_component(meta.game)
+    title = f"{meta.game.title()}: {' · '.join(meta.players)}"
     body: list[ft.BaseControl] = []
+    seats = _seats(services, session)
+    if seats is not None:
+        body.append(seats)
+    body.extend(_news(session))
     banner = refusal_banner(session)
     if banner is not None:
         body.append(banner)
-    body.append(table(session))
+    body.append(table(handle))
+    hosting: list[ft.Control] = []
+    if services.table is not None and services.can(Capability.RUN_TABLE):
+        hosting.append(
+            icon_button(
+                ft.Icons.QR_CODE, "Table: PIN and join code", lambda _: go("/table"), "table"
+            )
+        )
     return ft.View(
         route=f"/play/{gid}",
         appbar=ft.AppBar(
             title=ft.Text(title, size=16, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
             actions=[
+                *hosting,
                 icon_button(ft.Icons.UNDO, "Undo", undo, "undo", disabled=not session.can_undo),
                 icon_button(ft.Icons.REDO, "Redo", redo, "redo", disabled=not session.can_redo),
                 icon_button(
                     ft.Icons.FACT_CHECK, "Check a meld", lambda _: go(f"/check?gid={gid}"), "check"
                 ),
                 icon_button(
-                    ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{stored.game}"), "game-rules"
+                    ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{meta.game}"), "game-rules"
                 ),
             ],
         ),

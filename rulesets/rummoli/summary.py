@@ -374,6 +374,8 @@ class RummoliSummary(Summary):
             "final_next": None if nxt is None else {"pot": nxt.pot, "chips": nxt.chips},
             "final_statement": dict(d.final_statement),
             "rules": d.rules.model_dump(mode="json"),
+            "units": str(self.units.value),
+            "higher_is_better": self.higher_is_better,
         }
 
 

@@ -252,4 +252,6 @@ class UmtaliSummary(Summary):
             "current": None if current is None else current.to_json(),
             "sides": sides,
             "rules": dict(self.detail.rules),
+            "units": str(self.units.value),
+            "higher_is_better": self.higher_is_better,
         }

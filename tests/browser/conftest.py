@@ -248,18 +248,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 Path(f"{stem}.aria.txt").write_text(pg.locator("body").aria_snapshot())
 
 
-#: A browser test drives a real Flutter client over a websocket; on a loaded
-#: machine a tap can land while the screen is being rebuilt and be lost.  Such a
-#: test is run again (at most twice) before it counts as failed; every rerun is
-#: reported by pytest ("R" and "rerun" in the summary), so flakiness stays visible.
-BROWSER_RERUNS = 2
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test is marked ``browser``.  None is ever run again on failure: a
+    browser test must pass the first time (a flaky one is a bug in the test -- wait on
+    a condition, never a fixed sleep -- or in the app, such as a lost tap)."""
     for item in items:
         if "tests/browser" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
-            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, reruns_delay=1))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

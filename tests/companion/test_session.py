@@ -6,132 +6,16 @@ a game's rules); the last ones run real Rummy entries end to end.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
-from companion import session as session_module
-from companion.session import GameSession
+from companion.session import GameSession, Who
 from companion.storage import GameRepository, MemoryRepository, StorageError, open_repository
-from rulesets.cards import Card
-from rulesets.errors import IllegalActionError, RecordError, RulesetError
-from rulesets.protocol import (
-    Action,
-    GameRecord,
-    HouseRulesBase,
-    LedgerEntry,
-    Summary,
-    Units,
-    Verdict,
-)
-
-PLAYERS = ["Ann", "Bob", "Cy"]
-
-
-class Add(Action):
-    type: Literal["add"] = "add"
-    player: str
-    points: int
-
-
-class TallyGame:
-    """Points add up; negative points are refused (rule "T1"); 10 points finish the game."""
-
-    def __init__(self, players: Sequence[str]) -> None:
-        self._players = tuple(players)
-        self._actions: list[Add] = []
-        self.pushes = 0
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self._players
-
-    @property
-    def rules(self) -> HouseRulesBase:
-        return HouseRulesBase()
-
-    @property
-    def actions(self) -> tuple[Action, ...]:
-        return tuple(self._actions)
-
-    def _parse(self, action: Any) -> Add:
-        try:
-            return action if isinstance(action, Add) else Add.model_validate(action)
-        except Exception:
-            raise RecordError(f"{action!r}: not a tally action") from None
-
-    def verify(self, action: Any, *, hand: Sequence[Card] | None = None) -> None:
-        act = self._parse(action)
-        if act.points < 0:
-            raise IllegalActionError(f"{act.points}: points are never negative", rule="T1")
-        if act.player not in self._players:
-            raise RecordError(f"{act.player!r}: not a player")
-
-    def can(self, action: Any, *, hand: Sequence[Card] | None = None) -> bool:
-        try:
-            self.verify(action)
-        except RulesetError:
-            return False
-        return True
-
-    def push(self, action: Any, *, hand: Sequence[Card] | None = None) -> Action:
-        self.verify(action)
-        act = self._parse(action)
-        self._actions.append(act)
-        self.pushes += 1
-        return act
-
-    def pop(self) -> Action:
-        if not self._actions:
-            raise RecordError("nothing to undo")
-        return self._actions.pop()
-
-    def judge(self, action: Any, *, hand: Sequence[Card] | None = None) -> Verdict:
-        try:
-            self.verify(action)
-        except RulesetError as exc:
-            return Verdict(legal=False, rule=exc.rule or "T", reason=exc.reason)
-        return Verdict(legal=True, rule="T1", reason="ok")
-
-    def summary(self) -> Summary:
-        ledger = tuple(
-            LedgerEntry(player=a.player, amount=a.points, kind="add", rule="T1", hand=i + 1)
-            for i, a in enumerate(self._actions)
-        )
-        totals = dict.fromkeys(self._players, 0)
-        for e in ledger:
-            totals[e.player] += e.amount
-        finished = any(t >= 10 for t in totals.values())
-        return Summary(
-            game="tally",
-            players=self._players,
-            phase="over" if finished else "play",
-            finished=finished,
-            winners=tuple(p for p in self._players if finished and totals[p] >= 10),
-            totals=totals,
-            units=Units.POINTS,
-            higher_is_better=True,
-            hand=len(self._actions),
-            ledger=ledger,
-        )
-
-    def to_record(self) -> GameRecord:
-        return GameRecord(
-            game="tally", players=list(self._players), actions=[a.to_json() for a in self._actions]
-        )
-
-
-class TallyRuleset:
-    name = "tally"
-    replays = 0
-
-    def new_game(self, players: Sequence[str], rules: Any = None) -> TallyGame:
-        return TallyGame(players)
-
-
-TALLY = TallyRuleset()
+from rulesets.protocol import Summary
+from tests.companion.tally import PLAYERS, TALLY, Add, TallyGame, _add, tally  # noqa: F401
 
 
 @pytest.fixture(params=["memory", "tinydb"])
@@ -141,18 +25,6 @@ def repo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameReposit
     )
     yield r
     r.close()
-
-
-@pytest.fixture
-def tally(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = session_module.load_ruleset
-    monkeypatch.setattr(
-        session_module, "load_ruleset", lambda name: TALLY if name == "tally" else real(name)
-    )
-
-
-def _add(player: str, points: int) -> dict[str, Any]:
-    return {"type": "add", "player": player, "points": points}
 
 
 @pytest.mark.usefixtures("tally")
@@ -244,7 +116,7 @@ def test_a_save_that_fails_takes_the_entry_back(
 ) -> None:
     s = GameSession.start(repo, "tally", PLAYERS, {})
 
-    def broken(*_: Any) -> int:
+    def broken(*_: Any, **__: Any) -> int:
         raise StorageError("the disk is full")
 
     monkeypatch.setattr(repo, "append_action", broken)
@@ -306,3 +178,277 @@ def test_r6_2_edit_a_finished_rummy_hand_recomputes(repo: GameRepository) -> Non
     edited[1] = {"type": "hand_end", "went_out": "Ann", "remaining": {"Bob": ["3S"], "Cy": []}}
     assert s.replace(edited) is None
     assert s.summary.totals == {"Ann": 2, "Bob": 3, "Cy": 2}
+
+
+# -- several windows on one game -------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("tally")
+def test_two_windows_lose_no_entry_when_multi_entry_saves_interleave(
+    repo: GameRepository,
+) -> None:
+    """Issue 14: two windows on one game, multi-entry saves interleaved, then undo in the
+    other window.  Every acknowledged entry stays, in order, and the game replays."""
+    a = GameSession.start(repo, "tally", PLAYERS, {})
+    b = GameSession.open(repo, a.game_id)
+    acknowledged: list[dict[str, Any]] = []
+    for _ in range(4):
+        pair = [_add("Ann", 1), _add("Bob", 0)]
+        assert a.add_many(pair) is None
+        acknowledged += pair
+        one = _add("Cy", 1)
+        assert b.add(one) is None
+        acknowledged.append(one)
+        pair = [_add("Bob", 1), _add("Cy", 0)]
+        assert b.add_many(pair) is None
+        acknowledged += pair
+    assert repo.get_game(a.game_id).actions == acknowledged
+    undone = a.undo()  # window A takes off B's last entry, which it has seen
+    assert undone is not None and undone.to_json() == acknowledged[-1]
+    kept = acknowledged[:-1]
+    assert repo.get_game(a.game_id).actions == kept
+    assert [x.to_json() for x in a.actions] == [x.to_json() for x in b.actions] == kept
+    assert a.summary == b.summary
+    assert _replayed(repo, a.game_id).totals == a.summary.totals == {"Ann": 4, "Bob": 4, "Cy": 4}
+
+
+def _replayed(repo: GameRepository, game_id: str) -> Summary:
+    """The stored game replayed from scratch by a fresh referee (raises if it cannot be)."""
+    fresh = TALLY.new_game(PLAYERS)
+    for data in repo.get_game(game_id).actions:
+        fresh.push(data)
+    return fresh.summary()
+
+
+ANN = Who(device="phone-1", words="Ann", seat="Ann", at_table=True)
+BOB = Who(device="phone-2", words="Bob", seat="Bob", at_table=True)
+
+
+@pytest.mark.usefixtures("tally")
+def test_every_screen_hears_who_did_what(repo: GameRepository) -> None:
+    a = GameSession.start(repo, "tally", PLAYERS, {}, who=ANN)
+    b = GameSession.open(repo, a.game_id, who=BOB)
+    seen_by_b = b.revision
+    assert b.add(_add("Bob", 3)) is None
+    assert a.summary == b.summary and a.summary.totals["Bob"] == 3
+    assert a.notice == "Bob: Bob add" and b.notice == ""  # nobody is told of their own entry
+    assert a.undo() is not None
+    assert b.notice == "Ann undid Bob's Bob add" and b.revision > seen_by_b
+    assert b.summary.totals["Bob"] == 0 and b.can_redo  # one redo stack for the table
+    assert b.redo() is None
+    assert a.notice == "Bob redid Bob add" and a.summary.totals["Bob"] == 3
+
+
+@pytest.mark.usefixtures("tally")
+def test_an_entry_on_a_stale_screen_is_judged_now_and_a_refusal_says_what_changed(
+    repo: GameRepository,
+) -> None:
+    a = GameSession.start(repo, "tally", PLAYERS, {}, who=ANN)
+    b = GameSession.open(repo, a.game_id, who=BOB)
+    b.mark_shown()  # b's screen shows the empty game ...
+    assert a.add(_add("Ann", 2)) is None  # ... and is not redrawn before b's next tap
+    assert b.add(_add("Bob", 1)) is None  # still legal now: accepted
+    b.mark_shown()
+    assert a.add(_add("Cy", 5)) is None
+    refusal = b.add(_add("Bob", -1))
+    assert refusal is not None and refusal.rule == "T1"
+    assert refusal.message.startswith("Ann just recorded Cy add; your entry was not added: ")
+    assert refusal.changed == ("Ann just recorded Cy add",)
+    assert [x["points"] for x in repo.get_game(a.game_id).actions] == [2, 1, 5]
+
+
+@pytest.mark.usefixtures("tally")
+def test_undo_on_a_stale_screen_takes_nothing_off_another_device_added(
+    repo: GameRepository,
+) -> None:
+    a = GameSession.start(repo, "tally", PLAYERS, {}, who=ANN)
+    b = GameSession.open(repo, a.game_id, who=BOB)
+    assert b.add(_add("Bob", 1)) is None
+    a.mark_shown()
+    assert b.add(_add("Bob", 4)) is None  # a's screen has not shown this one yet
+    assert a.undo() is None
+    assert a.error is not None and "Bob just recorded Bob add" in a.error.message
+    assert "nothing was undone" in a.error.message
+    assert len(repo.get_game(a.game_id).actions) == 2
+    a.mark_shown()  # the screen is redrawn: now the undo is what the person meant
+    assert a.undo() is not None and len(repo.get_game(a.game_id).actions) == 1
+
+
+@pytest.mark.usefixtures("tally")
+def test_a_retried_entry_is_applied_once(repo: GameRepository) -> None:
+    a = GameSession.start(repo, "tally", PLAYERS, {}, who=ANN)
+    a.mark_shown()
+    assert a.add(_add("Ann", 2)) is None
+    assert a.add(_add("Ann", 2)) is None  # the same tap again: the screen never changed
+    assert len(repo.get_game(a.game_id).actions) == 1
+    a.undo()
+    a.undo()  # the same undo again: applied once
+    assert len(repo.get_game(a.game_id).actions) == 0 and a.can_redo
+    a.mark_shown()
+    assert a.add(_add("Ann", 2)) is None
+    a.mark_shown()
+    assert a.add(_add("Ann", 2)) is None  # a new tap on a redrawn screen: a new entry
+    assert len(repo.get_game(a.game_id).actions) == 2
+
+
+@pytest.mark.usefixtures("tally")
+def test_many_threads_writing_at_once_lose_nothing(repo: GameRepository) -> None:
+    import threading
+
+    first = GameSession.start(repo, "tally", PLAYERS, {})
+    sessions = [GameSession.open(repo, first.game_id) for _ in range(4)]
+    barrier = threading.Barrier(len(sessions))
+
+    def write(s: GameSession, player: str) -> None:
+        barrier.wait()
+        for n in range(10):
+            if n % 3 == 0:
+                assert s.add_many([_add(player, 0), _add(player, 0)]) is None
+            else:
+                assert s.add(_add(player, 0)) is None
+
+    threads = [
+        threading.Thread(target=write, args=(s, PLAYERS[i % 3])) for i, s in enumerate(sessions)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    stored = repo.get_game(first.game_id).actions
+    assert len(stored) == 4 * (10 + 4)
+    assert all(s.actions == first.actions for s in sessions)
+    assert [a.to_json() for a in first.actions] == stored
+
+
+@pytest.mark.usefixtures("tally")
+def test_in_the_app_the_history_line_is_saved_after_every_screen_heard(
+    repo: GameRepository, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With an event loop (the app), the list line's save (a rewrite, several fsyncs) runs
+    on a worker thread, so the tap's handler and every device's redraw do not wait for it."""
+    import asyncio
+    import threading
+
+    saved_on: list[int] = []
+    real = repo.set_summary
+
+    def noting(*args: Any, **kw: Any) -> None:
+        saved_on.append(threading.get_ident())
+        real(*args, **kw)
+
+    async def scenario() -> None:
+        s = GameSession.start(repo, "tally", PLAYERS, {})
+        monkeypatch.setattr(repo, "set_summary", noting)
+        assert s.add(_add("Ann", 10)) is None
+        for _ in range(500):
+            if repo.list_games()[0].status == "finished":
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("the history line was never saved")
+
+    from tests.companion.flet_harness import run_async
+
+    loop_threads: list[int] = []
+
+    async def on_a_loop() -> None:
+        loop_threads.append(threading.get_ident())
+        await scenario()
+
+    run_async(on_a_loop())  # a worker thread of its own (a browser test may own this one's loop)
+    assert saved_on and loop_threads[0] not in saved_on
+
+
+# -- two processes, one data folder -----------------------------------------------------------
+
+
+@pytest.mark.usefixtures("tally")
+def test_two_servers_on_one_folder_lose_no_entry_and_the_game_replays(tmp_path: Path) -> None:
+    """Each repository object has its own hub, as a second server process would."""
+    one, two = open_repository(tmp_path), open_repository(tmp_path)
+    try:
+        a = GameSession.start(one, "tally", PLAYERS, {}, who=ANN)
+        b = GameSession.open(two, a.game_id, who=BOB)
+        acknowledged: list[dict[str, Any]] = []
+        for _ in range(4):
+            pair = [_add("Ann", 1), _add("Bob", 0)]
+            assert a.add_many(pair) is None  # a's hub learns of b's entries only on writing
+            acknowledged += pair
+            one_entry = _add("Cy", 1)
+            assert b.add(one_entry) is None
+            acknowledged.append(one_entry)
+        assert one.get_game(a.game_id).actions == acknowledged
+        assert [x.to_json() for x in b.actions] == acknowledged  # b reloaded before judging
+        assert b.notice == "Another copy of the app using this data folder changed the game"
+        assert a.undo() is None  # a's screen has not seen b's last entry: nothing undone
+        assert a.error is not None and "another copy of the app" in a.error.message
+        assert two.get_game(a.game_id).actions == acknowledged
+        assert a.undo() is not None  # the screen shows the game as it is now: undone
+        assert one.get_game(a.game_id).actions == acknowledged[:-1]
+        assert _replayed(one, a.game_id).totals == {"Ann": 4, "Bob": 0, "Cy": 3}
+        again = GameSession.open(two, a.game_id)  # a device opening the game catches up
+        assert again.summary.totals == {"Ann": 4, "Bob": 0, "Cy": 3}
+    finally:
+        one.close()
+        two.close()
+
+
+@pytest.mark.usefixtures("tally")
+def test_an_entry_another_server_made_illegal_is_refused_with_what_changed(
+    tmp_path: Path,
+) -> None:
+    one, two = open_repository(tmp_path), open_repository(tmp_path)
+    try:
+        a = GameSession.start(one, "tally", PLAYERS, {}, who=ANN)
+        b = GameSession.open(two, a.game_id, who=BOB)
+        assert b.add(_add("Bob", 4)) is None
+        assert b.undo() is not None
+        assert b.add(_add("Cy", 2)) is None
+        refusal = a.add(_add("Ann", -1))
+        assert refusal is not None and refusal.rule == "T1"
+        assert refusal.message.startswith(
+            "another copy of the app using this data folder just changed the game; "
+            "your entry was not added: "
+        )
+        assert one.get_game(a.game_id).actions == [_add("Cy", 2)]
+    finally:
+        one.close()
+        two.close()
+
+
+@pytest.mark.usefixtures("tally")
+def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    repo = open_repository(tmp_path)
+    gid = GameSession.start(repo, "tally", PLAYERS, {}).game_id
+    repo.close()
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.companion.table_writer", str(tmp_path), gid, name, "60"],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("proc-A", "proc-B")
+    ]
+    acknowledged: dict[str, list[dict[str, Any]]] = {}
+    for name, proc in zip(("A", "B"), writers, strict=True):
+        out, _ = proc.communicate(timeout=300)
+        assert proc.returncode == 0
+        lines = [json.loads(line) for line in out.splitlines()]
+        assert not [x for x in lines if isinstance(x, dict)], lines  # nothing refused
+        acknowledged[name] = [a for entry in lines for a in entry]
+    repo = open_repository(tmp_path)
+    try:
+        stored = repo.get_game(gid).actions
+    finally:
+        repo.close()
+    assert sorted(a["points"] for a in stored) == sorted(
+        a["points"] for entry in acknowledged.values() for a in entry
+    )
+    for name, mine in acknowledged.items():  # each process's entries, in its order
+        assert [a for a in stored if a in mine] == mine, name
+    fresh = TALLY.new_game(PLAYERS)
+    for data in stored:
+        fresh.push(data)

@@ -135,3 +135,21 @@ def test_history_of_every_demo_game_adds_up() -> None:
         run = series(summary)
         assert {p: pts[-1] for p, pts in run.values.items()} == summary.totals, stem
         assert len(run.labels) == len(next(iter(run.values.values())))
+
+
+def test_a_r2_winner_takes_all_rummy_counts_the_highest_total_as_best() -> None:
+    """The history line carries each game's own scoring: points won, higher is better."""
+
+    def won(gid: str, ann: int) -> GameListItem:
+        return item(gid, "rummy", {"Ann": ann, "Bob": 10}, ["Ann"]).model_copy(
+            update={"higher_is_better": True}
+        )
+
+    ann = next(s for s in player_stats([won("a", 90), won("b", 140)])["rummy"] if s.player == "Ann")
+    assert (ann.best, ann.best_game) == (140, "b")
+    penalty = [
+        item("c", "rummy", {"Ann": 90, "Bob": 9}, ["Bob"]),
+        item("d", "rummy", {"Ann": 40, "Bob": 9}, ["Bob"]),
+    ]
+    ann = next(s for s in player_stats(penalty)["rummy"] if s.player == "Ann")
+    assert (ann.best, ann.best_game) == (40, "d")

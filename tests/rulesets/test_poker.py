@@ -32,6 +32,7 @@ def test_cli_example_straight_flush_beats_full_house() -> None:
     [
         ("2C 5D 9H JS KD", "High card, king high"),
         ("2C 2D 9H JS KD", "One pair, 2s"),
+        ("JS JD 2C 5H 9D", "One pair, Jacks"),
         ("2C 2D 9H 9S KD", "Two pair, 9s and 2s"),
         ("QC QD QH JS KD", "Three of a kind, Queens"),
         ("AC 2D 3H 4S 5D", "Straight, 5 high"),
@@ -145,5 +146,8 @@ def test_m4_1_best_five_picks_the_best_kicker_and_wheel() -> None:
     assert [str(c) for c in best_five("AS AD KS KD QS QD 2C")] == ["AS", "AD", "KS", "KD", "QS"]
     wheel = [str(c) for c in best_five("AH 2D 3C 4S 5H KD QC")]
     assert sorted(wheel) == sorted(["AH", "2D", "3C", "4S", "5H"])
+    # a steel wheel: the ace plays low in the straight flush, and is among the five
+    steel = [str(c) for c in best_five("AH 2H 3H 4H 5H 9C KH")]
+    assert steel == ["5H", "4H", "3H", "2H", "AH"]
     # two trips make a full house with the lower trips as the pair
     assert evaluate("9S 9H 9D 4S 4H 4D KC").name == "Full house, 9s over 4s"

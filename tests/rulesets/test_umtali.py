@@ -388,6 +388,11 @@ def test_u6_2_a_u2_jack_takes_ten_or_queen_of_its_suit() -> None:
     assert not v.legal and v.rule == "A-U2"
 
 
+def test_u5_4_a_lone_jack_anchor_is_read_as_a_jack_not_a_single() -> None:
+    assert "(jack)" in RULESET.check(C("10C"), onto=C("JC")).reason
+    assert "(single)" in RULESET.check(C("9C"), onto=C("10C")).reason
+
+
 def test_a_u2_option_jack_extends_any_suit() -> None:
     rules = UmtaliRules(jack_extends_any_suit=True)
     assert RULESET.check(C("QH"), onto=C("JC"), rules=rules).legal

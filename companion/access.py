@@ -1,0 +1,393 @@
+"""Who may do what: the host, the phones that joined with the PIN, and the table itself.
+
+Table mode (``companion --web --host ADDR`` with an address other devices can
+reach, or ``--pin NNNNNN``) puts a PIN in front of the app:
+
+* **The host** is the device that opened the one-time *host link* printed in
+  the terminal (``http://ADDR:PORT/?host=<secret>``).  The link works once;
+  the device then keeps a host token in its client storage.  The host's screen
+  shows the join address as a QR code with the PIN beside it, the devices at
+  the table, and "End the table".
+* **A phone** joins with the 6-digit PIN.  Wrong PINs are limited per client
+  address: 5 tries, then a wait that doubles with each further miss (30 s,
+  1 min, 2 min, … at most an hour); while waiting, a PIN is not even compared.
+  PINs are compared in constant time (:func:`hmac.compare_digest`) and never
+  logged (Flet's message log, which would show typed text, is kept quiet in
+  table mode: see :mod:`companion.serve`).  A joined device keeps a random
+  device token in its client storage, so a reload or a new tab does not ask
+  again; only a hash of the token is kept here.
+* **Ending the table** drops every joined device at once (their screens go
+  back to the PIN screen and their tokens stop working) and picks a new PIN.
+  The host stays.
+* **Seats**: a device may say who it is ("I am Ann"); that player's private
+  hand then shows only on that device.
+
+Roles are enforced on the server, not by hiding buttons: every screen reaches
+the history through ``Services.repo``, which for a device at a table is a
+:class:`GuardedRepository` that checks the device's :class:`Capability` on
+every call and raises :class:`NotAllowed` (a ``StorageError``, so screens
+show it like any refusal).  Phones may view games, history and rules, check
+melds, start games, enter entries, undo and redo; only the host may delete or
+restore games, import or export backups, change settings and default house
+rules, rename or merge players, or see the data folder's path.  Anything the
+guard does not know (a method added later) is host-only.
+
+Without table mode (the desktop window, ``--web`` on this machine only) the
+one device is the host, as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import secrets
+import threading
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from companion.storage import GameRepository, StorageError
+
+__all__ = [
+    "Capability",
+    "Device",
+    "GuardedRepository",
+    "JoinResult",
+    "NotAllowed",
+    "Role",
+    "Table",
+    "new_pin",
+]
+
+PIN_DIGITS = 6
+FREE_TRIES = 5
+FIRST_WAIT = 30.0
+LONGEST_WAIT = 3600.0
+
+
+class Role(StrEnum):
+    HOST = "host"
+    PHONE = "phone"
+
+
+class Capability(StrEnum):
+    """What a device may do; the value completes "Only the host can …"."""
+
+    VIEW = "view games, history and rules"
+    PLAY = "enter entries and start games"
+    DELETE = "delete or restore games"
+    BACKUP = "import or export backups"
+    SETTINGS = "change settings and default house rules"
+    PLAYERS = "rename or merge players"
+    DATA_PATH = "see the data folder"
+    RUN_TABLE = "run the table"
+
+
+ALLOWED: dict[Role, frozenset[Capability]] = {
+    Role.HOST: frozenset(Capability),
+    Role.PHONE: frozenset({Capability.VIEW, Capability.PLAY}),
+}
+
+
+class NotAllowed(StorageError, PermissionError):
+    """A device asked for something its role may not do (the message says who may)."""
+
+
+@dataclass
+class Device:
+    """One device: the host, a phone at the table, or the one screen without a table."""
+
+    id: str
+    role: Role
+    number: int = 0
+    seat: str | None = None
+    #: False once the table ended (or before the device joined): it may do nothing
+    active: bool = True
+    #: True for a device at a table of several (private hands show only on their seat)
+    at_table: bool = False
+    #: when its connection dropped (None: connected), and the hub revision each game it
+    #: showed was at then -- so its next screen can say what it missed
+    offline_since: float | None = None
+    seen: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def words(self) -> str:
+        """How others read this device in "who did what": its seat, else its role."""
+        if self.seat:
+            return self.seat
+        if not self.at_table:
+            return "Another window"
+        return "The host" if self.role is Role.HOST else f"Phone {self.number}"
+
+    def can(self, need: Capability) -> bool:
+        return self.active and need in ALLOWED[self.role]
+
+    def require(self, need: Capability) -> None:
+        """Raise :class:`NotAllowed` unless this device may do ``need``."""
+        if not self.active:
+            raise NotAllowed("This device is not at the table any more; join again with the PIN.")
+        if need not in ALLOWED[self.role]:
+            raise NotAllowed(f"Only the host can {need.value}.")
+
+
+def solo_device() -> Device:
+    """The one device of an app without a table: it may do everything."""
+    return Device(id="solo", role=Role.HOST)
+
+
+def nobody() -> Device:
+    """A device that has not joined (yet): it may do nothing."""
+    return Device(id="nobody", role=Role.PHONE, active=False, at_table=True)
+
+
+# ---- the repository as one device may use it ------------------------------------------------
+
+_NEEDS: dict[str, Capability] = {
+    "get_game": Capability.VIEW,
+    "snapshot": Capability.VIEW,
+    "game_revision": Capability.VIEW,
+    "list_games": Capability.VIEW,
+    "list_players": Capability.VIEW,
+    "create_game": Capability.PLAY,
+    "add_player": Capability.PLAY,
+    "append_action": Capability.PLAY,
+    "append_actions": Capability.PLAY,
+    "writer_lock": Capability.PLAY,
+    "pop_action": Capability.PLAY,
+    "replace_actions": Capability.PLAY,
+    "set_summary": Capability.PLAY,
+    "delete_game": Capability.DELETE,
+    "restore_game": Capability.DELETE,
+    "list_trash": Capability.DELETE,
+    "import_json": Capability.BACKUP,
+    "export_json": Capability.BACKUP,
+    "export_csv": Capability.BACKUP,
+    "rename_player": Capability.PLAYERS,
+    "merge_players": Capability.PLAYERS,
+}
+
+
+class GuardedRepository:
+    """The history as one device may use it: each call checks the device's role first.
+
+    ``inner`` is the shared repository (the hub of live games is keyed by it).
+    Methods not listed in ``_NEEDS`` are host-only.  ``data_dir``, ``problems``
+    and ``problem_reports`` (which name files) read as None / empty for a device
+    that may not see the data folder, so the screens that show them still draw.
+    """
+
+    def __init__(self, inner: GameRepository, device: Callable[[], Device]) -> None:
+        self._inner = inner
+        self._device = device
+
+    @property
+    def inner(self) -> GameRepository:
+        return self._inner
+
+    @property
+    def device(self) -> Device:
+        return self._device()
+
+    @property
+    def data_dir(self) -> Path | None:
+        return self._inner.data_dir if self._device().can(Capability.DATA_PATH) else None
+
+    @property
+    def problems(self) -> list[str]:
+        return self._inner.problems if self._device().can(Capability.DATA_PATH) else []
+
+    def problem_reports(self) -> list[Any]:
+        """Files set aside, with notes naming the data folder: none, for a phone."""
+        if not self._device().can(Capability.DATA_PATH):
+            return []
+        inner: Any = self._inner
+        return list(inner.problem_reports())
+
+    def close(self) -> None:
+        """Closing is the server's business, not a device's."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        self._device().require(_NEEDS.get(name, Capability.SETTINGS))
+        return getattr(self._inner, name)
+
+
+# ---- the table: PIN, host link, devices ---------------------------------------------------
+
+
+def new_pin() -> str:
+    """A random 6-digit PIN (leading zeros kept)."""
+    return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class JoinResult:
+    """A PIN attempt: the device and its token, or why not (and how long to wait)."""
+
+    device: Device | None = None
+    token: str = ""
+    refusal: str = ""
+    wait: float = 0.0
+
+
+@dataclass
+class _Tries:
+    misses: int = 0
+    until: float = 0.0
+
+
+@dataclass
+class Table:
+    """The table of one server process: its PIN, host link and joined devices."""
+
+    pin: str = field(default_factory=new_pin)
+    clock: Callable[[], float] = time.monotonic
+    _host_links: set[str] = field(default_factory=set)
+    _devices: dict[str, Device] = field(default_factory=dict)
+    _tries: dict[str, _Tries] = field(default_factory=dict)
+    _numbers: Any = field(default_factory=lambda: itertools.count(1))
+    _lock: threading.RLock = field(default_factory=threading.RLock)
+    _listeners: list[weakref.ref[Callable[[], None]] | Callable[[], None]] = field(
+        default_factory=list
+    )
+    #: bumped whenever devices join, leave or the table ends (screens listing them follow)
+    revision: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.pin) != PIN_DIGITS or not self.pin.isdigit():
+            raise ValueError(f"{self.pin!r}: a PIN is {PIN_DIGITS} digits")
+
+    # -- the host -----------------------------------------------------------------------------
+    def host_link(self) -> str:
+        """A new one-time host link token (the terminal prints the first one)."""
+        token = secrets.token_urlsafe(24)
+        with self._lock:
+            self._host_links.add(_digest(token))
+        return token
+
+    def claim_host(self, link: str) -> JoinResult:
+        """The device that opens a host link becomes a host; the link then stops working."""
+        digest = _digest(link)
+        with self._lock:
+            found = next((d for d in self._host_links if hmac.compare_digest(d, digest)), None)
+            if found is None:
+                return JoinResult(refusal="This host link was already used or is not valid.")
+            self._host_links.discard(found)
+            return self._admit(Role.HOST)
+
+    # -- phones ---------------------------------------------------------------------------------
+    def wait_left(self, client: str) -> float:
+        """Seconds ``client`` must wait before its next PIN is looked at (0: none)."""
+        with self._lock:
+            tries = self._tries.get(client)
+            return max(0.0, tries.until - self.clock()) if tries else 0.0
+
+    def join(self, client: str, pin: str) -> JoinResult:
+        """A PIN typed on ``client`` (its network address); never logged."""
+        with self._lock:
+            wait = self.wait_left(client)
+            if wait > 0:
+                return JoinResult(refusal=_wait_words(wait), wait=wait)
+            typed = "".join(pin.split())
+            if hmac.compare_digest(typed.encode(), self.pin.encode()):
+                self._tries.pop(client, None)
+                return self._admit(Role.PHONE)
+            tries = self._tries.setdefault(client, _Tries())
+            tries.misses += 1
+            if tries.misses < FREE_TRIES:
+                left = FREE_TRIES - tries.misses
+                return JoinResult(
+                    refusal=f"That is not the PIN. {left} more {'try' if left == 1 else 'tries'} "
+                    "before a wait."
+                )
+            wait = min(LONGEST_WAIT, FIRST_WAIT * 2 ** (tries.misses - FREE_TRIES))
+            tries.until = self.clock() + wait
+            return JoinResult(refusal=f"That is not the PIN. {_wait_words(wait)}", wait=wait)
+
+    def _admit(self, role: Role) -> JoinResult:
+        token = secrets.token_urlsafe(24)
+        device = Device(
+            id=secrets.token_hex(6),
+            role=role,
+            number=0 if role is Role.HOST else next(self._numbers),
+            at_table=True,
+        )
+        self._devices[_digest(token)] = device
+        self._changed()
+        return JoinResult(device=device, token=token)
+
+    def device(self, token: str | None) -> Device | None:
+        """The joined device holding ``token`` (from its client storage), if any."""
+        if not token or not isinstance(token, str):
+            return None
+        with self._lock:
+            device = self._devices.get(_digest(token))
+            return device if device is not None and device.active else None
+
+    def devices(self) -> list[Device]:
+        with self._lock:
+            return sorted(
+                (d for d in self._devices.values() if d.active),
+                key=lambda d: (d.role is not Role.HOST, d.number),
+            )
+
+    def set_seat(self, device: Device, seat: str | None) -> None:
+        with self._lock:
+            device.seat = seat or None
+            self._changed()
+
+    def end(self, by: Device) -> str:
+        """Drop every joined phone (the host stays) and pick a new PIN; returns it."""
+        by.require(Capability.RUN_TABLE)
+        with self._lock:
+            for digest, device in list(self._devices.items()):
+                if device.role is Role.PHONE:
+                    device.active = False
+                    del self._devices[digest]
+            self.pin = new_pin()
+            self._tries.clear()
+            self._changed()
+            return self.pin
+
+    # -- screens that follow the table ----------------------------------------------------------
+    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener()`` after devices join or leave or the table ends."""
+        ref: weakref.ref[Callable[[], None]] | Callable[[], None] = listener
+        if hasattr(listener, "__self__"):
+            ref = weakref.WeakMethod(listener)
+        with self._lock:
+            self._listeners.append(ref)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if ref in self._listeners:
+                    self._listeners.remove(ref)
+
+        return unsubscribe
+
+    def _changed(self) -> None:
+        self.revision += 1
+        listeners = list(self._listeners)
+        for ref in listeners:
+            fn = ref() if isinstance(ref, weakref.ref) else ref
+            if fn is None:
+                self._listeners.remove(ref)
+            else:
+                fn()
+
+
+def _wait_words(wait: float) -> str:
+    seconds = int(wait + 0.999)
+    if seconds < 120:
+        return f"Too many wrong PINs: wait {seconds} s before the next try."
+    return f"Too many wrong PINs: wait {seconds // 60} min before the next try."

@@ -1,0 +1,218 @@
+"""One live game, a host and three phones: entries at the same moment, reloads, a dropped
+connection.  Real browsers (one Playwright context per device) on one in-process server.
+
+The game is Umtali (its table screen has stable test ids for an entry); what is checked
+is game-agnostic: every acknowledged entry is stored once, every screen converges to the
+same totals, a reloaded or reconnected device shows the current state.  The few things a
+test must know about the game's screen are in :data:`UMTALI`.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.session import GameSession
+from tests.browser.conftest import DESKTOP, PHONE, new_page, stable_screenshot
+from tests.browser.table_server import T, TableServer, arrive, keep_failure, said, type_pin
+
+#: what the tests need to know of the game's table screen
+UMTALI = {
+    "players": ["Ann", "Bob"],
+    "opening": [{"type": "start_hand", "dealer": "Ann"}],
+    "cards_box": "Type meld cards",
+    "add": "add-meld",
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TableServer]:
+    running = TableServer(tmp_path_factory.mktemp("table-game")).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def devices(
+    request: pytest.FixtureRequest, browser: Any, server: TableServer
+) -> Iterator[list[Any]]:
+    opened: list[Any] = []
+    yield opened
+    for n, page in enumerate(opened):
+        keep_failure(page, f"{request.node.name}-device{n}")  # the last run's, for people
+        page.context.close()
+
+
+def _watch(page: Any) -> Any:
+    """Note when the server last sent this page something (to wait for quiet)."""
+    page.ws_recv = [time.monotonic()]
+    page.on(
+        "websocket",
+        lambda ws: ws.on("framereceived", lambda _: page.ws_recv.append(time.monotonic())),
+    )
+    return page
+
+
+def _quiet(page: Any, quiet_s: float = 0.25, limit_s: float = 10.0) -> None:
+    """Wait until the server has sent this page nothing for ``quiet_s`` (screen settled)."""
+    start = time.monotonic()
+    while time.monotonic() - page.ws_recv[-1] < quiet_s and time.monotonic() - start < limit_s:
+        page.wait_for_timeout(25)
+
+
+def _game(server: TableServer) -> str:
+    return GameSession.start(
+        server.repo, "umtali", UMTALI["players"], {}, UMTALI["opening"]
+    ).game_id
+
+
+def _at_table(browser: Any, devices: list[Any], server: TableServer, gid: str, host: bool) -> Any:
+    page = _watch(new_page(browser, DESKTOP if host else PHONE))
+    devices.append(page)
+    if host:
+        arrive(page, server.host_url())
+        said(page, "table-pin", "PIN")
+        arrive(page, f"{server.url}play/{gid}")
+    else:
+        arrive(page, f"{server.url}play/{gid}")
+        type_pin(page, server.table.pin)
+    expect(page.get_by_role("button", name="Undo")).to_be_visible(timeout=T)
+    return page
+
+
+def _sides(page: Any, ann: int, bob: int) -> None:
+    for name, points in (("Ann", ann), ("Bob", bob)):
+        text = f"{name}'s side: {points} point{'s' if points != 1 else ''}"
+        expect(page.get_by_text(text, exact=True)).to_have_count(1, timeout=T)
+
+
+def _prepare(page: Any, player: str, cards: str) -> None:
+    """Pick the acting player and type a meld, up to a legal verdict (not added yet)."""
+    _quiet(page)
+    page.get_by_test_id(f"acting-{player.lower()}").click()
+    box = page.get_by_role("textbox", name=UMTALI["cards_box"])
+    for _ in range(4):
+        _quiet(page)
+        box.click()
+        box.fill(cards)
+        page.keyboard.press("Enter")
+        try:
+            expect(page.get_by_test_id("verdict")).to_have_attribute(
+                "aria-label", re.compile(r"points"), timeout=5_000
+            )
+            break
+        except AssertionError:
+            continue
+    expect(page.get_by_test_id(UMTALI["add"]).get_by_role("button")).to_be_enabled(timeout=T)
+    _quiet(page)
+
+
+def test_host_and_three_phones_enter_at_the_same_moment_and_every_screen_converges(
+    browser: Any, server: TableServer, devices: list[Any]
+) -> None:
+    gid = _game(server)
+    host = _at_table(browser, devices, server, gid, host=True)
+    phones = [_at_table(browser, devices, server, gid, host=False) for _ in range(3)]
+    entries = [("Ann", "5H 6H 7H"), ("Bob", "10C 10D 10H"), ("Ann", "KS QS"), ("Bob", "JC")]
+    everyone = [host, *phones]
+    for page, (player, cards) in zip(everyone, entries, strict=True):
+        _prepare(page, player, cards)
+    # all four taps at once: fired back to back, none waits for an answer
+    for page in everyone:
+        page.get_by_test_id(UMTALI["add"]).get_by_role("button").dispatch_event("click")
+    for page in everyone:
+        _sides(page, ann=3 + 20, bob=15 + 5)
+    stored = server.repo.get_game(gid).actions
+    melds = sorted((a["player"], tuple(a["cards"])) for a in stored if a["type"] == "meld")
+    assert len(stored) == 1 + 4, stored
+    assert melds == sorted((p, tuple(c.split())) for p, c in entries)
+    for page in everyone:
+        expect(page.get_by_test_id("refusal")).to_have_count(0)
+        said(page, "table-news", r"Table: .+: (Ann|Bob) meld")
+    stable_screenshot(phones[0], "table-phone")  # docs/table-phone.png
+
+    # a phone that reloads mid-game comes back to the same state, without the PIN
+    phones[1].reload()
+    arrive(phones[1], f"{server.url}play/{gid}")
+    _sides(phones[1], ann=23, bob=20)
+    expect(phones[1].get_by_role("button", name="Join")).to_have_count(0)
+
+    # one more entry, from the reloaded phone: the others hear who did it
+    _prepare(phones[1], "Ann", "AC 2C 3C")
+    phones[1].get_by_test_id(UMTALI["add"]).get_by_role("button").click()
+    for page in everyone:
+        _sides(page, ann=26, bob=20)
+    said(host, "table-news", r"Phone \d: Ann meld A♣ 2♣ 3♣")
+
+
+def test_undo_is_table_wide_and_says_who_undid_what(
+    browser: Any, server: TableServer, devices: list[Any]
+) -> None:
+    gid = _game(server)
+    host = _at_table(browser, devices, server, gid, host=True)
+    phone = _at_table(browser, devices, server, gid, host=False)
+    phone.get_by_test_id("seat-Bob").click()  # "I am Bob"
+    _prepare(phone, "Bob", "10C 10D 10H")
+    phone.get_by_test_id(UMTALI["add"]).get_by_role("button").click()
+    _sides(host, ann=0, bob=15)
+    said(host, "table-news", "Bob: Bob meld 10♣ 10♦ 10♥")
+    _quiet(host)
+    host.get_by_role("button", name="Undo").click()
+    _sides(phone, ann=0, bob=0)
+    said(phone, "table-news", "The host undid Bob's Bob meld 10♣ 10♦ 10♥")
+    assert server.repo.get_game(gid).actions == UMTALI["opening"]
+
+
+class Link:
+    """A device's connection to the server, routed through the test so it can be cut."""
+
+    def __init__(self, page: Any) -> None:
+        self.up = True
+        self.refused = 0
+        self.pairs: list[tuple[Any, Any]] = []
+        page.route_web_socket(re.compile(r".*/ws$"), self._connect)
+
+    def _connect(self, ws: Any) -> None:
+        if not self.up:
+            self.refused += 1
+            ws.close()
+            return
+        self.pairs.append((ws, ws.connect_to_server()))
+
+    def cut(self) -> None:
+        self.up = False
+        for client, server in self.pairs:
+            server.close()
+            client.close()
+        self.pairs.clear()
+
+
+def test_a_phone_that_drops_off_comes_back_to_the_current_state_and_says_so(
+    browser: Any, server: TableServer, devices: list[Any]
+) -> None:
+    gid = _game(server)
+    phone = _watch(new_page(browser, PHONE))
+    devices.append(phone)
+    link = Link(phone)
+    arrive(phone, f"{server.url}play/{gid}")
+    type_pin(phone, server.table.pin)
+    _sides(phone, ann=0, bob=0)
+    host = _at_table(browser, devices, server, gid, host=True)
+
+    link.cut()
+    while link.refused < 2:  # the phone is trying to come back, and cannot
+        phone.wait_for_timeout(50)
+    _prepare(host, "Ann", "5H 6H 7H")
+    host.get_by_test_id(UMTALI["add"]).get_by_role("button").click()
+    _sides(host, ann=3, bob=0)
+    link.up = True  # the network is back: no reload, the phone reconnects by itself
+    _sides(phone, ann=3, bob=0)
+    said(phone, "back-online", r"You were offline for \d+ s\. Meanwhile: The host: Ann meld")
+    expect(phone.get_by_role("button", name="Join")).to_have_count(0)
