@@ -2,17 +2,19 @@
 
 One tap names who went out (or "Nobody went out" when the referee allows a hand
 to end without a winner); the screen then shows one player's cards at a time,
-going round the table from that player's left.  Each card is one tap in a grid
-of the whole pack (``rummy_grid``); once a player has as many cards as the
-referee says they hold, the next player comes up by itself ("Next" moves on
+going round the table from that player's left.  Each card is one tap in the
+thumb kit's still grid of the whole pack; once a player has as many cards as
+the referee says they hold, the next player comes up by itself ("Next" moves on
 sooner, and any player's chip goes back to them).  A player who won't show
 their cards gets a typed total on a keypad instead, marked "typed".  Going
 rummy is one switch, offered only when the referee says that player may claim it.
 
-The bar at the bottom always shows the referee's running numbers for the hand
-(and, once everyone is entered, its scoring of the hand or its "no", with the
-rule) and the Confirm button.  Nothing here counts a card: every number is the
-referee's (``ask_hand_over``).
+Three parts, laid out by the table with ``thumb_screen``: the entry (who went
+out, the players, one player's cards) never moves; the board above it shows the
+referee's running numbers and, once everyone is entered, its scoring of the
+hand (totals after it, the end of the game) or its "no" with the rule; the bar
+holds the referee's verdict and Confirm, always on screen.  Nothing here counts
+a card: every number is the referee's (``ask_hand_over``).
 
 The same panel reopens a finished hand for correction: the referee judges the
 corrected end in place of the old one, and the record is replaced.
@@ -26,8 +28,9 @@ from typing import Any
 
 import flet as ft
 
+from companion.components.card_grid import CELL, card_grid, cards_spans
 from companion.components.common import rule_link, said, tag
-from companion.components.rummy_bar import LEFT_WIDTH, bar, bar_lines
+from companion.components.entry_bar import EntryBar, Primary
 from companion.components.rummy_entry import (
     HandOverAnswer,
     ask_hand_over,
@@ -41,17 +44,28 @@ from companion.components.rummy_entry import (
     summary_of,
     unavailable,
 )
-from companion.components.rummy_grid import card_grid, target
 from companion.session import GameSession, Refusal
 from companion.ui import slug
 from rulesets import RulesetError
-from rulesets.cards import Card, format_cards
+from rulesets.cards import Card, Rank, Suit, format_cards
+from rulesets.protocol import Verdict
 from rulesets.rummy import HandEnd, RummyGame, RummyPlay, RummySummary
 
-__all__ = ["NOBODY", "HandOverBar", "HandOverPanel", "HandOverUi", "hand_over_ui"]
+__all__ = [
+    "NOBODY",
+    "HandOverBar",
+    "HandOverBoard",
+    "HandOverEntry",
+    "HandOverUi",
+    "hand_over_ui",
+    "target",
+]
 
 NOBODY = "(nobody)"
-KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "C")
+#: the keypad for a typed total: digits, delete the last one, back to the cards
+#: before anyone is chosen the whole grid is greyed (nothing to tap yet)
+_WHOLE_PACK = frozenset(Card(r, s) for r in Rank for s in Suit)
+KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "Cards")
 
 
 @ft.observable
@@ -156,7 +170,28 @@ def _facts(session: GameSession, ui: HandOverUi) -> _Facts:
     return _Facts(game, index, before, play, losers, answer)
 
 
-# --------------------------------------------------------------------------- the panel
+# --------------------------------------------------------------------------- the entry
+
+
+def target(
+    box: ft.Container, *, label: str, ident: str, selected: bool | None = None
+) -> ft.Semantics:
+    """``box`` (a tappable container) as one named button for screen readers and tests.
+
+    The words inside are hidden from assistive technology (read once, by ``label``);
+    the tap is not: a wrapper that excludes its content's semantics hides the tap too.
+    """
+    if box.content is not None:
+        box.content = ft.Semantics(content=box.content, exclude_semantics=True)
+    return ft.Semantics(
+        content=box,
+        label=label,
+        identifier=ident,
+        key=ident,
+        button=True,
+        selected=selected,
+        container=True,
+    )
 
 
 def _chip(
@@ -177,6 +212,7 @@ def _chip(
         border_radius=10,
         alignment=ft.Alignment.CENTER,
         bgcolor=ft.Colors.PRIMARY_CONTAINER if chosen else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        # drawn inside the fixed box: a thicker border never resizes the chip
         border=ft.Border.all(3 if chosen else 1, ft.Colors.PRIMARY if chosen else "#9E9E9E"),
         on_click=on_click,
         ink=True,
@@ -204,6 +240,7 @@ def _chip_for(p: str, ui: HandOverUi, facts: _Facts) -> tuple[str, str, str]:
 
 
 def _players_row(ui: HandOverUi, facts: _Facts, players: tuple[str, ...]) -> ft.Control:
+    """Every player, a chip each, the same width whatever it says (nothing moves)."""
     per_row = len(players) if len(players) <= 4 else 3
 
     def tap(p: str) -> None:
@@ -213,7 +250,7 @@ def _players_row(ui: HandOverUi, facts: _Facts, players: tuple[str, ...]) -> ft.
             ui.typed = {q: v for q, v in ui.typed.items() if q != p}
             ui.rummy = False
             ui.current = losers_in_order(players, p, facts.before.dealer)[0]
-        elif p == ui.winner:
+        elif p == ui.winner:  # choose again
             ui.went_out = None
             ui.current = None
         else:
@@ -223,12 +260,12 @@ def _players_row(ui: HandOverUi, facts: _Facts, players: tuple[str, ...]) -> ft.
     chips: list[ft.Control] = []
     for p in players:
         status, label, ident = _chip_for(p, ui, facts)
-        chosen = p == ui.current or (p == ui.winner)
+        chosen = p in (ui.current, ui.winner)
         chip = _chip(
             p, status, label=label, ident=ident, chosen=chosen, on_click=lambda _, p=p: tap(p)
         )
         chips.append(ft.Container(chip, col=12 // per_row))
-    return ft.ResponsiveRow(chips, spacing=6, run_spacing=6)
+    return ft.ResponsiveRow(chips, spacing=6, run_spacing=4)
 
 
 def _head_row(
@@ -278,61 +315,79 @@ def _head_row(
     )
 
 
-def _entry_row(ui: HandOverUi, p: str | None) -> ft.Control:
-    """Whose cards are shown, and what is entered so far; take back, or type a total."""
+def _entry_row(ui: HandOverUi, p: str | None, following: str | None) -> ft.Control:
+    """Whose cards are shown and what is entered so far; take one back; next player."""
     if p is None:
         hint = "Tap who went out, then each player's cards." if ui.went_out is None else ""
         return ft.Container(ft.Text(hint, size=14, italic=True), height=44)
     s = slug(p)
     if p in ui.typed:
-        raw = ui.typed[p]
-        text = f"{p}'s total, typed: {raw or '…'}"
+        text = f"{p}'s total, typed: {ui.typed[p] or '…'}"
         shown = said(ft.Text(text, size=15, weight=ft.FontWeight.W_500), text, f"typed-{s}")
-        toggle_text, toggle_label = "Show cards", f"Enter {p}'s cards instead"
     else:
         cards = ui.remaining.get(p, [])
         text = f"{p}'s cards: {format_cards(cards, symbols=True) if cards else 'none yet'}"
-        shown = said(
-            ft.Text(text, size=15, weight=ft.FontWeight.W_500, max_lines=2),
-            text,
-            f"rem-{s}-chosen",
-            expand=True,
+        words = ft.Text(
+            spans=[
+                ft.TextSpan(f"{p}: ", style=ft.TextStyle(size=14, weight=ft.FontWeight.W_500)),
+                *(cards_spans(cards, size=14) if cards else [ft.TextSpan("none yet")]),
+            ],
+            max_lines=2,
+            overflow=ft.TextOverflow.ELLIPSIS,
         )
-        toggle_text, toggle_label = "Won't show", f"{p} won't show their cards: type a total"
-
-    def toggle(_: Any) -> None:
-        if p in ui.typed:
-            ui.typed = {q: v for q, v in ui.typed.items() if q != p}
-        else:
-            ui.typed = {**ui.typed, p: ""}
+        shown = said(words, text, f"rem-{s}-chosen")
 
     def take_back(_: Any) -> None:
-        cards = list(ui.remaining.get(p, []))
-        ui.remaining = {**ui.remaining, p: cards[:-1]}
+        ui.remaining = {**ui.remaining, p: list(ui.remaining.get(p, []))[:-1]}
 
-    switch = ft.Container(
-        ft.Text(toggle_text, size=14, weight=ft.FontWeight.W_500),
-        height=44,
-        padding=ft.Padding.symmetric(horizontal=12),
-        alignment=ft.Alignment.CENTER,
-        border_radius=22,
-        border=ft.Border.all(1, ft.Colors.OUTLINE),
-        on_click=toggle,
-        ink=True,
-    )
+    def next_player(_: Any) -> None:
+        if following is not None:
+            ui.current = following
+
     back = ft.IconButton(
         icon=ft.Icon(ft.Icons.BACKSPACE_OUTLINED, semantics_label=f"Take back {p}'s last card"),
         on_click=take_back,
         disabled=p in ui.typed or not ui.remaining.get(p),
     )
-    controls: list[ft.Control] = [
-        ft.Container(shown, expand=True),
-        ft.Semantics(content=back, identifier=f"rem-{s}-back", key=f"rem-{s}-back"),
-        target(switch, label=toggle_label, ident=f"typed-switch-{s}"),
-    ]
-    return ft.Container(
-        ft.Row(controls, spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER), height=44
+    step = ft.FilledTonalButton(
+        f"Next: {following}" if following else "Next",
+        icon=ft.Icons.ARROW_FORWARD,
+        on_click=next_player,
+        disabled=following is None,
+        height=44,
     )
+    return ft.Container(
+        ft.Row(
+            [
+                ft.Container(shown, expand=True),
+                ft.Semantics(content=back, identifier=f"rem-{s}-back", key=f"rem-{s}-back"),
+                tag(step, "next-player"),
+            ],
+            spacing=4,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        height=44,
+    )
+
+
+def _typed_cell(ui: HandOverUi, p: str) -> ft.Control:
+    """The grid's last cell: this player won't show their cards (a typed total instead)."""
+
+    def flip(_: Any) -> None:
+        ui.typed = {**ui.typed, p: ""}
+
+    box = ft.Container(
+        ft.Text("Won't show", size=10, text_align=ft.TextAlign.CENTER, max_lines=2),
+        width=CELL,
+        height=CELL,
+        border_radius=8,
+        alignment=ft.Alignment.CENTER,
+        border=ft.Border.all(1, ft.Colors.OUTLINE),
+        on_click=flip,
+        ink=True,
+    )
+    label = f"{p} won't show their cards: type a total"
+    return target(box, label=label, ident=f"typed-switch-{slug(p)}")
 
 
 def _keypad(ui: HandOverUi, p: str) -> ft.Control:
@@ -340,32 +395,34 @@ def _keypad(ui: HandOverUi, p: str) -> ft.Control:
 
     def press(key: str) -> None:
         raw = ui.typed.get(p, "")
+        if key == "Cards":  # back to the cards
+            ui.typed = {q: v for q, v in ui.typed.items() if q != p}
+            return
         if key == "⌫":
             raw = raw[:-1]
-        elif key == "C":
-            raw = ""
         elif len(raw) < 3:
             raw = (raw + key).lstrip("0") or "0"
         ui.typed = {**ui.typed, p: raw}
 
-    words = {"⌫": "Delete the last digit", "C": "Clear the total"}
+    words = {"⌫": "Delete the last digit", "Cards": f"Enter {p}'s cards instead"}
+    idents = {"⌫": "back", "Cards": "cards"}
     rows: list[ft.Control] = []
     for i in range(0, len(KEYS), 3):
         keys: list[ft.Control] = []
         for key in KEYS[i : i + 3]:
             box = ft.Container(
-                ft.Text(key, size=20, weight=ft.FontWeight.BOLD),
-                width=88,
-                height=44,
+                ft.Text(key, size=20 if len(key) == 1 else 15, weight=ft.FontWeight.BOLD),
+                width=96,
+                height=CELL,
                 alignment=ft.Alignment.CENTER,
                 border_radius=8,
                 bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
                 on_click=lambda _, k=key: press(k),
                 ink=True,
             )
-            ident = f"typed-{slug(p)}-key-{'back' if key == '⌫' else key.lower()}"
+            ident = f"typed-{slug(p)}-key-{idents.get(key, key)}"
             keys.append(target(box, label=words.get(key, key), ident=ident))
-        rows.append(ft.Row(keys, spacing=8))
+        rows.append(ft.Row(keys, spacing=6))
     return ft.Column(rows, spacing=4)
 
 
@@ -379,11 +436,11 @@ def _taken(ui: HandOverUi, facts: _Facts, p: str) -> set[Card]:
 
 
 @ft.component
-def HandOverPanel(session: GameSession, ui: HandOverUi, on_close: Callable[[], None]) -> ft.Control:
-    """The hand over's body: who went out, the players, one player's cards."""
+def HandOverEntry(session: GameSession, ui: HandOverUi, on_close: Callable[[], None]) -> ft.Control:
+    """The part that never moves: who went out, the players, one player's cards."""
     facts = _facts(session, ui)
     p = ui.current if ui.current in facts.losers else None
-    jokers = bool(facts.game.rules.jokers)
+    following = facts.after(ui, p) if p is not None else None
 
     def tap(card: Card) -> None:
         if p is None:
@@ -395,24 +452,24 @@ def HandOverPanel(session: GameSession, ui: HandOverUi, on_close: Callable[[], N
         ui.refused = None
         expected = cards_expected(facts.play, p)
         if adding and expected is not None and len(cards) == expected:
-            ui.current = facts.after(ui, p) or p
+            ui.current = facts.after(ui, p) or p  # shown in full: on to the next player
 
     if p is not None and p in ui.typed:
         entry: ft.Control = _keypad(ui, p)
     else:
         entry = card_grid(
             ui.remaining.get(p, []) if p else [],
-            on_tap=tap,
+            tap,
             ident=f"rem-{slug(p)}" if p else "rem",
-            unavailable=_taken(ui, facts, p) if p else set(),
-            jokers=jokers,
-            enabled=p is not None,
+            unavailable=_taken(ui, facts, p) if p else _WHOLE_PACK,
+            jokers=bool(facts.game.rules.jokers),
+            tail=[_typed_cell(ui, p)] if p else [],
         )
     return ft.Column(
         [
             _head_row(ui, facts, facts.index is not None, on_close),
             _players_row(ui, facts, session.players),
-            _entry_row(ui, p),
+            _entry_row(ui, p, following),
             entry,
         ],
         spacing=4,
@@ -420,7 +477,7 @@ def HandOverPanel(session: GameSession, ui: HandOverUi, on_close: Callable[[], N
     )
 
 
-# --------------------------------------------------------------------------- the bar
+# --------------------------------------------------------------------------- the board
 
 
 def _scores_text(summary: RummySummary, number: int) -> str:
@@ -443,6 +500,7 @@ def _scores_text(summary: RummySummary, number: int) -> str:
 
 
 def _running_text(ui: HandOverUi, facts: _Facts) -> str:
+    """ "So far: Ann 17 · Cy …" -- each entered player's penalty as the referee counts it."""
     parts = []
     for p in facts.losers:
         v = facts.answer.penalties.get(p)
@@ -454,34 +512,39 @@ def _running_text(ui: HandOverUi, facts: _Facts) -> str:
     return f"So far: {' · '.join(parts)}{doubled}"
 
 
-def _verdict(ui: HandOverUi, facts: _Facts) -> ft.Control:
-    """The bar's line: the referee's running numbers, its scoring, or its "no"."""
+@ft.component
+def HandOverBoard(session: GameSession, ui: HandOverUi) -> ft.Control:
+    """The referee's numbers for the hand: running, then its scoring of the whole hand."""
+    facts = _facts(session, ui)
     answer = facts.answer
-    small = 14
-    if ui.refused is not None:
-        text = f"Not recorded: {ui.refused.message}"
-        return _line(text, ui.refused.rule, "hand-end-refusal", error=True)
     if ui.went_out is None:
-        return ft.Text("Who went out? Tap their name.", size=small, italic=True)
+        return ft.Container()
     v = answer.verdict
     if answer.missing or v is None:
         text = _running_text(ui, facts)
-        return said(ft.Text(text, size=small), text, "hand-running")
-    if not v.legal:
-        return _line(f"Not accepted: {v.reason}", v.rule, "hand-end-problem", error=True)
-    preview = answer.preview
-    text = _scores_text(preview, ui.number) if preview is not None else v.reason
-    return _line(text, v.rule, "hand-preview", error=False)
+        return said(ft.Text(text, size=15), text, "hand-running")
+    if not v.legal or answer.preview is None:
+        return ft.Container()  # the bar says why, with the rule
+    text = _scores_text(answer.preview, ui.number)
+    cite = facts.before.detail.cite
+    hand = answer.preview.hands[ui.number - 1]
+    rules = [cite.get("values", "R6.1"), *dict.fromkeys(e.rule for e in hand.ledger)]
+    if answer.preview.finished:
+        rules.append(cite.get("end", "R6.3"))
+    return ft.Column(
+        [
+            said(ft.Text(text, size=15, weight=ft.FontWeight.W_500), text, "hand-preview"),
+            ft.Row(
+                [rule_link(r, f"hand-preview-rule-{slug(r)}") for r in dict.fromkeys(rules)],
+                wrap=True,
+                spacing=0,
+            ),
+        ],
+        spacing=2,
+    )
 
 
-def _line(text: str, rule: str | None, ident: str, *, error: bool) -> ft.Control:
-    color = ft.Colors.ERROR if error else None
-    label = text + (f" (rule {rule})" if rule and error else "")
-    words = said(ft.Text(text, size=14, color=color, weight=ft.FontWeight.W_500), label, ident)
-    parts: list[ft.Control] = [ft.Container(words, expand=True)]
-    if rule:
-        parts.append(rule_link(rule, f"{ident}-rule"))
-    return ft.Row(parts, vertical_alignment=ft.CrossAxisAlignment.START, spacing=4)
+# --------------------------------------------------------------------------- the bar
 
 
 def _save(
@@ -498,45 +561,35 @@ def _save(
     return session.replace(record)
 
 
+def _hint(ui: HandOverUi, facts: _Facts) -> str:
+    if ui.went_out is None:
+        return "Who went out? Tap their name."
+    if facts.answer.missing:
+        names = list(facts.answer.missing)
+        left = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        return f"Still to enter: {left}. Tap each card they show (or Won't show)."
+    return ""
+
+
 @ft.component
 def HandOverBar(session: GameSession, ui: HandOverUi, on_close: Callable[[], None]) -> ft.Control:
-    """The running numbers, "Next" player and Confirm: always on screen."""
+    """The referee's verdict on the hand end, and Confirm: always on screen."""
     facts = _facts(session, ui)
     answer = facts.answer
-    current = ui.current if ui.current in facts.losers else None
-    following = facts.after(ui, current) if ui.went_out is not None else None
 
-    def confirm(_: Any) -> None:
+    def confirm() -> Refusal | None:
         if not answer.ready or answer.action is None or answer.preview is None:
-            return
+            return Refusal("Enter every player's cards first.")
         refusal = _save(session, facts.index, answer.action, answer.preview)
         if refusal is None:
             on_close()
         else:
-            session.clear_error()  # shown in the bar, next to Confirm, not at the top
             ui.refused = refusal
+        return refusal
 
-    def next_player(_: Any) -> None:
-        if following is not None:
-            ui.current = following
-
-    editing = facts.index is not None
-    word = f"Save hand {ui.number}" if editing else f"Confirm hand {ui.number}"
-    primary = tag(
-        ft.FilledButton(
-            word, icon=ft.Icons.CHECK, on_click=confirm, disabled=not answer.ready, height=52
-        ),
-        "confirm-hand",
-        expand=True,
-    )
-    left = tag(
-        ft.FilledTonalButton(
-            f"Next: {following}" if following else "Next",
-            on_click=next_player,
-            disabled=following is None,
-            height=52,
-            width=LEFT_WIDTH,
-        ),
-        "next-player",
-    )
-    return bar(_verdict(ui, facts), left, primary, lines=bar_lines(len(session.players)))
+    verdict: Verdict | None = answer.verdict if not answer.missing else None
+    if ui.refused is not None:
+        verdict = Verdict(legal=False, rule=ui.refused.rule or "", reason=ui.refused.message)
+    word = f"Save hand {ui.number}" if facts.index is not None else f"Confirm hand {ui.number}"
+    primary = Primary(word, "confirm-hand", confirm, enabled=answer.ready, icon=ft.Icons.CHECK)
+    return EntryBar(session, verdict, primary, hint=_hint(ui, facts), ident="hand-verdict")

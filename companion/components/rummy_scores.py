@@ -20,7 +20,6 @@ from rulesets.rummy import RULESET, HandLine, RummyHand, RummySummary
 
 __all__ = [
     "box",
-    "score_line",
     "goal_text",
     "hand_lines",
     "hand_sheet",
@@ -127,52 +126,6 @@ def scoreboard(summary: RummySummary) -> ft.Control:
             ],
             spacing=6,
         )
-    )
-
-
-def score_line(summary: RummySummary, on_open: Callable[[], None]) -> ft.Control:
-    """The totals on one line ("Ann 12 · Bob 7 · Cy 0 · Hand 2"); a tap shows them all."""
-    dealer = summary.dealer if not summary.finished else None
-    parts: list[ft.Control] = []
-    for p in summary.players:
-        total = summary.totals.get(p, 0)
-        label = f"{p}: total {summary.units.of(total)}" + (", dealer" if p == dealer else "")
-        shown = f"{p} {total}" + (" (deals)" if p == dealer else "")
-        # (not ``said``: its ``expand=False`` is not "no expand" inside a wrapping row)
-        ident = f"total-{slug(p)}"
-        text = ft.Text(shown, size=15, weight=ft.FontWeight.W_500)
-        parts.append(
-            ft.Semantics(
-                content=text,
-                label=label,
-                identifier=ident,
-                key=ident,
-                container=True,
-                exclude_semantics=True,
-            )
-        )
-    parts.append(ft.Icon(ft.Icons.EXPAND_MORE, size=20))
-    line = ft.Container(
-        ft.Row(
-            parts,
-            wrap=True,
-            spacing=14,
-            run_spacing=2,
-            vertical_alignment=ft.CrossAxisAlignment.CENTER,
-        ),
-        padding=ft.Padding.symmetric(horizontal=10, vertical=6),
-        border_radius=10,
-        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
-        on_click=lambda _: on_open(),
-        ink=True,
-    )
-    return ft.Semantics(
-        content=line,
-        identifier="scoreboard-line",
-        key="scoreboard-line",
-        label="Totals: show the whole scoreboard",
-        button=True,
-        container=True,
     )
 
 

@@ -1,21 +1,21 @@
 """The Rummy table: for one thumb on a phone, readable on a desktop.
 
-The screen is a scrolling body above a bar pinned to the bottom.  The bar always
-holds the referee's line and the one action that most likely comes next, with
-Undo at the thumb: "Hand over" during a hand, the log's Meld / Lay off when the
-table log is open, Confirm during the hand over, "Start hand N" between hands.
+Laid out with the thumb kit (``thumb_screen``): the collapsed scoreboard in the
+app bar ("Ann 12 · Bob 7 · Cy 0" over "Hand 2 · Bob deals"; a tap opens the
+totals and the score sheet), a board that scrolls on its own, a still entry
+under it, and the bar pinned to the bottom with the referee's line, Undo and
+the one action that most likely comes next:
 
-What it shows, all from the referee's typed summary (``session.summary``, a
-:class:`~rulesets.rummy.RummySummary`):
+* during a hand: "Hand over" (or, with the table log open and cards chosen,
+  Meld / Lay off, ``rummy_log``);
+* during the hand over (``rummy_hand_end``): who went out, then one player's
+  cards at a time with the referee's running numbers, typed totals, going
+  rummy; Confirm scores the hand and deals the next one to the next dealer (R1.2);
+* between hands (after an undo): "Start hand N";
+* at the end (R6.3): the winner or a shared win, and the final totals.
 
-* the running totals on one line (a tap shows the whole scoreboard), the hand
-  in play, its dealer and who plays first;
-* "Hand over" (``rummy_hand_end``): who went out, then one player's cards at a
-  time with the referee's running numbers, typed totals, going rummy;
-  confirming scores the hand and deals the next one to the next dealer (R1.2);
-* an optional table log of melds and lay-offs (``rummy_log``);
-* the score sheet, where any finished hand can be reopened and corrected;
-* when the game ends (R6.3): the winner or a shared win, and the final totals.
+Any finished hand can be reopened from the score sheet and corrected.
+Everything shown comes from the referee's typed summary (``session.summary``).
 """
 
 from __future__ import annotations
@@ -25,37 +25,55 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.common import readable, said, tag
-from companion.components.rummy_bar import LEFT_WIDTH, bar, bar_lines
+from companion.components.common import said, tag
+from companion.components.entry_bar import EntryBar, Primary
 from companion.components.rummy_entry import next_deal, summary_of
 from companion.components.rummy_hand_end import (
     HandOverBar,
-    HandOverPanel,
+    HandOverBoard,
+    HandOverEntry,
     HandOverUi,
     hand_over_ui,
 )
-from companion.components.rummy_log import LogBar, LogPanel, LogUi
-from companion.components.rummy_scores import (
-    hand_sheet,
-    result_card,
-    score_line,
-    scoreboard,
-    status_line,
-)
-from companion.services import ServicesContext
-from companion.session import GameSession
-from companion.ui import go
+from companion.components.rummy_log import LogBar, LogEntry, LogUi, table_melds
+from companion.components.rummy_scores import hand_sheet, result_card, scoreboard, status_line
+from companion.components.scoreline import totals_words, use_scoreboard
+from companion.components.thumb_screen import fills_screen, thumb_screen
+from companion.session import GameSession, Refusal
+from rulesets.protocol import Summary
 from rulesets.rummy import RummySummary
+
+__all__ = ["RummyTable", "rummy_scoreline"]
+
+
+def rummy_scoreline(summary: Summary) -> tuple[str, str]:
+    """The collapsed scoreboard: every total, then the hand and its dealer.
+
+    >>> from rulesets.rummy import RummyGame
+    >>> g = RummyGame(["Ann", "Bob", "Cy"]); _ = g.start_hand("Bob")
+    >>> rummy_scoreline(g.summary())
+    ('Ann 0 · Bob 0 · Cy 0', 'Hand 1 · Bob deals · Cy plays first')
+    """
+    top = totals_words(summary.players, summary.totals)
+    if summary.finished:
+        return top, "Game over"
+    dealer = summary.dealer
+    players = summary.players
+    if not isinstance(summary, RummySummary) or dealer not in players:
+        return top, f"Hand {summary.hand}"
+    if not summary.in_hand:
+        return top, f"Hand {len(summary.hands)} scored · {dealer} deals next"
+    first = summary.turn or players[(players.index(dealer) + 1) % len(players)]
+    return top, f"Hand {summary.hand} · {dealer} deals · {first} plays first"
 
 
 @ft.observable
 @dataclass
 class TableUi:
-    """The hand over being filled in (or None), the log, the scoreboard folded or not."""
+    """The hand over being filled in (or None), and the table log."""
 
     hand_over: HandOverUi | None = None
     show_log: bool = False
-    scores_open: bool = False
     log: LogUi = field(default_factory=LogUi)
 
 
@@ -69,142 +87,88 @@ def _open_hand_over(ui: TableUi, summary: RummySummary) -> HandOverUi | None:
     return h
 
 
-def _undo_button(session: GameSession, on_undo: Any) -> ft.Control:
-    return tag(
-        ft.OutlinedButton(
-            "Undo",
-            icon=ft.Icons.UNDO,
-            on_click=on_undo,
-            disabled=not session.can_undo,
-            height=52,
-            width=LEFT_WIDTH,
-        ),
-        "bar-undo",
-    )
-
-
-def _play_bar(
-    session: GameSession, summary: RummySummary, ui: TableUi, undo: ft.Control
-) -> ft.Control:
-    """The bar outside the hand over: Hand over, Start hand N, or the game's end."""
-    lines = bar_lines(len(summary.players))
-    done = len(summary.hands)
-
-    def start_hand_over(_: Any) -> None:
-        ui.hand_over = HandOverUi(done + 1)
-
-    def deal(_: Any) -> None:
-        action = next_deal(summary)
-        if action is not None:
-            session.add(action)
-
-    if summary.finished:
-        text = "Game over. Undo takes back the last hand."
-        primary = tag(
-            ft.FilledButton("Home", icon=ft.Icons.HOME, on_click=lambda _: go("/"), height=52),
-            "bar-home",
-            expand=True,
-        )
-    elif summary.in_hand:
-        text = "When someone goes out (or the stock runs out), tap Hand over."
-        primary = tag(
-            ft.FilledButton("Hand over", icon=ft.Icons.FLAG, on_click=start_hand_over, height=52),
-            "hand-over",
-            expand=True,
-        )
-    else:
-        text = status_line(summary)
-        primary = tag(
-            ft.FilledButton(
-                f"Start hand {done + 1}", icon=ft.Icons.PLAY_ARROW, on_click=deal, height=52
-            ),
-            "start-hand",
-            expand=True,
-        )
-    verdict = said(ft.Text(text, size=14), text, "bar-line")
-    return bar(verdict, undo, primary, lines=lines)
-
-
-def _body(session: GameSession, summary: RummySummary, ui: TableUi) -> list[ft.Control]:
-    """The scrolling part outside the hand over."""
+def _board(
+    session: GameSession, summary: RummySummary, ui: TableUi, board_open: bool, entering: bool
+) -> list[ft.Control]:
+    """The part that scrolls: where the game stands, the table, the score sheet."""
 
     def edit(n: int) -> None:
         ui.hand_over = hand_over_ui(session, n)
 
-    def fold(open_: bool) -> None:
-        ui.scores_open = open_
-
-    status = status_line(summary)
-    controls: list[ft.Control] = []
-    if summary.finished:
-        controls.append(result_card(summary))
-    else:
-        controls.append(
-            said(ft.Text(status, size=16, weight=ft.FontWeight.W_600), status, "hand-status")
-        )
-        if ui.scores_open:
-            board = scoreboard(summary)
-            fold_button = tag(
-                ft.TextButton("Fold the scoreboard", on_click=lambda _: fold(False), height=44),
-                "scoreboard-fold",
-            )
-            controls += [board, fold_button]
-        else:
-            controls.append(score_line(summary, lambda: fold(True)))
-    if summary.in_hand:
-        controls += _log_controls(session, ui)
-    controls.append(hand_sheet(summary, edit))
-    return controls
-
-
-def _log_controls(session: GameSession, ui: TableUi) -> list[ft.Control]:
     def flip(e: ft.Event[ft.Switch]) -> None:
         ui.show_log = bool(e.control.value)
 
-    switch = ft.Switch(label="Table log: melds and lay-offs", value=ui.show_log, on_change=flip)
-    out: list[ft.Control] = [tag(switch, "table-log-switch")]
-    if ui.show_log:
-        out.append(LogPanel(session, ui.log))
+    status = status_line(summary)
+    out: list[ft.Control] = []
+    if summary.finished:
+        out.append(result_card(summary))
+    else:
+        out.append(
+            said(ft.Text(status, size=15, weight=ft.FontWeight.W_600), status, "hand-status")
+        )
+    if board_open and not summary.finished:
+        out.append(scoreboard(summary))
+    if summary.in_hand and not entering:
+        switch = ft.Switch(label="Table log: melds and lay-offs", value=ui.show_log, on_change=flip)
+        out.append(tag(switch, "table-log-switch"))
+        if ui.show_log:
+            out += table_melds(summary)
+    out.append(hand_sheet(summary, edit))
     return out
 
 
+def _play_bar(session: GameSession, summary: RummySummary, on_hand_over: Any) -> ft.Control:
+    """The bar outside the hand over and the log: Hand over, Start hand N, or nothing."""
+    done = len(summary.hands)
+
+    def open_hand_over() -> Refusal | None:
+        on_hand_over()
+        return None
+
+    def deal() -> Refusal | None:
+        action = next_deal(summary)
+        return session.add(action) if action is not None else None
+
+    if summary.finished:
+        return EntryBar(session, None, None, hint="Game over. Undo takes back the last hand.")
+    if summary.in_hand:
+        primary = Primary("Hand over", "hand-over", open_hand_over, icon=ft.Icons.FLAG)
+        hint = "Someone went out (or the stock ran out)? Tap Hand over."
+        return EntryBar(session, None, primary, hint=hint)
+    primary = Primary(f"Start hand {done + 1}", "start-hand", deal, icon=ft.Icons.PLAY_ARROW)
+    return EntryBar(session, None, primary, hint=status_line(summary))
+
+
+@fills_screen(rummy_scoreline)
 @ft.component
 def RummyTable(session: GameSession) -> ft.Control:
     ui, _ = ft.use_state(TableUi())
-    services = ft.use_context(ServicesContext)  # None in a headless test
+    board_state = use_scoreboard()
     summary = summary_of(session)
     hand_over = _open_hand_over(ui, summary)
 
     def close() -> None:
         ui.hand_over = None
 
-    def start_hand_over(_: Any) -> None:
+    def start_hand_over() -> None:
         ui.hand_over = HandOverUi(len(summary.hands) + 1)
+        ui.log.cards = []
 
-    def undo(_: Any) -> None:
-        session.undo()
-        if services is not None:
-            services.history_changed()
-
-    undo_button = _undo_button(session, undo)
+    board = _board(session, summary, ui, board_state.open, hand_over is not None)
     if hand_over is not None:
-        body: list[ft.Control] = [HandOverPanel(session, hand_over, close)]
-        bottom: ft.Control = HandOverBar(session, hand_over, close)
-    else:
-        body = _body(session, summary, ui)
-        if ui.show_log and summary.in_hand:
-            hand_over_button = tag(
-                ft.OutlinedButton(
-                    "Hand over",
-                    icon=ft.Icons.FLAG,
-                    on_click=start_hand_over,
-                    height=44,
-                ),
-                "hand-over",
-            )
-            body.insert(1, hand_over_button)
-            bottom = LogBar(session, ui.log, undo_button, bar_lines(len(summary.players)))
-        else:
-            bottom = _play_bar(session, summary, ui, undo_button)
-    scroll = ft.Column([readable(body)], scroll=ft.ScrollMode.AUTO, expand=True)
-    return ft.Column([scroll, bottom], expand=True, spacing=0)
+        return thumb_screen(
+            board=[HandOverBoard(session, hand_over), *board],
+            entry=[HandOverEntry(session, hand_over, close)],
+            bar=HandOverBar(session, hand_over, close),
+            board_ident="rummy-board",
+        )
+    if ui.show_log and summary.in_hand:
+        return thumb_screen(
+            board=board,
+            entry=[LogEntry(session, ui.log)],
+            bar=LogBar(session, ui.log, start_hand_over),
+            board_ident="rummy-board",
+        )
+    return thumb_screen(
+        board=board, bar=_play_bar(session, summary, start_hand_over), board_ident="rummy-board"
+    )

@@ -27,7 +27,7 @@ from companion.components.rummy_log import acting_player
 from companion.components.rummy_scores import goal_text, hand_lines, result_card, status_line
 from companion.session import GameSession
 from companion.storage import MemoryRepository
-from companion.views.rummy_table import RummyTable
+from companion.views.rummy_table import RummyTable, rummy_scoreline
 from rulesets.cards import parse_cards
 from rulesets.rummy import HandEnd, Meld, RummySummary, StartHand
 from tests.companion.flet_harness import HeadlessScreen, render_headless
@@ -224,7 +224,10 @@ def test_r6_2_component_hand_over_scores_and_deals_next() -> None:
         assert summary(game).hands[0].typed == ("Bob",)
         assert game.actions[-1] == StartHand(dealer="Bob")
         assert "Hand 2: Bob deals" in sc.label("hand-status")
-        assert sc.label("total-bob") == "Bob: total 26 penalty points, dealer"
+        assert rummy_scoreline(summary(game)) == (
+            "Ann 10 · Bob 26 · Cy 0",
+            "Hand 2 · Bob deals · Cy plays first",
+        )
         assert sc.label("hand-1-bob") == "Hand 1, Bob: typed 13 ×2 = 26"
 
     drive(game, scenario)
@@ -275,8 +278,9 @@ def test_a_r14_more_cards_than_dealt_is_refused_in_the_bar() -> None:
             await sc.click(f"rem-bob-card-{card}")
         await sc.click("live-ann")
         await sc.click("rem-ann-card-8S")  # an eighth card: more than Ann was dealt
-        problem = sc.label("hand-end-problem")
-        assert "Ann cannot hold 8 cards" in problem and problem.endswith("(rule A-R14)")
+        problem = sc.label("hand-verdict")
+        assert problem.startswith("Not allowed. hand end: Ann cannot hold 8 cards")
+        assert problem.endswith("(rule A-R14)")
         assert sc.semantics("confirm-hand").content.disabled
         await sc.click("rem-ann-back")  # take the last card back
         assert "This hand: Ann 28 · Bob 3 · Cy 0" in sc.label("hand-preview")
@@ -295,14 +299,14 @@ def test_r2_2_component_table_log_refuses_and_lays_off() -> None:
         for card in ("QH", "KH", "AH"):
             await sc.click(f"log-card-{card}")
         verdict = sc.label("log-verdict")
-        assert verdict.startswith("Not allowed") and verdict.endswith("(rule R2.2)")
+        assert verdict.startswith("Not allowed. ") and verdict.endswith("(rule R2.2)")
         assert sc.semantics("log-record").content.disabled  # the referee says no: greyed
         assert summary(game).detail.table == ()
         await sc.click("log-clear")
         await sc.click("log-player-bob")
         for card in ("7H", "8H", "9H"):
             await sc.click(f"log-card-{card}")
-        assert sc.label("log-verdict").startswith("Run, 24 points")
+        assert sc.label("log-verdict").startswith('Run: 24 points. "7H 8H 9H" is a run')
         await sc.click("log-record")
         assert [list(m.cards) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
         # the turn passes: Cy is next after Bob
