@@ -3,11 +3,12 @@
 One tap names who went out (or "Nobody went out" when the referee allows a hand
 to end without a winner); the screen then shows one player's cards at a time,
 going round the table from that player's left.  Each card is one tap in the
-thumb kit's still grid of the whole pack; once a player has as many cards as
-the referee says they hold, the next player comes up by itself ("Next" moves on
-sooner, and any player's chip goes back to them).  A player who won't show
-their cards gets a typed total on a keypad instead, marked "typed".  Going
-rummy is one switch, offered only when the referee says that player may claim it.
+thumb kit's still grid of the whole pack (or typed: ``5h 6h 7h``); once a player
+has as many cards as the referee says they hold, the next player comes up by
+itself ("Next" moves on sooner, and any player's chip goes back to them).  A
+player who won't show their cards gets a typed total on a keypad instead, marked
+"typed".  Going rummy is one switch, offered only when the referee says that
+player may claim it.
 
 Three parts, laid out by the table with ``thumb_screen``: the entry (who went
 out, the players, one player's cards) never moves; the board above it shows the
@@ -28,7 +29,7 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.card_grid import CELL, card_grid, cards_spans
+from companion.components.card_grid import CELL, CompactPicker, card_grid, cards_spans
 from companion.components.common import rule_link, said, tag
 from companion.components.entry_bar import EntryBar, Primary
 from companion.components.rummy_entry import (
@@ -65,7 +66,7 @@ NOBODY = "(nobody)"
 #: the keypad for a typed total: digits, delete the last one, back to the cards
 #: before anyone is chosen the whole grid is greyed (nothing to tap yet)
 _WHOLE_PACK = frozenset(Card(r, s) for r in Rank for s in Suit)
-KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "Cards")
+KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0")
 
 
 @ft.observable
@@ -316,12 +317,13 @@ def _head_row(
 
 
 def _entry_row(ui: HandOverUi, p: str | None, following: str | None) -> ft.Control:
-    """Whose cards are shown and what is entered so far; take one back; next player."""
+    """Whose cards are shown and what is entered so far; take one back; won't show; next."""
     if p is None:
         hint = "Tap who went out, then each player's cards." if ui.went_out is None else ""
         return ft.Container(ft.Text(hint, size=14, italic=True), height=44)
     s = slug(p)
-    if p in ui.typed:
+    typed = p in ui.typed
+    if typed:
         text = f"{p}'s total, typed: {ui.typed[p] or '…'}"
         shown = said(ft.Text(text, size=15, weight=ft.FontWeight.W_500), text, f"typed-{s}")
     else:
@@ -340,6 +342,9 @@ def _entry_row(ui: HandOverUi, p: str | None, following: str | None) -> ft.Contr
     def take_back(_: Any) -> None:
         ui.remaining = {**ui.remaining, p: list(ui.remaining.get(p, []))[:-1]}
 
+    def flip(_: Any) -> None:
+        ui.typed = {q: v for q, v in ui.typed.items() if q != p} if typed else {**ui.typed, p: ""}
+
     def next_player(_: Any) -> None:
         if following is not None:
             ui.current = following
@@ -347,20 +352,33 @@ def _entry_row(ui: HandOverUi, p: str | None, following: str | None) -> ft.Contr
     back = ft.IconButton(
         icon=ft.Icon(ft.Icons.BACKSPACE_OUTLINED, semantics_label=f"Take back {p}'s last card"),
         on_click=take_back,
-        disabled=p in ui.typed or not ui.remaining.get(p),
+        disabled=typed or not ui.remaining.get(p),
     )
+    switch = ft.Container(
+        ft.Text("Show cards" if typed else "Won't show", size=13, weight=ft.FontWeight.W_500),
+        height=44,
+        padding=ft.Padding.symmetric(horizontal=10),
+        alignment=ft.Alignment.CENTER,
+        border_radius=22,
+        border=ft.Border.all(1, ft.Colors.OUTLINE),
+        on_click=flip,
+        ink=True,
+    )
+    label = f"Enter {p}'s cards instead" if typed else f"{p} won't show their cards: type a total"
     step = ft.FilledTonalButton(
-        f"Next: {following}" if following else "Next",
+        "Next",
         icon=ft.Icons.ARROW_FORWARD,
         on_click=next_player,
         disabled=following is None,
         height=44,
+        tooltip=f"Next: {following}" if following else None,
     )
     return ft.Container(
         ft.Row(
             [
                 ft.Container(shown, expand=True),
                 ft.Semantics(content=back, identifier=f"rem-{s}-back", key=f"rem-{s}-back"),
+                target(switch, label=label, ident=f"typed-switch-{s}"),
                 tag(step, "next-player"),
             ],
             spacing=4,
@@ -370,48 +388,25 @@ def _entry_row(ui: HandOverUi, p: str | None, following: str | None) -> ft.Contr
     )
 
 
-def _typed_cell(ui: HandOverUi, p: str) -> ft.Control:
-    """The grid's last cell: this player won't show their cards (a typed total instead)."""
-
-    def flip(_: Any) -> None:
-        ui.typed = {**ui.typed, p: ""}
-
-    box = ft.Container(
-        ft.Text("Won't show", size=10, text_align=ft.TextAlign.CENTER, max_lines=2),
-        width=CELL,
-        height=CELL,
-        border_radius=8,
-        alignment=ft.Alignment.CENTER,
-        border=ft.Border.all(1, ft.Colors.OUTLINE),
-        on_click=flip,
-        ink=True,
-    )
-    label = f"{p} won't show their cards: type a total"
-    return target(box, label=label, ident=f"typed-switch-{slug(p)}")
-
-
 def _keypad(ui: HandOverUi, p: str) -> ft.Control:
     """Digits for a typed total: no phone keyboard sliding over the screen."""
 
     def press(key: str) -> None:
         raw = ui.typed.get(p, "")
-        if key == "Cards":  # back to the cards
-            ui.typed = {q: v for q, v in ui.typed.items() if q != p}
-            return
         if key == "⌫":
             raw = raw[:-1]
         elif len(raw) < 3:
             raw = (raw + key).lstrip("0") or "0"
         ui.typed = {**ui.typed, p: raw}
 
-    words = {"⌫": "Delete the last digit", "Cards": f"Enter {p}'s cards instead"}
-    idents = {"⌫": "back", "Cards": "cards"}
+    words = {"⌫": "Delete the last digit"}
+    idents = {"⌫": "back"}
     rows: list[ft.Control] = []
     for i in range(0, len(KEYS), 3):
         keys: list[ft.Control] = []
         for key in KEYS[i : i + 3]:
             box = ft.Container(
-                ft.Text(key, size=20 if len(key) == 1 else 15, weight=ft.FontWeight.BOLD),
+                ft.Text(key, size=20, weight=ft.FontWeight.BOLD),
                 width=96,
                 height=CELL,
                 alignment=ft.Alignment.CENTER,
@@ -442,28 +437,32 @@ def HandOverEntry(session: GameSession, ui: HandOverUi, on_close: Callable[[], N
     p = ui.current if ui.current in facts.losers else None
     following = facts.after(ui, p) if p is not None else None
 
-    def tap(card: Card) -> None:
+    def change(cards: list[Card]) -> None:
         if p is None:
             return
-        cards = list(ui.remaining.get(p, []))
-        adding = card.is_joker or card not in cards
-        cards = [*cards, card] if adding else [c for c in cards if c != card]
-        ui.remaining = {**ui.remaining, p: cards}
+        before = len(ui.remaining.get(p, []))
+        ui.remaining = {**ui.remaining, p: list(cards)}
         ui.refused = None
         expected = cards_expected(facts.play, p)
-        if adding and expected is not None and len(cards) == expected:
+        if len(cards) > before and expected is not None and len(cards) == expected:
             ui.current = facts.after(ui, p) or p  # shown in full: on to the next player
 
-    if p is not None and p in ui.typed:
-        entry: ft.Control = _keypad(ui, p)
+    jokers = bool(facts.game.rules.jokers)
+    entry: ft.Control
+    if p is None:  # nobody chosen yet: the grid is there, greyed (nothing to tap yet)
+        entry = card_grid([], lambda _: None, ident="rem", unavailable=_WHOLE_PACK, jokers=jokers)
+    elif p in ui.typed:
+        entry = _keypad(ui, p)
     else:
-        entry = card_grid(
-            ui.remaining.get(p, []) if p else [],
-            tap,
-            ident=f"rem-{slug(p)}" if p else "rem",
-            unavailable=_taken(ui, facts, p) if p else _WHOLE_PACK,
-            jokers=bool(facts.game.rules.jokers),
-            tail=[_typed_cell(ui, p)] if p else [],
+        entry = CompactPicker(
+            list(ui.remaining.get(p, [])),
+            change,
+            ident=f"rem-{slug(p)}",
+            label=f"{p}'s cards",
+            jokers=jokers,
+            unavailable=_taken(ui, facts, p),
+            strip=False,
+            key=f"rem-{slug(p)}",
         )
     return ft.Column(
         [

@@ -52,7 +52,7 @@ def rummy_scoreline(summary: Summary) -> tuple[str, str]:
     >>> from rulesets.rummy import RummyGame
     >>> g = RummyGame(["Ann", "Bob", "Cy"]); _ = g.start_hand("Bob")
     >>> rummy_scoreline(g.summary())
-    ('Ann 0 · Bob 0 · Cy 0', 'Hand 1 · Bob deals · Cy plays first')
+    ('Ann 0 · Bob 0 · Cy 0', 'Hand 1 · Bob deals')
     """
     top = totals_words(summary.players, summary.totals)
     if summary.finished:
@@ -63,8 +63,9 @@ def rummy_scoreline(summary: Summary) -> tuple[str, str]:
         return top, f"Hand {summary.hand}"
     if not summary.in_hand:
         return top, f"Hand {len(summary.hands)} scored · {dealer} deals next"
-    first = summary.turn or players[(players.index(dealer) + 1) % len(players)]
-    return top, f"Hand {summary.hand} · {dealer} deals · {first} plays first"
+    if summary.turn:  # turns are logged: the referee knows whose turn it is
+        return top, f"Hand {summary.hand} · {summary.turn} to play"
+    return top, f"Hand {summary.hand} · {dealer} deals"
 
 
 @ft.observable

@@ -226,7 +226,7 @@ def test_r6_2_component_hand_over_scores_and_deals_next() -> None:
         assert "Hand 2: Bob deals" in sc.label("hand-status")
         assert rummy_scoreline(summary(game)) == (
             "Ann 10 · Bob 26 · Cy 0",
-            "Hand 2 · Bob deals · Cy plays first",
+            "Hand 2 · Bob deals",
         )
         assert sc.label("hand-1-bob") == "Hand 1, Bob: typed 13 ×2 = 26"
 
@@ -432,5 +432,23 @@ def test_r4_2_going_rummy_offered_only_to_who_may_claim_it() -> None:
         await sc.click("went-out-bob")  # tap the one who went out again: choose again
         await sc.click("went-out-ann")
         assert sc.has_id("going-rummy")
+
+    drive(game, scenario)
+
+
+def test_r6_2_hand_over_cards_can_be_typed_too() -> None:
+    """A keyboard at hand: the cards as notation ("ks 7d"), Enter."""
+    game = new_session()
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("hand-over")
+        await sc.click("went-out-cy")
+        await sc.click("rem-ann-type")
+        field = next(c for c in sc.controls() if isinstance(c, ft.TextField))
+        await sc.change(field, "ks 7d")
+        await sc.fs.dispatch_event(field._i, "submit", None)
+        await sc.flush()
+        assert sc.label("rem-ann-chosen") == "Ann's cards: K♠ 7♦"
+        assert sc.label("live-ann") == "Ann: penalty 17"
 
     drive(game, scenario)
