@@ -6,6 +6,9 @@ import flet as ft
 
 from companion.app import build_main
 from companion.config import AppConfig
+from companion.hub import defer_listing
+
+defer_listing()
 
 main = build_main(AppConfig())
 

@@ -45,7 +45,6 @@ does; the hub only orders the writes.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import logging
@@ -53,6 +52,7 @@ import threading
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -75,6 +75,7 @@ __all__ = [
     "Refusal",
     "TableEvent",
     "TableHub",
+    "defer_listing",
     "describe_action",
     "entry_key",
     "hub_for",
@@ -698,18 +699,19 @@ class LiveGame:
     def _keep_listed(self) -> None:
         """Save the history list's line of the game after a change.
 
-        With an event loop running (the app), the save runs on a worker thread: it
-        costs a rewrite and several fsyncs, and every device's screen is redrawn
-        first.  The line is a copy of the summary, saved again whenever the game is
-        opened, so a crash in between leaves it a change behind, never wrong for long.
-        Without a loop (scripts, tests) it is saved at once.
+        In the app (:func:`defer_listing` was called) the save runs on a worker
+        thread: it costs a rewrite and several fsyncs, and every device's screen is
+        redrawn first.  The line is a copy of the summary, saved again whenever the
+        game is opened, so a crash in between leaves it a change behind, never wrong
+        for long.  Otherwise (scripts, tests) it is saved at once.  The choice is
+        explicit: an event loop that happens to be running (a test's browser driver)
+        may never run a job handed to it.
         """
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
+        worker = _LISTING_WORKER
+        if worker is None:
             self._flush_listed()
             return
-        loop.run_in_executor(None, self._flush_listed)
+        worker.submit(self._flush_listed)
 
     def _flush_listed(self) -> None:
         with self._listed_lock:  # one save at a time, always of the latest summary
@@ -782,6 +784,16 @@ class TableHub:
 
 
 _HUBS_LOCK = threading.Lock()
+#: saves history-list lines off the request path (the app); None: saved at once
+_LISTING_WORKER: ThreadPoolExecutor | None = None
+
+
+def defer_listing() -> None:
+    """Save history-list lines on a worker thread from now on (the app calls this once)."""
+    global _LISTING_WORKER
+    with _HUBS_LOCK:
+        if _LISTING_WORKER is None:
+            _LISTING_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="listing")
 
 
 def hub_for(repo: GameRepository, ruleset_of: Callable[[str], Any] | None = None) -> TableHub:

@@ -241,6 +241,9 @@ def serve_web(config: AppConfig, host: str, port: int, *, pin: str | None = None
     import uvicorn
 
     table, urls = open_table(host, port, pin) if pin or not is_loopback(host) else (None, [])
+    from companion.hub import defer_listing
+
+    defer_listing()  # a history-list line is saved after every screen has redrawn
     asgi = web_app(config, table=table, join_urls=urls)
     url = f"http://{host}:{port}/"
     print(f"Rummy Companion is served at {url} (open it in a browser; Ctrl-C stops)", flush=True)
@@ -259,7 +262,9 @@ def serve_desktop(config: AppConfig) -> int:
     import flet as ft
 
     from companion.app import build_main
+    from companion.hub import defer_listing
 
+    defer_listing()
     ft.run(build_main(config), assets_dir=str(ASSETS_DIR))
     return 0
 

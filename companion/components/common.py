@@ -130,7 +130,8 @@ def choice(
                 color=ft.Colors.ON_PRIMARY if chosen else None,
             ),
         ),
-        padding=ft.Padding.symmetric(horizontal=14, vertical=10),
+        # 11 px above and below a 15 px line: 45 px, a thumb-sized target (issue 15: >= 44)
+        padding=ft.Padding.symmetric(horizontal=14, vertical=11),
         border_radius=22,
         bgcolor=ft.Colors.PRIMARY if chosen else ft.Colors.SURFACE_CONTAINER_HIGHEST,
         border=ft.Border.all(1, ft.Colors.OUTLINE),

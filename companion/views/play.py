@@ -23,6 +23,8 @@ import flet as ft
 
 from companion.access import Capability
 from companion.components.common import choice, said
+from companion.components.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
+from companion.components.thumb_screen import is_full_screen, scoreline_of
 from companion.routes import rule_route
 from companion.services import Services, use_services
 from companion.session import GameSession
@@ -156,6 +158,7 @@ def PlayView() -> ft.View:
     ft.use_state(session)  # the one subscriber: each change re-renders this screen once
     handle = ft.use_memo(session.handle, [gid])  # for the table: not observable
     session.mark_shown()  # what this screen draws now is what an entry made on it saw
+    scoreboard = use_scoreboard()  # the collapsed scoreboard, open or folded
 
     def undo(_: Any) -> None:
         session.undo()
@@ -167,40 +170,50 @@ def PlayView() -> ft.View:
 
     meta = session.meta
     table = table_component(meta.game)
-    title = f"{meta.game.title()}: {' · '.join(meta.players)}"
+    title: ft.Control = ft.Text(
+        f"{meta.game.title()}: {' · '.join(meta.players)}",
+        size=16,
+        max_lines=1,
+        overflow=ft.TextOverflow.ELLIPSIS,
+    )
+    # a one-thumb table fills the screen itself: its board scrolls, its entry and its
+    # bar (verdict, refusal, Undo, action) stay put -- the frame must not scroll it;
+    # its collapsed scoreboard takes the title slot (a tap opens the score sheet)
+    full = is_full_screen(table)
+    words = scoreline_of(table)
+    if words is not None:
+        title = scoreline_title(words(session.summary), scoreboard)
     body: list[ft.BaseControl] = []
     seats = _seats(services, session)
     if seats is not None:
         body.append(seats)
     body.extend(_news(session))
-    banner = refusal_banner(session)
+    banner = None if full else refusal_banner(session)
     if banner is not None:
         body.append(banner)
-    body.append(table(handle))
-    hosting: list[ft.Control] = []
+    body.append(ScoreboardContext(scoreboard, lambda: table(handle)))
+    actions: list[ft.Control] = []
     if services.table is not None and services.can(Capability.RUN_TABLE):
-        hosting.append(
+        actions.append(
             icon_button(
                 ft.Icons.QR_CODE, "Table: PIN and join code", lambda _: go("/table"), "table"
             )
         )
+    if not full:  # else Undo is in the table's bar, within reach of the thumb
+        actions.append(
+            icon_button(ft.Icons.UNDO, "Undo", undo, "undo", disabled=not session.can_undo)
+        )
+    actions += [
+        icon_button(ft.Icons.REDO, "Redo", redo, "redo", disabled=not session.can_redo),
+        icon_button(
+            ft.Icons.FACT_CHECK, "Check a meld", lambda _: go(f"/check?gid={gid}"), "check"
+        ),
+        icon_button(ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{meta.game}"), "game-rules"),
+    ]
     return ft.View(
         route=f"/play/{gid}",
-        appbar=ft.AppBar(
-            title=ft.Text(title, size=16, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
-            actions=[
-                *hosting,
-                icon_button(ft.Icons.UNDO, "Undo", undo, "undo", disabled=not session.can_undo),
-                icon_button(ft.Icons.REDO, "Redo", redo, "redo", disabled=not session.can_redo),
-                icon_button(
-                    ft.Icons.FACT_CHECK, "Check a meld", lambda _: go(f"/check?gid={gid}"), "check"
-                ),
-                icon_button(
-                    ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{meta.game}"), "game-rules"
-                ),
-            ],
-        ),
-        scroll=ft.ScrollMode.AUTO,
-        padding=12,
+        appbar=ft.AppBar(title=title, actions=actions, title_spacing=0 if full else None),
+        scroll=None if full else ft.ScrollMode.AUTO,
+        padding=ft.Padding(12, 4, 12, 6) if full else 12,
         controls=body,
     )

@@ -1,0 +1,312 @@
+"""Taps and scrolls per table entry, on a 390x844 Android phone in Chromium.
+
+Run: .venv/bin/python benchmarks/taps.py [--only umtali] [--shots]
+
+A real `companion --web` server and headless Chromium with an Android phone's
+user agent, touch and viewport (``tests/browser/layout.py::phone_context``).
+Each scenario's game is put in a fresh data folder before the server starts
+(setup is not counted), then every entry is made the way a player with one
+thumb would make it, and counted:
+
+* **taps** -- every click the driver makes for the entry: a card, the primary
+  action, and a mode or player chip *only when the screen does not already show
+  the one wanted* (the driver reads the chip's selected state first; turn order
+  that guessed right costs nothing).
+* **scrolls** -- before each tap the driver looks at the part of the target a user
+  can see (its box cut by the viewport and by every scrolling area it is in,
+  ``layout.visible_box``).  Unless the whole target is visible, it scrolls with
+  the mouse wheel over the area that holds it, one gesture of at most 300 px at a
+  time, and counts each gesture.  It never scrolls "just in case", and
+  Playwright's own scroll-into-view is never used (it moves the accessibility
+  tree, not Flutter's canvas).
+
+Targets (issue 15): 0 scrolls for every entry; Umtali <= cards + 2 taps an entry;
+Rummy hand end <= 2 + cards held + 1.  A scenario is a function taking a
+:class:`Driver` and a game id; ``SCENARIOS`` lists them (other tables add theirs).
+Exits 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, AppServer  # noqa: E402
+from tests.browser.layout import (  # noqa: E402
+    open_phone,
+    phone_context,
+    settle,
+    visible_box,
+    watch_server,
+)
+
+T = 20_000
+WHEEL_STEP = 300
+
+
+@dataclass
+class Entry:
+    """One entry's cost: what it was, how many cards it names, taps and scrolls."""
+
+    name: str
+    cards: int
+    budget: int | None
+    taps: int = 0
+    scrolls: int = 0
+    steps: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.scrolls == 0 and (self.budget is None or self.taps <= self.budget)
+
+
+class Driver:
+    """Taps like a person with one thumb, counting every tap and scroll."""
+
+    def __init__(self, page: Any, url: str) -> None:
+        self.page = page
+        self.url = url
+        self.entries: list[Entry] = []
+        self.current: Entry | None = None
+
+    # -- bookkeeping -------------------------------------------------------------------
+    def entry(self, name: str, cards: int, budget: int | None) -> Entry:
+        """Start counting a new entry (the previous one is finished)."""
+        self.current = Entry(name, cards, budget)
+        self.entries.append(self.current)
+        return self.current
+
+    def open(self, path: str) -> None:
+        open_phone(self.page, self.url + path.lstrip("/"))
+
+    def by_id(self, ident: str) -> Any:
+        return self.page.get_by_test_id(ident)
+
+    # -- the thumb ---------------------------------------------------------------------
+    def _reveal(self, locator: Any) -> None:
+        """Scroll (counted) until the whole of ``locator``'s control can be seen."""
+        for _ in range(20):
+            seen = visible_box(self.page, locator)
+            full = None if seen is None else seen["full"]
+            if (
+                seen is not None
+                and abs(seen["height"] - full["height"]) < 1
+                and abs(seen["width"] - full["width"]) < 1
+            ):
+                return
+            box = full or locator.bounding_box()
+            area = self._scroll_area(locator)
+            height = self.page.viewport_size["height"]
+            mid = (area["y"] + area["height"] / 2) if area else height / 2
+            delta = WHEEL_STEP if box is None else max(-WHEEL_STEP, min(WHEEL_STEP, box["y"] - mid))
+            x = (area["x"] + area["width"] / 2) if area else self.page.viewport_size["width"] / 2
+            self.page.mouse.move(x, mid)
+            self.page.mouse.wheel(0, delta)
+            if self.current is not None:
+                self.current.scrolls += 1
+            self.page.wait_for_timeout(200)
+        raise AssertionError(f"could not bring {locator} into view")
+
+    def _scroll_area(self, locator: Any) -> dict[str, float] | None:
+        """The box of the nearest scrolling area around ``locator`` (None: the page)."""
+        area: dict[str, float] | None = locator.evaluate(
+            """el => { for (let p = el.parentElement; p; p = p.parentElement) {
+                 const s = getComputedStyle(p);
+                 if (/(scroll|auto)/.test(s.overflowY)) {
+                   const r = p.getBoundingClientRect();
+                   return {x: r.left, y: r.top, width: r.width, height: r.height}; } }
+               return null; }"""
+        )
+        return area
+
+    def tap(self, ident: str, what: str | None = None) -> None:
+        """Tap the control with test id ``ident`` (its button, if it wraps one)."""
+        target = self.by_id(ident)
+        expect(target).to_have_count(1, timeout=T)
+        inner = target.get_by_role("button")
+        if inner.count() == 1:
+            target = inner
+        settle(self.page)
+        self._reveal(target)
+        clicked = time.monotonic()
+        target.click()
+        settle(self.page, since=clicked)
+        if self.current is not None:
+            self.current.taps += 1
+            self.current.steps.append(what or ident)
+
+    def selected(self, ident: str) -> bool:
+        node = self.by_id(ident)
+        expect(node).to_have_count(1, timeout=T)
+        return node.get_attribute("aria-current") == "true" or (
+            node.get_attribute("aria-selected") == "true"
+        )
+
+    def ensure(self, ident: str) -> None:
+        """Tap the chip ``ident`` unless it is already the chosen one (turn order got it)."""
+        if not self.selected(ident):
+            self.tap(ident)
+
+    def cards(self, picker: str, cards: str) -> None:
+        for c in cards.split():
+            self.tap(f"{picker}-card-{c}", c)
+
+    def wait_label(self, ident: str, text: str) -> None:
+        """Wait until the node ``ident`` says ``text`` (checking the entry landed)."""
+        node = self.by_id(ident)
+        for _ in range(100):
+            if node.count() == 1 and text in (node.get_attribute("aria-label") or ""):
+                return
+            self.page.wait_for_timeout(100)
+        raise AssertionError(f"{ident} never said {text!r}: {node.get_attribute('aria-label')!r}")
+
+    def wait_text(self, text: str) -> None:
+        expect(self.page.get_by_text(text, exact=True)).to_have_count(1, timeout=T)
+
+
+# ---------------------------------------------------------------------------- scenarios
+
+
+def seed(data_dir: Path, game: str, players: list[str], opening: list[dict[str, Any]]) -> str:
+    """A game in the history of ``data_dir`` (before the server starts); its id."""
+    from companion.storage import open_repository
+    from rulesets import load_ruleset
+
+    live = load_ruleset(game).new_game(players, {})
+    for action in opening:
+        live.push(action)
+    repo = open_repository(data_dir)
+    stored = repo.create_game(game, players, rules={})
+    repo.replace_actions(stored.id, [a.to_json() for a in live.actions])
+    return stored.id
+
+
+def umtali_setup(data_dir: Path) -> str:
+    return seed(data_dir, "umtali", ["Ann", "Bob"], [{"type": "start_hand", "dealer": "Ann"}])
+
+
+def umtali_hand(d: Driver, gid: str) -> None:
+    """One Umtali hand (Ann deals, Bob plays first): three melds, Bob goes out with a
+    pair, Ann's final turn (an extension onto Bob's sequence), Ann's leftovers."""
+    d.open(f"/play/{gid}")
+    d.wait_label("scoreline", "Hand 1 of 4 · Bob to play")
+
+    def meld(who: str, cards: str, words: str) -> None:
+        n = len(cards.split())
+        d.entry(f"{who} melds {words}", n, n + 2)
+        d.ensure(f"acting-{who.lower()}")
+        d.ensure("mode-meld")
+        d.cards("meld", cards)
+        d.tap("add-meld")
+
+    meld("Bob", "5H 6H 7H", "a sequence 5♥ 6♥ 7♥")
+    d.wait_text("Bob's side: 3 points")
+    meld("Ann", "KS QS", "a marriage K♠ Q♠")
+    d.wait_text("Ann's side: 20 points")
+    meld("Bob", "JC", "a jack J♣")
+    d.wait_text("Bob's side: 8 points")
+
+    d.entry("Bob goes out with the pair 4♣ 4♦", 2, 4)
+    d.ensure("acting-bob")
+    d.ensure("mode-go_out")
+    d.ensure("part-pair")
+    d.cards("pair", "4C 4D")
+    d.tap("add-go-out")
+    d.wait_label("scoreline", "Ann's final turn")
+
+    d.entry("Ann's final turn: 8♥ onto Bob's sequence", 1, 3)
+    d.ensure("acting-ann")
+    d.tap("meld-bob-0", "anchor: Bob's sequence")  # a tap on a meld extends it
+    d.cards("extend", "8H")
+    d.tap("add-extend")
+    d.wait_text("Ann's side: 21 points")
+
+    d.entry("Ann's leftovers 3♠ K♦ to Bob's side", 2, 4)
+    d.ensure("acting-ann")
+    d.ensure("mode-leftovers")
+    d.ensure("part-pair")
+    d.cards("leftovers", "3S KD")
+    d.tap("add-leftovers")
+    d.wait_label("next-hand", "Hand 2 of 4")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    setup: Callable[[Path], str]
+    drive: Callable[[Driver, str], None]
+
+
+SCENARIOS: list[Scenario] = [
+    Scenario("Umtali: one hand", umtali_setup, umtali_hand),
+]
+
+
+def run(names: list[str] | None, shots: bool) -> list[tuple[str, list[Entry]]]:
+    chosen = [s for s in SCENARIOS if not names or any(n in s.name.lower() for n in names)]
+    results: list[tuple[str, list[Entry]]] = []
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        data = Path(tmp)
+        gids = [s.setup(data) for s in chosen]
+        server = AppServer(data).start()
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        p.selectors.set_test_id_attribute("flt-semantics-identifier")
+        try:
+            for scenario, gid in zip(chosen, gids, strict=True):
+                ctx = phone_context(browser)
+                page = ctx.new_page()
+                watch_server(page)
+                driver = Driver(page, server.url)
+                try:
+                    scenario.drive(driver, gid)
+                finally:
+                    if shots:
+                        page.screenshot(path=f"artifacts/taps-{len(results)}.png")
+                    ctx.close()
+                results.append((scenario.name, driver.entries))
+        finally:
+            browser.close()
+            server.stop()
+    return results
+
+
+def report(results: list[tuple[str, list[Entry]]]) -> bool:
+    ok = True
+    for name, entries in results:
+        print(f"\n{name}")
+        print(f"  {'entry':<46} {'cards':>5} {'taps':>5} {'budget':>6} {'scrolls':>7}")
+        for e in entries:
+            budget = "-" if e.budget is None else str(e.budget)
+            mark = "" if e.ok else "  <-- over target"
+            print(f"  {e.name:<46} {e.cards:>5} {e.taps:>5} {budget:>6} {e.scrolls:>7}{mark}")
+            ok = ok and e.ok
+        taps = sum(e.taps for e in entries)
+        scrolls = sum(e.scrolls for e in entries)
+        print(f"  {'total':<46} {sum(e.cards for e in entries):>5} {taps:>5} {'':>6} {scrolls:>7}")
+        for e in entries:
+            print(f"    {e.name}: {' → '.join(e.steps)}")
+    return ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", help="run scenarios whose name has this")
+    parser.add_argument("--shots", action="store_true", help="screenshot each scenario's end")
+    args = parser.parse_args()
+    ok = report(run(args.only, args.shots))
+    print("\nall targets met" if ok else "\nsome targets missed")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

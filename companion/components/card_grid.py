@@ -1,0 +1,403 @@
+"""The compact card picker: 52 thumb-sized cards in one still grid, and a chosen strip.
+
+Designed for one thumb on a 390 px phone: every card is a 44x44 target (7 a row
+on a phone, a suit to a row on a desktop), so a set or a going-out pair of
+several suits costs one tap a card -- no suit tabs to switch.  Nothing moves
+under a finger:
+
+* the grid never changes shape: a chosen card is highlighted in place, a card
+  already on the table is greyed (and cannot be tapped) but keeps its place;
+* the chosen cards are listed in a strip of reserved height above the grid
+  (:func:`chosen_strip`), in the order they were tapped;
+* typing the cards (``5h 6h 7h``, Enter) stays an option: the last cell of the
+  grid ("Type") swaps the grid for a text box, and back.
+
+:class:`CompactPicker` is the whole picker, controlled (the parent owns the
+list of chosen cards and hears every change).  A screen whose entry has parts
+(a going-out pair *and* a discard) draws its own strip with :func:`strip_part`
+chips and uses ``CompactPicker(..., strip=False)``.
+
+Test and accessibility identifiers: ``<ident>-card-<card>`` (``meld-card-5H``),
+``<ident>-clear``, ``<ident>-type`` (the typing switch), ``<ident>-use-typed``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+
+import flet as ft
+
+from companion.ui import BLACK_SUIT, RED_SUIT, icon_button
+from rulesets import RulesetError
+from rulesets.cards import JOKER, Card, Color, Rank, Suit, format_cards, parse_cards
+
+__all__ = [
+    "CELL",
+    "GAP",
+    "STRIP_HEIGHT",
+    "CompactPicker",
+    "card_cell",
+    "card_grid",
+    "cards_spans",
+    "chosen_strip",
+    "in_sentence",
+    "strip_part",
+]
+
+#: px: a card target (Material's minimum touch target is 48 dp, WCAG's 44 px)
+CELL = 44
+#: px between cards: 7 cells fit a phone's 366 px row, 13 (a suit) a 608 px one
+GAP = 3
+#: px: the chosen strip's height, the same empty or full
+STRIP_HEIGHT = 44
+CHOSEN_BG = "#FFF59D"
+CHOSEN_BORDER = "#F57F17"
+GREY = "#9E9E9E"
+
+
+def in_sentence(label: str) -> str:
+    """``label`` inside a sentence ("Type …"): its first letter lower-cased, unless it
+    starts with a name, which keeps the case it was typed in.
+
+    >>> in_sentence("Meld cards"), in_sentence("Ann's cards"), in_sentence("ann's cards")
+    ('meld cards', "Ann's cards", "ann's cards")
+    """
+    first = label.split(" ", 1)[0]
+    if first.endswith(("'s", "’s", "'", "’")):  # a possessive: someone's name
+        return label
+    return label[:1].lower() + label[1:]
+
+
+def _color(card: Card) -> str:
+    return RED_SUIT if card.suit is not None and card.s.color is Color.RED else BLACK_SUIT
+
+
+def card_cell(
+    card: Card,
+    *,
+    chosen: bool,
+    disabled: bool,
+    on_tap: Callable[[Card], None],
+    ident: str,
+) -> ft.Control:
+    """One card of the grid: rank and suit ("10♥"), 44x44, the same size in every state."""
+    text = "🃏" if card.is_joker else card.symbol
+    # The name sits on the text, not on an excluding wrapper: a wrapper that hides its
+    # content from assistive technology hides the tap too (screen readers could not press).
+    box = ft.Container(
+        width=CELL,
+        height=CELL,
+        border_radius=8,
+        alignment=ft.Alignment.CENTER,
+        bgcolor=CHOSEN_BG if chosen else ("#E0E0E0" if disabled else "#FFFFFF"),
+        # the border is drawn inside the fixed box: a thicker one never resizes the cell
+        border=ft.Border.all(3 if chosen else 1, CHOSEN_BORDER if chosen else GREY),
+        content=ft.Text(
+            text,
+            size=15 if len(text) > 2 else 16,
+            weight=ft.FontWeight.BOLD,
+            color=GREY if disabled else _color(card),
+            semantics_label=card.words + (" (on the table)" if disabled else ""),
+            no_wrap=True,
+        ),
+        on_click=None if disabled else (lambda _: on_tap(card)),
+        ink=not disabled,
+    )
+    ident_card = f"{ident}-card-{card}"
+    return ft.Semantics(
+        content=box,
+        identifier=ident_card,
+        key=ident_card,  # a new node when the grid's ident changes (see common.KEYS)
+        button=True,
+        selected=chosen,
+    )
+
+
+def card_grid(
+    chosen: Collection[Card],
+    on_tap: Callable[[Card], None],
+    *,
+    ident: str,
+    unavailable: Collection[Card] = (),
+    jokers: bool = False,
+    tail: Sequence[ft.Control] = (),
+) -> ft.Control:
+    """All 52 cards, a suit at a time (wrapping to 7 a row on a phone); jokers and
+    ``tail`` (e.g. the typing switch) after the last suit."""
+    suits: list[ft.Control] = []
+    for n, suit in enumerate(Suit):
+        cells = [
+            card_cell(
+                Card(rank, suit),
+                chosen=Card(rank, suit) in chosen,
+                disabled=Card(rank, suit) in unavailable and Card(rank, suit) not in chosen,
+                on_tap=on_tap,
+                ident=ident,
+            )
+            for rank in Rank
+        ]
+        if n == len(Suit) - 1:
+            if jokers:
+                cells.append(
+                    card_cell(JOKER, chosen=False, disabled=False, on_tap=on_tap, ident=ident)
+                )
+            cells.extend(tail)
+        suits.append(ft.Row(cells, wrap=True, spacing=GAP, run_spacing=GAP))
+    return ft.Column(suits, spacing=GAP)
+
+
+def cards_spans(cards: Sequence[Card], *, size: int = 15) -> list[ft.TextSpan]:
+    """Cards as coloured text ("5♥ 6♥ 7♥", hearts and diamonds in red)."""
+    spans: list[ft.TextSpan] = []
+    for i, c in enumerate(cards):
+        spans.append(
+            ft.TextSpan(
+                ("" if i == 0 else " ") + c.symbol,
+                style=ft.TextStyle(color=_color(c), weight=ft.FontWeight.BOLD, size=size),
+            )
+        )
+    return spans
+
+
+def strip_part(
+    label: str,
+    cards: Sequence[Card],
+    *,
+    active: bool,
+    on_click: Callable[..., object],
+    ident: str,
+    empty: str = "none",
+    said: str | None = None,
+) -> ft.Control:
+    """One part of a multi-part entry in the strip ("Pair 4♣ 4♦"): tap it to fill it.
+    ``said`` replaces what a screen reader hears ("Discard: 2♣ (face down)")."""
+    said = said or f"{label}: {format_cards(cards, symbols=True) or empty}"
+    text = ft.Text(
+        spans=[
+            ft.TextSpan(f"{label} ", style=ft.TextStyle(size=13)),
+            *(cards_spans(cards, size=14) if cards else [ft.TextSpan("–")]),
+        ],
+        max_lines=1,
+        overflow=ft.TextOverflow.ELLIPSIS,
+    )
+    chip = ft.Container(
+        content=ft.Semantics(content=text, exclude_semantics=True),
+        height=STRIP_HEIGHT - 4,
+        padding=ft.Padding.symmetric(horizontal=10),
+        alignment=ft.Alignment.CENTER_LEFT,
+        border_radius=20,
+        bgcolor=ft.Colors.SECONDARY_CONTAINER if active else None,
+        border=ft.Border.all(
+            2 if active else 1, ft.Colors.PRIMARY if active else ft.Colors.OUTLINE
+        ),
+        on_click=on_click,
+        ink=True,
+    )
+    return ft.Semantics(
+        content=chip,
+        label=said,
+        identifier=ident,
+        key=ident,
+        button=True,
+        selected=active,
+        container=True,
+    )
+
+
+def chosen_strip(
+    label: str,
+    cards: Sequence[Card],
+    *,
+    ident: str,
+    on_clear: Callable[[], object] | None,
+    problem: str = "",
+    parts: Sequence[ft.Control] = (),
+) -> ft.Control:
+    """The reserved line above the grid: "Meld cards: 5♥ 6♥ 7♥" (or the parts of an
+    entry), and the clear button -- the same height whatever it holds."""
+    summary = f"{label}: {format_cards(cards, symbols=True)}" if cards else f"{label}: none chosen"
+    if problem:
+        shown: ft.Control = ft.Text(
+            problem, color=ft.Colors.ERROR, size=13, max_lines=2, expand=True, selectable=True
+        )
+    elif parts:
+        shown = ft.Row(list(parts), spacing=6, expand=True, scroll=ft.ScrollMode.HIDDEN)
+    else:
+        shown = ft.Text(
+            spans=[
+                ft.TextSpan(f"{label}: ", style=ft.TextStyle(size=14, weight=ft.FontWeight.W_500)),
+                *(cards_spans(cards) if cards else [ft.TextSpan("none chosen")]),
+            ],
+            semantics_label=summary,
+            max_lines=2,
+            overflow=ft.TextOverflow.ELLIPSIS,
+            expand=True,
+        )
+    clear = icon_button(
+        ft.Icons.BACKSPACE_OUTLINED,
+        f"Clear {in_sentence(label)}",
+        (lambda _: on_clear()) if on_clear is not None else None,
+        f"{ident}-clear",
+        disabled=on_clear is None or not cards,
+    )
+    return ft.Container(
+        content=ft.Row([shown, clear], spacing=4, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        height=STRIP_HEIGHT,
+    )
+
+
+def _typing_switch(on: bool, label: str, ident: str, flip: Callable[[], None]) -> ft.Control:
+    """The last cell of the grid: "Type" (or, while typing, "Cards" back to the grid)."""
+    words = "Tap cards instead" if on else f"Type {in_sentence(label)}"
+    box = ft.Container(
+        width=CELL,
+        height=CELL,
+        border_radius=8,
+        alignment=ft.Alignment.CENTER,
+        border=ft.Border.all(1, ft.Colors.OUTLINE),
+        content=ft.Column(
+            [
+                ft.Icon(ft.Icons.GRID_VIEW if on else ft.Icons.KEYBOARD, size=18),
+                ft.Text("Cards" if on else "Type", size=10, semantics_label=words),
+            ],
+            spacing=0,
+            tight=True,
+            alignment=ft.MainAxisAlignment.CENTER,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        on_click=lambda _: flip(),
+        ink=True,
+    )
+    return ft.Semantics(content=box, identifier=f"{ident}-type", key=f"{ident}-type", button=True)
+
+
+@ft.component
+def CompactPicker(
+    selected: Sequence[Card],
+    on_change: Callable[[list[Card]], None],
+    *,
+    ident: str = "picker",
+    label: str = "Cards",
+    jokers: bool = False,
+    unavailable: Collection[Card] = (),
+    max_cards: int | None = None,
+    strip: bool = True,
+    on_refused: Callable[[str], None] | None = None,
+) -> ft.Control:
+    """The chosen strip (if ``strip``) over the 52-card grid, or the typing box.
+
+    A tap on a card adds it, a second tap removes it.  With ``max_cards == 1`` a tap
+    on another card replaces the chosen one; with more, a tap past the limit is
+    refused (the strip says why, or ``on_refused`` hears it).
+    """
+    typing, set_typing = ft.use_state(False)
+    typed = ft.use_ref("")
+    problem, set_problem = ft.use_state("")
+    chosen = list(selected)
+    # When the parent empties the selection (an entry was recorded), the typed text
+    # goes too: a new key gives a fresh, empty text box.
+    had_cards = ft.use_ref(False)
+    field_gen = ft.use_ref(0)
+    if had_cards.current and not chosen and typed.current:
+        typed.current = ""
+        field_gen.current = (field_gen.current or 0) + 1
+    had_cards.current = bool(chosen)
+
+    def refuse(words: str) -> None:
+        if on_refused is not None:
+            on_refused(words)
+        set_problem(words)
+
+    def tap(card: Card) -> None:
+        if card in chosen and not card.is_joker:
+            set_problem("")
+            on_change([c for c in chosen if c != card])
+            return
+        if max_cards == 1:
+            set_problem("")
+            on_change([card])
+            return
+        if max_cards is not None and len(chosen) >= max_cards:
+            refuse(f"At most {max_cards} card{'s' if max_cards != 1 else ''} here.")
+            return
+        set_problem("")
+        on_change([*chosen, card])
+
+    def on_text(e: ft.Event[ft.TextField]) -> None:
+        typed.current = e.control.value or ""
+
+    def submit(_: object = None) -> None:
+        text = typed.current or ""
+        try:
+            cards = list(parse_cards(text))
+        except RulesetError as exc:
+            set_problem(str(exc))
+            return
+        if not jokers and any(c.is_joker for c in cards):
+            set_problem(f'"{text}": jokers are not in play in this game')
+            return
+        blocked = [c for c in cards if c in unavailable]
+        if blocked:
+            set_problem(f'"{text}": {format_cards(blocked)} already on the table or used')
+            return
+        if max_cards is not None and len(cards) > max_cards:
+            set_problem(f'"{text}": at most {max_cards} cards here')
+            return
+        set_problem("")
+        on_change(cards)
+
+    def clear() -> None:
+        set_problem("")
+        on_change([])
+
+    switch = _typing_switch(typing, label, ident, lambda: set_typing(not typing))
+    if typing:
+        body: ft.Control = ft.Column(
+            [
+                ft.Row(
+                    [
+                        ft.TextField(
+                            key=f"{ident}-typed-{field_gen.current}",
+                            label=f"Type {in_sentence(label)}",
+                            hint_text="e.g. 5h 6h 7h",
+                            on_change=on_text,
+                            on_submit=lambda _: submit(),
+                            dense=True,
+                            expand=True,
+                            autofocus=True,
+                        ),
+                        icon_button(
+                            ft.Icons.KEYBOARD_RETURN,
+                            f"Use typed {in_sentence(label)}",
+                            lambda _: submit(),
+                            f"{ident}-use-typed",
+                        ),
+                    ],
+                    spacing=4,
+                ),
+                ft.Row(
+                    [
+                        ft.Text(problem, color=ft.Colors.ERROR, size=13, expand=True)
+                        if problem and not strip
+                        else ft.Container(expand=True),
+                        switch,
+                    ],
+                ),
+            ],
+            spacing=GAP,
+        )
+    else:
+        body = card_grid(
+            chosen,
+            tap,
+            ident=ident,
+            unavailable=unavailable,
+            jokers=jokers,
+            tail=[switch],
+        )
+    if not strip:
+        return body
+    return ft.Column(
+        [chosen_strip(label, chosen, ident=ident, on_clear=clear, problem=problem), body],
+        spacing=GAP,
+    )

@@ -1,0 +1,256 @@
+"""The entry bar: the referee's verdict and the primary action, pinned under the thumb.
+
+Every table screen ends with it (see :func:`~companion.components.thumb_screen.thumb_screen`):
+
+* one **verdict line** of reserved height -- the referee's live verdict on the
+  entry being picked (kind and points, or why not) with its rule link, or the
+  last refusal (with a dismiss button), or a hint while nothing is picked.  It
+  never grows, so nothing above it moves; a tap on it shows the whole text when
+  it is cut short;
+* **Undo** at the bottom left, within reach of the thumb (the app bar keeps Redo);
+* the **primary action** at the bottom right, 48 px high, live only when the
+  referee says yes.  Its press is judged by the session; the phone ticks for an
+  accepted entry and buzzes for a refused one (:func:`~companion.components.phone.tick`).
+
+Rare or destructive actions ("Stock ran out: end hand") never go in the bar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import flet as ft
+
+from companion.components.common import kind_words, rule_link
+from companion.components.phone import tick
+from companion.rulebook import published_id
+from companion.services import ServicesContext
+from companion.session import GameSession, Refusal
+from companion.ui import icon_button
+from rulesets.protocol import Verdict
+
+__all__ = [
+    "BAR_BUTTON_HEIGHT",
+    "VERDICT_HEIGHT",
+    "EntryBar",
+    "Primary",
+    "verdict_label",
+    "verdict_slot",
+]
+
+#: px: the verdict line (three short lines of text, or the rule link) -- always this tall
+VERDICT_HEIGHT = 52
+#: px: Undo and the primary action
+BAR_BUTTON_HEIGHT = 48
+
+
+@dataclass(frozen=True)
+class Primary:
+    """The bar's main button: its words, its test id, and what a press does.
+
+    ``press`` makes the entry and returns the session's answer (None = accepted,
+    a :class:`Refusal` = refused); it is read when pressed, never at render time.
+    """
+
+    text: str
+    ident: str
+    press: Callable[[], Refusal | None]
+    enabled: bool = True
+    icon: ft.IconData | None = ft.Icons.ADD_TASK
+
+
+def verdict_label(v: Verdict) -> str:
+    """What a screen reader says for a verdict (the same words as ``common.verdict_line``)."""
+    if v.legal:
+        head = kind_words(v.kind) or "Allowed"
+        if v.points is not None:
+            head += f": {v.points} point{'s' if abs(v.points) != 1 else ''}"
+    else:
+        head = "Not allowed"
+    label = f"{head}. {v.reason}" + (f" (rule {published_id(v.rule)})" if v.rule else "")
+    if v.notes:
+        label += " Note: " + "; ".join(v.notes) + "."
+    return label
+
+
+def _head(v: Verdict) -> str:
+    return verdict_label(v).split(". ", 1)[0]
+
+
+def _show_whole(title: str, lines: list[str], rule: str | None) -> None:
+    """The whole verdict in a sheet over the screen (the line may be cut short)."""
+    page = ft.context.page
+    body: list[ft.Control] = [ft.Text(title, size=16, weight=ft.FontWeight.BOLD)]
+    body += [ft.Text(line, selectable=True) for line in lines]
+    row: list[ft.Control] = []
+    if rule:
+        row.append(rule_link(rule, "verdict-sheet-rule"))
+    row.append(
+        ft.Semantics(
+            content=ft.FilledButton("Close", on_click=lambda _: page.pop_dialog(), height=44),
+            identifier="verdict-sheet-close",
+        )
+    )
+    body.append(ft.Row(row, alignment=ft.MainAxisAlignment.END))
+    page.show_dialog(
+        ft.BottomSheet(
+            content=ft.Container(ft.Column(body, tight=True, spacing=8), padding=16),
+            show_drag_handle=True,
+            size_constraints=ft.BoxConstraints(max_width=640),
+        )
+    )
+
+
+def verdict_slot(
+    verdict: Verdict | None,
+    *,
+    hint: str = "",
+    hint_rule: str | None = None,
+    refusal: Refusal | None = None,
+    on_dismiss: Callable[[], Any] | None = None,
+    ident: str = "verdict",
+) -> ft.Control:
+    """The reserved verdict line: a refusal, else the live verdict, else the hint
+    (with the rule it follows from, if any)."""
+    rule: str | None = hint_rule
+    notes: list[str] = []
+    if refusal is not None:
+        head, reason, rule = "Refused", refusal.message, refusal.rule
+        label = f"Refused: {refusal.message}" + (
+            f" (rule {published_id(refusal.rule)})" if refusal.rule else ""
+        )
+        fg, bg = ft.Colors.ON_ERROR_CONTAINER, ft.Colors.ERROR_CONTAINER
+        icon = ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR, size=20)
+    elif verdict is not None:
+        head, reason, rule, notes = (
+            _head(verdict),
+            verdict.reason,
+            verdict.rule,
+            list(verdict.notes),
+        )
+        label = verdict_label(verdict)
+        if verdict.legal:
+            fg, bg = None, ft.Colors.SURFACE_CONTAINER_HIGHEST
+            icon = ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.PRIMARY, size=20)
+        else:
+            fg, bg = ft.Colors.ON_ERROR_CONTAINER, ft.Colors.ERROR_CONTAINER
+            icon = ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR, size=20)
+    else:
+        head, reason = "", hint
+        label = hint + (f" (rule {published_id(hint_rule)})" if hint_rule else "")
+        fg, bg = ft.Colors.ON_SURFACE_VARIANT, None
+        icon = ft.Icon(ft.Icons.TOUCH_APP, color=ft.Colors.ON_SURFACE_VARIANT, size=20)
+    spans: list[ft.TextSpan] = []
+    if head:
+        spans.append(ft.TextSpan(f"{head}. ", style=ft.TextStyle(weight=ft.FontWeight.BOLD)))
+    spans.append(ft.TextSpan(reason, style=ft.TextStyle(italic=not head)))
+    spans += [ft.TextSpan(f" {n}.", style=ft.TextStyle(italic=True, size=12)) for n in notes]
+    # the words are the slot's label (read once); a tap shows them whole in a sheet
+    text = ft.Container(
+        content=ft.Semantics(
+            exclude_semantics=True,
+            content=ft.Text(
+                spans=spans, size=13, color=fg, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS
+            ),
+        ),
+        expand=True,
+        on_click=(lambda _: _show_whole(head or "Hint", [reason, *notes], rule)) if label else None,
+    )
+    row: list[ft.Control] = [icon, text]
+    if rule:
+        row.append(rule_link(rule, f"{ident}-rule"))
+    if refusal is not None and on_dismiss is not None:
+        row.append(
+            icon_button(ft.Icons.CLOSE, "Dismiss", lambda _: on_dismiss(), f"{ident}-dismiss")
+        )
+    return ft.Semantics(
+        content=ft.Container(
+            content=ft.Row(row, spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            height=VERDICT_HEIGHT,
+            bgcolor=bg,
+            border_radius=8,
+            padding=ft.Padding.symmetric(horizontal=8),
+        ),
+        identifier=ident,
+        key=ident,
+        label=label,
+        container=True,
+        live_region=True,
+    )
+
+
+def _primary_button(primary: Primary | None) -> ft.Control:
+    if primary is None:
+        return ft.Container(expand=True, height=BAR_BUTTON_HEIGHT)
+
+    def press(_: Any) -> None:
+        tick(primary.press())
+
+    button = ft.FilledButton(
+        content=ft.Text(primary.text, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, size=15),
+        icon=primary.icon,
+        on_click=press,
+        disabled=not primary.enabled,
+        height=BAR_BUTTON_HEIGHT,
+        expand=True,
+    )
+    # the button names itself; the wrapper only carries the test id (and expands)
+    return ft.Semantics(content=button, identifier=primary.ident, key=primary.ident, expand=True)
+
+
+@ft.component
+def EntryBar(
+    session: GameSession,
+    verdict: Verdict | None,
+    primary: Primary | None,
+    *,
+    hint: str = "",
+    hint_rule: str | None = None,
+    ident: str = "verdict",
+) -> ft.Control:
+    """The verdict line over [Undo] [primary action], pinned to the bottom of the screen."""
+    # the history list re-reads the game after an undo (no services: a table drawn alone)
+    services = ft.use_context(ServicesContext)
+
+    def undo(_: Any) -> None:
+        session.undo()
+        if services is not None:
+            services.history_changed()
+
+    undo_button = ft.Semantics(
+        content=ft.OutlinedButton(
+            "Undo",
+            icon=ft.Icons.UNDO,
+            on_click=undo,
+            disabled=not session.can_undo,
+            height=BAR_BUTTON_HEIGHT,
+        ),
+        identifier="undo",
+        key="undo",
+    )
+    return ft.Container(
+        content=ft.Column(
+            [
+                verdict_slot(
+                    verdict,
+                    hint=hint,
+                    hint_rule=hint_rule,
+                    refusal=session.error,
+                    on_dismiss=session.clear_error,
+                    ident=ident,
+                ),
+                ft.Row(
+                    # Undo at the left edge, the primary action filling the rest: a gap
+                    # between them so a thumb aiming at one never lands on the other
+                    [undo_button, ft.Container(width=12), _primary_button(primary)],
+                    spacing=0,
+                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                ),
+            ],
+            spacing=6,
+        ),
+        padding=ft.Padding.only(top=6, bottom=2),
+        border=ft.Border.only(top=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
+    )

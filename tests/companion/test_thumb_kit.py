@@ -1,0 +1,329 @@
+"""The thumb kit without a browser: the compact picker, the entry bar, the collapsed
+scoreboard, turn order, the one-thumb layout and the phone services, each drawn in a
+real Flet session with a recording connection (no client)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+from companion.components.card_grid import CELL, STRIP_HEIGHT, CompactPicker, in_sentence
+from companion.components.entry_bar import VERDICT_HEIGHT, EntryBar, Primary, verdict_label
+from companion.components.phone import Phone, keep_awake, share_text, tick
+from companion.components.scoreline import (
+    Scoreboard,
+    scoreline_label,
+    scoreline_title,
+    totals_words,
+)
+from companion.components.thumb_screen import (
+    fills_screen,
+    is_full_screen,
+    scoreline_of,
+    thumb_screen,
+)
+from companion.components.turn_order import TurnFollow, acting_row, next_in_order
+from companion.session import GameSession, Refusal
+from companion.storage import MemoryRepository
+from rulesets.cards import Card, parse_cards
+from rulesets.protocol import Verdict
+from tests.companion.flet_harness import HeadlessScreen, flush, render_headless, run_async
+
+
+class Screen(HeadlessScreen):
+    async def tap(self, ident: str) -> None:
+        await self.click(ident)
+
+    def card(self, ident: str) -> Any:
+        return self.semantics(ident).content
+
+
+def _cards(text: str) -> list[Card]:
+    return list(parse_cards(text))
+
+
+# ---------------------------------------------------------------- the compact picker
+
+
+@ft.component
+def PickerHost(state: dict[str, Any]) -> ft.Control:
+    chosen, set_chosen = ft.use_state(list(state["start"]))
+
+    def change(new: list[Card]) -> None:
+        state["changes"].append(list(new))
+        set_chosen(new)
+
+    return CompactPicker(chosen, change, ident="p", label="Meld cards", **state["kw"])
+
+
+def _picker(scenario: Callable[[Screen, dict[str, Any]], Any], **kw: Any) -> None:
+    state: dict[str, Any] = {"start": kw.pop("start", []), "changes": [], "kw": kw}
+
+    async def run(sc: Screen) -> None:
+        await scenario(sc, state)
+
+    render_headless(PickerHost, state, scenario=run, screen=Screen)
+
+
+def test_picker_tap_adds_then_removes_and_every_card_is_a_44px_target() -> None:
+    async def scenario(sc: Screen, state: dict[str, Any]) -> None:
+        cells = [
+            c
+            for c in sc.controls()
+            if isinstance(c, ft.Semantics) and "-card-" in str(c.identifier)
+        ]
+        assert len(cells) == 52
+        assert all(c.content.width == CELL and c.content.height == CELL for c in cells)
+        await sc.tap("p-card-7H")
+        await sc.tap("p-card-8H")
+        assert sc.semantics("p-card-7H").selected is True
+        await sc.tap("p-card-7H")
+        assert state["changes"] == [_cards("7H"), _cards("7H 8H"), _cards("8H")]
+
+    _picker(scenario)
+
+
+def test_picker_greys_cards_on_the_table_but_keeps_them_in_place() -> None:
+    async def scenario(sc: Screen, state: dict[str, Any]) -> None:
+        on_table = sc.card("p-card-5H")
+        assert on_table.on_click is None and on_table.width == CELL  # greyed, same size
+        assert "on the table" in str(on_table.content.semantics_label)
+
+    _picker(scenario, unavailable=frozenset(_cards("5H")))
+
+
+def test_picker_one_card_replaces_and_a_full_picker_refuses_with_words() -> None:
+    async def one(sc: Screen, state: dict[str, Any]) -> None:
+        await sc.tap("p-card-2C")
+        await sc.tap("p-card-3C")
+        assert state["changes"][-1] == _cards("3C")
+
+    _picker(one, max_cards=1)
+
+    async def two(sc: Screen, state: dict[str, Any]) -> None:
+        await sc.tap("p-card-2C")
+        await sc.tap("p-card-3C")
+        await sc.tap("p-card-4C")
+        assert state["changes"][-1] == _cards("2C 3C")
+        assert "At most 2 cards here." in sc.texts()
+
+    _picker(two, max_cards=2)
+
+
+def test_picker_strip_has_a_reserved_height_and_says_the_cards() -> None:
+    async def scenario(sc: Screen, state: dict[str, Any]) -> None:
+        strips = [
+            c
+            for c in sc.controls()
+            if isinstance(c, ft.Container) and c.height == STRIP_HEIGHT and c.width is None
+        ]
+        assert len(strips) == 1
+        labels = [str(c.semantics_label) for c in sc.controls() if isinstance(c, ft.Text)]
+        assert "Meld cards: K♠ Q♠" in labels
+
+    _picker(scenario, start=_cards("KS QS"))
+
+
+def test_picker_typing_is_one_tap_away_and_checks_the_text() -> None:
+    async def scenario(sc: Screen, state: dict[str, Any]) -> None:
+        await sc.tap("p-type")
+        field = next(c for c in sc.controls() if isinstance(c, ft.TextField))
+        assert field.label == "Type meld cards"
+        await sc.change(field, "5h 6h 7h")
+        await sc.click("p-use-typed")
+        assert state["changes"][-1] == _cards("5H 6H 7H")
+        await sc.change(field, "5h zz")
+        await sc.click("p-use-typed")
+        assert any("zz" in t for t in sc.texts())
+        await sc.tap("p-type")  # back to the grid
+        assert sc.has("p-card-AS")
+
+    _picker(scenario)
+
+
+def test_in_sentence_keeps_names_as_typed() -> None:
+    assert in_sentence("Meld cards") == "meld cards"
+    assert in_sentence("ann's hand") == "ann's hand"
+
+
+# ---------------------------------------------------------------- the entry bar
+
+
+def _session() -> GameSession:
+    s = GameSession.start(MemoryRepository(), "umtali", ["Ann", "Bob"], {})
+    assert s.add({"type": "start_hand", "dealer": "Ann"}) is None
+    return s
+
+
+@ft.component
+def BarHost(session: GameSession, verdict: Verdict | None, primary: Primary | None) -> ft.Control:
+    ft.use_state(session)
+    return EntryBar(session, verdict, primary, hint="Pick cards.")
+
+
+def test_bar_primary_is_live_only_when_allowed_and_a_press_records() -> None:
+    session = _session()
+    presses: list[str] = []
+
+    def press() -> Refusal | None:
+        presses.append("x")
+        return session.add({"type": "meld", "player": "Bob", "cards": ["5H", "6H", "7H"]})
+
+    ok = Verdict(legal=True, kind="sequence", points=3, rule="U5.2", reason="5H 6H 7H")
+
+    async def scenario(sc: Screen) -> None:
+        assert sc.label("verdict") == "Sequence: 3 points. 5H 6H 7H (rule U5.2)"
+        await sc.click("add")
+        assert presses == ["x"] and len(session.actions) == 2
+        await sc.click("undo")
+        assert len(session.actions) == 1
+
+    render_headless(
+        BarHost, session, ok, Primary("Add", "add", press), scenario=scenario, screen=Screen
+    )
+
+    async def closed(sc: Screen) -> None:
+        assert sc.semantics("add").content.disabled
+        assert sc.label("verdict") == "Pick cards."
+
+    render_headless(
+        BarHost,
+        _session(),
+        None,
+        Primary("Add", "add", press, enabled=False),
+        scenario=closed,
+        screen=Screen,
+    )
+
+
+def test_bar_shows_a_refusal_in_the_same_slot_until_dismissed() -> None:
+    session = _session()
+    assert session.add({"type": "meld", "player": "Bob", "cards": ["JH", "JD", "JS"]}) is not None
+
+    async def scenario(sc: Screen) -> None:
+        label = sc.label("verdict")
+        assert label.startswith("Refused: ") and label.endswith("(rule U5.1)")
+        slot = sc.semantics("verdict").content
+        assert slot.height == VERDICT_HEIGHT
+        await sc.click("verdict-dismiss")
+        assert session.error is None and sc.label("verdict") == "Pick cards."
+
+    render_headless(BarHost, session, None, None, scenario=scenario, screen=Screen)
+
+
+def test_verdict_label_words_notes_and_plurals() -> None:
+    v = Verdict(
+        legal=True, kind="lay_off", points=1, rule="R7.joker_swap", reason="ok", notes=("n",)
+    )
+    assert verdict_label(v) == "Lay off: 1 point. ok (rule R7) Note: n."
+    assert (
+        verdict_label(Verdict(legal=False, rule="U5.1", reason="no"))
+        == "Not allowed. no (rule U5.1)"
+    )
+
+
+# ---------------------------------------------------------------- scoreboard and layout
+
+
+def test_scoreline_words_and_the_tap_that_opens_the_board() -> None:
+    assert totals_words(("Ann", "Bob"), {"Ann": 12, "Bob": 7}) == "Ann 12 · Bob 7"
+    assert scoreline_label(("Ann 1 · Bob 2", "Hand 1"), False).endswith("Show the score sheet")
+    board = Scoreboard()
+
+    @ft.component
+    def Host() -> ft.Control:
+        ft.use_state(board)
+        return scoreline_title(("Ann 1 · Bob 2", "Hand 1 of 4 · Bob to play"), board)
+
+    async def scenario(sc: Screen) -> None:
+        assert sc.semantics("scoreline").expanded is False
+        await sc.click("scoreline")
+        assert board.open and sc.semantics("scoreline").expanded is True
+
+    render_headless(Host, scenario=scenario, screen=Screen)
+
+
+def test_a_table_that_fills_the_screen_says_so_with_its_scoreline() -> None:
+    def words(summary: Any) -> tuple[str, str]:
+        return ("a", "b")
+
+    @fills_screen(words)
+    def Table() -> ft.Control:
+        return thumb_screen(board=[ft.Text("board")], entry=[ft.Text("entry")])
+
+    def Other() -> ft.Control:
+        return ft.Text("x")
+
+    assert is_full_screen(Table) and scoreline_of(Table) is words
+    assert not is_full_screen(Other) and scoreline_of(Other) is None
+    layout = Table()
+    assert isinstance(layout, ft.Row) and layout.expand
+
+
+# ---------------------------------------------------------------- turn order
+
+
+def test_turn_follow_tracks_the_referee_until_a_name_is_tapped() -> None:
+    follow = TurnFollow()
+    players = ("Ann", "Bob", "Cy")
+    assert follow.acting(players, "Bob") == "Bob"
+    follow.pick("Cy")
+    assert follow.acting(players, "Bob") == "Cy"
+    follow.follow()
+    assert follow.acting(players, "Ann") == "Ann"
+    assert follow.acting(players, None) == "Ann"
+    assert next_in_order(players, "Cy") == "Ann"
+
+
+def test_acting_row_marks_who_is_on_turn() -> None:
+    picked: list[str] = []
+
+    @ft.component
+    def Host() -> ft.Control:
+        return acting_row(("Ann", "Bob"), "Ann", "Bob", picked.append)
+
+    async def scenario(sc: Screen) -> None:
+        assert sc.label("acting-bob") == "Bob (to play)"
+        assert sc.semantics("acting-ann").selected is True
+        await sc.click("acting-bob")
+        assert picked == ["Bob"]
+
+    render_headless(Host, scenario=scenario, screen=Screen)
+
+
+# ---------------------------------------------------------------- phone services
+
+
+def test_phone_services_never_fail_without_a_client() -> None:
+    @ft.component
+    def Host() -> ft.Control:
+        return ft.Semantics(
+            identifier="b",
+            content=ft.Button(
+                "b", on_click=lambda _: (tick(None), tick(Refusal("no")), keep_awake(True))
+            ),
+        )
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("b")
+        words = await asyncio.wait_for(share_text("Ann 1, Bob 2", "Result"), timeout=20)
+        assert words in ("", "Result copied: paste it into a message.", "Result shared.")
+
+    render_headless(Host, scenario=scenario, screen=Screen)
+
+
+def test_phone_keep_awake_asks_once_per_change() -> None:
+    class Page:
+        def run_task(self, job: Any) -> None:
+            raise AssertionError("no client")
+
+    p = Phone(Page())  # type: ignore[arg-type]
+    p.keep_awake(True)
+    p.keep_awake(True)
+    assert p.awake
+    p.keep_awake(False)
+    assert not p.awake
+    run_async(flush())
