@@ -42,6 +42,7 @@ __all__ = [
     "meld_action",
     "meld_verdict",
     "next_deal",
+    "replayed_change",
     "summary_of",
     "unavailable",
 ]
@@ -134,6 +135,39 @@ def next_deal(summary: RummySummary) -> StartHand | None:
 
 
 # --------------------------------------------------------------------------- the hand over
+
+
+def replayed_change(
+    shown: Sequence[Card], picked: Sequence[Card], now: Sequence[Card]
+) -> list[Card]:
+    """A picker's change (``shown`` -> ``picked``) made again on what is entered ``now``.
+
+    A picker hands back the whole new list, worked out from the cards it showed; two
+    quick taps can both start from the same ``shown`` (the screen had not caught up).
+    One card added or taken away is replayed on ``now``, so neither tap is lost;
+    anything else (typed cards) replaces the list.
+
+    >>> a, b, c = cards_of(["7H", "8H", "9H"])
+    >>> def show(cards): return " ".join(map(str, cards))
+    >>> show(replayed_change([a], [a, b], [a, c]))  # 8H tapped while 9H was on its way
+    '7H 9H 8H'
+    >>> show(replayed_change([a, b], [b], [a, b, c]))  # 7H tapped off
+    '8H 9H'
+    >>> show(replayed_change([a], [b, c], [a]))  # typed: the new cards
+    '8H 9H'
+    """
+    shown, picked, now = list(shown), list(picked), list(now)
+    if len(picked) == len(shown) + 1 and picked[:-1] == shown:
+        card = picked[-1]
+        return now if card in now and not card.is_joker else [*now, card]
+    if len(picked) == len(shown) - 1:
+        gone = [c for c in shown if c not in picked or shown.count(c) > picked.count(c)]
+        if len(set(gone)) == 1:
+            out = list(now)
+            if gone[0] in out:
+                out.remove(gone[0])
+            return out
+    return picked
 
 
 def losers_in_order(players: Sequence[str], went_out: str | None, dealer: str | None) -> list[str]:

@@ -42,6 +42,7 @@ from companion.components.rummy_entry import (
     live_game,
     losers_in_order,
     next_deal,
+    replayed_change,
     summary_of,
     unavailable,
 )
@@ -437,14 +438,17 @@ def HandOverEntry(session: GameSession, ui: HandOverUi, on_close: Callable[[], N
     p = ui.current if ui.current in facts.losers else None
     following = facts.after(ui, p) if p is not None else None
 
-    def change(cards: list[Card]) -> None:
+    shown = list(ui.remaining.get(p, [])) if p is not None else []
+
+    def change(picked: list[Card]) -> None:
         if p is None:
             return
-        before = len(ui.remaining.get(p, []))
-        ui.remaining = {**ui.remaining, p: list(cards)}
+        before = ui.remaining.get(p, [])
+        cards = replayed_change(shown, picked, before)  # a quick second tap is not lost
+        ui.remaining = {**ui.remaining, p: cards}
         ui.refused = None
         expected = cards_expected(facts.play, p)
-        if len(cards) > before and expected is not None and len(cards) == expected:
+        if len(cards) > len(before) and expected is not None and len(cards) == expected:
             ui.current = facts.after(ui, p) or p  # shown in full: on to the next player
 
     jokers = bool(facts.game.rules.jokers)
@@ -454,8 +458,10 @@ def HandOverEntry(session: GameSession, ui: HandOverUi, on_close: Callable[[], N
     elif p in ui.typed:
         entry = _keypad(ui, p)
     else:
-        entry = CompactPicker(
-            list(ui.remaining.get(p, [])),
+        # a fresh picker (not typing, no typed text) for each player: flet's component
+        # wrapper takes ``key``, its signature does not say so
+        entry = CompactPicker(  # type: ignore[call-arg]
+            shown,
             change,
             ident=f"rem-{slug(p)}",
             label=f"{p}'s cards",

@@ -20,6 +20,7 @@ from companion.components.rummy_entry import (
     lay_off_verdict,
     meld_verdict,
     next_deal,
+    replayed_change,
     summary_of,
     unavailable,
 )
@@ -452,3 +453,17 @@ def test_r6_2_hand_over_cards_can_be_typed_too() -> None:
         assert sc.label("live-ann") == "Ann: penalty 17"
 
     drive(game, scenario)
+
+
+def test_hand_over_two_quick_card_taps_both_count() -> None:
+    """A picker works out its new list from the cards it showed: two taps before the
+    screen catches up both start from the same list; neither card is lost."""
+    seven, eight, nine = parse_cards("7H 8H 9H")
+    # 8H tapped while 7H was shown; 9H's tap (also from [7H]) had already landed
+    assert replayed_change([seven], [seven, eight], [seven, nine]) == [seven, nine, eight]
+    # the same card twice (a double tap) is still one card
+    assert replayed_change([seven], [seven, eight], [seven, eight]) == [seven, eight]
+    # taken off, whatever else arrived meanwhile
+    assert replayed_change([seven, eight], [eight], [seven, eight, nine]) == [eight, nine]
+    # typed cards replace the list
+    assert replayed_change([seven], [eight, nine], [seven]) == [eight, nine]
