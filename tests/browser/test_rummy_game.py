@@ -57,8 +57,10 @@ from tests.browser.layout import (
     assert_nothing_moved,
     open_phone,
     phone_context,
+    settle,
     settled_boxes,
     visible_box,
+    watch_server,
 )
 from tests.browser.shots import painted_screenshot
 from tests.browser.words import assert_words_people_use
@@ -89,6 +91,7 @@ def phone(browser: Any, *, dark: bool = False) -> Any:
 
     page.route("**/*", guard)
     page.on("websocket", lambda ws: ws.on("framesent", lambda f: page.ws_sent.append(1)))
+    watch_server(page)
     return page
 
 
@@ -127,7 +130,9 @@ def tap(page: Any, ident: str) -> None:
     assert seen is not None and abs(seen["height"] - seen["full"]["height"]) < 1, (
         f"{ident} is not wholly on screen: {seen}"
     )
+    clicked = time.monotonic()
     loc.click()
+    settle(page, since=clicked)  # the server's answer drawn: the next tap meets it
 
 
 def said(page: Any, ident: str, text: str) -> None:
@@ -183,8 +188,11 @@ def start_game(page: Any, url: str, rules: dict[str, str], switches: list[str]) 
         page.keyboard.press("Enter")
         expect(page.get_by_text(f"{seat}. {name}")).to_be_visible(timeout=TIMEOUT)
     page.get_by_role("radio", name="Ann").click()
+    assert_words_people_use(page, "new game")
     if switches or rules:  # the house rules fold into one row that opens them
         page.get_by_test_id("house-rules").click()
+        expect(page.get_by_test_id("house-rules-done")).to_be_visible(timeout=TIMEOUT)
+        assert_words_people_use(page, "house rules")
         for name in switches:
             switch = page.get_by_test_id(f"rummy-rules-{name}").get_by_role("switch")
             switch.scroll_into_view_if_needed()
@@ -198,6 +206,19 @@ def start_game(page: Any, url: str, rules: dict[str, str], switches: list[str]) 
         expect(page.get_by_test_id("house-rules-done")).to_have_count(0, timeout=TIMEOUT)
     page.get_by_role("button", name="Start Rummy").click()
     expect(page.get_by_test_id("hand-over")).to_be_visible(timeout=TIMEOUT)
+
+
+def rule_sheet_and_back(page: Any, link: str, heading: str) -> None:
+    """Open the rule behind ``link`` in its sheet over the table, then close it."""
+    before = page.url
+    tap(page, link)
+    expect(page.get_by_test_id("rule-sheet")).to_be_visible(timeout=TIMEOUT)
+    expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=TIMEOUT)
+    assert page.url == before  # nothing navigated: the table is still underneath
+    assert_words_people_use(page, "the rule sheet")
+    tap(page, "rule-sheet-close")
+    expect(page.get_by_test_id("rule-sheet")).to_have_count(0, timeout=TIMEOUT)
+    assert page.url == before
 
 
 def confirm(page: Any, preview: str) -> None:
@@ -231,6 +252,16 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     expect(page.get_by_test_id("log-record").get_by_role("button")).to_be_disabled()
     assert_words_people_use(page, "the table log")
     painted_screenshot(page, "rummy-illegal-meld-phone")
+    # the rule opens in a sheet over the table; closing it finds the table as it was
+    rule_sheet_and_back(page, "log-verdict-rule", "Rule R2.2 · Rummy")
+    expect(page.get_by_text("Cards going down: Q♥ K♥ A♥", exact=True)).to_be_attached()
+    chosen(page, "log-player-cy")
+    named(
+        page,
+        "log-verdict",
+        'Not allowed. "QH KH AH": the ace is low, so Q-K-A is not a run'
+        " (the house rule “Ace high or low” allows it) (rule R2.2)",
+    )
 
     tap(page, "log-clear")
     tap(page, "log-player-bob")
@@ -281,7 +312,18 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     cards(page, "rem-ann", ["KS", "7D"], "Ann", "K♠ 7♦")
     named(page, "live-ann", "Ann: penalty 17")
     assert_words_people_use(page, "the hand over")
-    painted_screenshot(page, "rummy-hand-over-phone")
+    painted_screenshot(page, "rummy-hand-over-phone")  # docs/rummy-hand-over-phone.png
+    # the referee's rule from the bar opens over the hand over and closes back to it
+    named(
+        page,
+        "hand-verdict",
+        "Hand end: 29 points. hand 1: Bob went out; this hand scores Ann 17, Bob 0, Cy 12"
+        " (rule R6.2)",
+    )
+    rule_sheet_and_back(page, "hand-verdict-rule", "Rule R6.2 · Rummy")
+    said(page, "rem-ann-chosen", "Ann's cards: K♠ 7♦")
+    named(page, "live-cy", "Cy: typed 12")
+    named(page, "live-ann", "Ann: penalty 17")
     confirm(
         page, "This hand: Ann 17 · Bob 0 · Cy 12 typed\nTotals after it: Ann 17 · Bob 0 · Cy 12"
     )
@@ -462,7 +504,7 @@ def test_rummy_screens_at_desktop_size(fresh_server: AppServer, browser: Any, da
             page.get_by_test_id(f"rem-ann-card-{card}").click()
         named(page, "live-ann", "Ann: penalty 17")
         assert_words_people_use(page, "the hand over")
-        painted_screenshot(page, f"rummy-hand-over-{name}")
+        painted_screenshot(page, f"rummy-hand-over-{name}")  # docs/rummy-desktop.png
         confirm(
             page,
             "This hand: Ann 17 · Bob 0 · Cy 4 typed\nTotals after it: Ann 17 · Bob 0 · Cy 4\n"
