@@ -197,9 +197,25 @@ def target(
 
 
 def _chip(
-    name: str, status: str, *, label: str, ident: str, chosen: bool, on_click: Any
+    name: str,
+    status: str,
+    *,
+    label: str,
+    ident: str,
+    chosen: bool,
+    on_click: Any,
+    winner: bool = False,
 ) -> ft.Control:
-    """A player: their name and where their entry stands; a thumb-sized target."""
+    """A player: their name and where their entry stands; a thumb-sized target.  The
+    player whose cards are shown has a thick border; who went out is shaded apart."""
+    bg: ft.ColorValue
+    edge: ft.ColorValue
+    if winner:
+        bg, edge, width = ft.Colors.TERTIARY_CONTAINER, ft.Colors.TERTIARY, 1
+    elif chosen:
+        bg, edge, width = ft.Colors.PRIMARY_CONTAINER, ft.Colors.PRIMARY, 3
+    else:
+        bg, edge, width = ft.Colors.SURFACE_CONTAINER_HIGHEST, "#9E9E9E", 1
     box = ft.Container(
         ft.Column(
             [
@@ -213,9 +229,9 @@ def _chip(
         height=48,
         border_radius=10,
         alignment=ft.Alignment.CENTER,
-        bgcolor=ft.Colors.PRIMARY_CONTAINER if chosen else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        bgcolor=bg,
         # drawn inside the fixed box: a thicker border never resizes the chip
-        border=ft.Border.all(3 if chosen else 1, ft.Colors.PRIMARY if chosen else "#9E9E9E"),
+        border=ft.Border.all(width, edge),
         on_click=on_click,
         ink=True,
     )
@@ -264,7 +280,13 @@ def _players_row(ui: HandOverUi, facts: _Facts, players: tuple[str, ...]) -> ft.
         status, label, ident = _chip_for(p, ui, facts)
         chosen = p in (ui.current, ui.winner)
         chip = _chip(
-            p, status, label=label, ident=ident, chosen=chosen, on_click=lambda _, p=p: tap(p)
+            p,
+            status,
+            label=label,
+            ident=ident,
+            chosen=chosen,
+            on_click=lambda _, p=p: tap(p),
+            winner=p == ui.winner,
         )
         chips.append(ft.Container(chip, col=12 // per_row))
     return ft.ResponsiveRow(chips, spacing=6, run_spacing=4)

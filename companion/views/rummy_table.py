@@ -53,6 +53,9 @@ def rummy_scoreline(summary: Summary) -> tuple[str, str]:
     >>> g = RummyGame(["Ann", "Bob", "Cy"]); _ = g.start_hand("Bob")
     >>> rummy_scoreline(g.summary())
     ('Ann 0 · Bob 0 · Cy 0', 'Hand 1 · Bob deals')
+    >>> _ = g.push({"type": "hand_end", "went_out": "Ann", "remaining": {"Bob": ["KS"], "Cy": []}})
+    >>> rummy_scoreline(g.summary())
+    ('Ann 0 · Bob 10 · Cy 0', 'Cy deals hand 2')
     """
     top = totals_words(summary.players, summary.totals)
     if summary.finished:
@@ -61,8 +64,8 @@ def rummy_scoreline(summary: Summary) -> tuple[str, str]:
     players = summary.players
     if not isinstance(summary, RummySummary) or dealer not in players:
         return top, f"Hand {summary.hand}"
-    if not summary.in_hand:
-        return top, f"Hand {len(summary.hands)} scored · {dealer} deals next"
+    if not summary.in_hand:  # short: the app bar leaves a phone about 160 px for it
+        return top, f"{dealer} deals hand {len(summary.hands) + 1}"
     if summary.turn:  # turns are logged: the referee knows whose turn it is
         return top, f"Hand {summary.hand} · {summary.turn} to play"
     return top, f"Hand {summary.hand} · {dealer} deals"
