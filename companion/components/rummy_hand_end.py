@@ -29,7 +29,7 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.card_grid import CELL, CompactPicker, card_grid, cards_spans
+from companion.components.card_grid import CELL, CompactPicker, card_grid
 from companion.components.common import rule_link, said, tag
 from companion.components.entry_bar import EntryBar, Primary
 from companion.components.rummy_entry import (
@@ -47,9 +47,9 @@ from companion.components.rummy_entry import (
     unavailable,
 )
 from companion.session import GameSession, Refusal
-from companion.ui import slug
+from companion.ui import RED_SUIT, slug
 from rulesets import RulesetError
-from rulesets.cards import Card, Rank, Suit, format_cards
+from rulesets.cards import Card, Color, Rank, Suit, format_cards
 from rulesets.protocol import Verdict
 from rulesets.rummy import HandEnd, RummyGame, RummyPlay, RummySummary
 
@@ -339,6 +339,22 @@ def _head_row(
     )
 
 
+def _card_spans(cards: list[Card]) -> list[ft.TextSpan]:
+    """Cards as text on the screen's own background: red suits red, black suits in the
+    text colour (near-black ink vanishes on a dark theme)."""
+    return [
+        ft.TextSpan(
+            ("" if i == 0 else " ") + c.symbol,
+            style=ft.TextStyle(
+                size=14,
+                weight=ft.FontWeight.BOLD,
+                color=RED_SUIT if c.suit is not None and c.s.color is Color.RED else None,
+            ),
+        )
+        for i, c in enumerate(cards)
+    ]
+
+
 def _entry_row(ui: HandOverUi, p: str | None, following: str | None) -> ft.Control:
     """Whose cards are shown and what is entered so far; take one back; won't show; next."""
     if p is None:
@@ -355,7 +371,7 @@ def _entry_row(ui: HandOverUi, p: str | None, following: str | None) -> ft.Contr
         words = ft.Text(
             spans=[
                 ft.TextSpan(f"{p}: ", style=ft.TextStyle(size=14, weight=ft.FontWeight.W_500)),
-                *(cards_spans(cards, size=14) if cards else [ft.TextSpan("none yet")]),
+                *(_card_spans(cards) if cards else [ft.TextSpan("none yet")]),
             ],
             max_lines=2,
             overflow=ft.TextOverflow.ELLIPSIS,

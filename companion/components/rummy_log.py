@@ -1,13 +1,13 @@
 """The optional Rummy table log: melds and lay-offs as they go down.
 
-Who is putting cards down follows the turn order (the referee's turn when turns
-are logged, else the player after the last one who put cards down, else the
-dealer's left), changeable with one tap.  Each card is one tap in the thumb
-kit's still grid of the pack.  The referee judges the cards at once as a new
-meld and as a lay-off onto every meld on the table; the bar at the bottom shows
-its verdict on the first way it accepts (or why not, with the rule) and records
-it with one tap.  Another way is one tap on its chip.  A card on the table stays
-greyed where it is.  While no card is chosen the bar's action is "Hand over".
+Who is putting cards down follows the turn order (the referee's turn when turns are
+logged, else the player after the last one who put cards down, else the dealer's left),
+changeable with one tap. Each card is one tap in the thumb kit's still grid of the pack
+(or typed: ``7h 8h 9h``). The referee judges the cards at once as a new meld and as a
+lay-off onto every meld on the table; the bar at the bottom shows its verdict on the
+first way it accepts (or why not, with the rule) and records it with one tap. Another
+way is one tap on its chip. A card on the table stays greyed where it is. While no card
+is chosen the bar's action is "Hand over".
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
-from companion.components.card_grid import card_grid, chosen_strip
+from companion.components.card_grid import CompactPicker
 from companion.components.common import choice, said
 from companion.components.entry_bar import EntryBar, Primary
 from companion.components.rummy_entry import (
     cards_of,
     lay_off_action,
     meld_action,
+    replayed_change,
     summary_of,
     unavailable,
 )
@@ -171,25 +172,25 @@ def LogEntry(session: GameSession, ui: LogUi) -> ft.Control:
     ways = _ways(session, who, list(ui.cards))
     way = _chosen_way(ui, ways)
 
-    def tap(card: Card) -> None:
-        adding = card.is_joker or card not in ui.cards
-        ui.cards = [*ui.cards, card] if adding else [c for c in ui.cards if c != card]
+    shown = list(ui.cards)
 
-    def clear() -> None:
-        ui.cards = []
-        ui.target = None
+    def change(picked: list[Card]) -> None:
+        ui.cards = replayed_change(shown, picked, ui.cards)  # a quick second tap counts
+        if not ui.cards:
+            ui.target = None
 
     return ft.Column(
         [
             _players(ui, who, session.players),
             _targets(ui, ways, way),
-            chosen_strip("Cards going down", list(ui.cards), ident="log", on_clear=clear),
-            card_grid(
-                list(ui.cards),
-                tap,
+            # the chosen strip, the pack, and typing the cards one tap away ("Type")
+            CompactPicker(
+                shown,
+                change,
                 ident="log",
-                unavailable=unavailable(summary.detail.play),
+                label="Cards going down",
                 jokers=bool(summary.detail.rules.get("jokers")),
+                unavailable=unavailable(summary.detail.play),
             ),
         ],
         spacing=4,

@@ -479,6 +479,7 @@ def test_rummy_screens_at_desktop_size(fresh_server: AppServer, browser: Any, da
     """The Rummy screens (table, table log, hand over, result) at 1280x800, to look at."""
     name = "desktop" + ("-dark" if dark else "")
     page = new_page(browser, DESKTOP, dark=dark)
+    watch_server(page)  # before the app's websocket opens: tap() waits on its answers
     try:
         start_game(page, fresh_server.url, {"target": "10"}, [])
         assert_words_people_use(page, "the table")

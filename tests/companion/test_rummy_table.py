@@ -467,3 +467,25 @@ def test_hand_over_two_quick_card_taps_both_count() -> None:
     assert replayed_change([seven, eight], [eight], [seven, eight, nine]) == [eight, nine]
     # typed cards replace the list
     assert replayed_change([seven], [eight, nine], [seven]) == [eight, nine]
+
+
+def test_r2_2_table_log_cards_can_be_typed_too() -> None:
+    """The table log's picker keeps typing one tap away ("Type"), like the hand over."""
+    game = new_session()
+
+    async def scenario(sc: Screen) -> None:
+        await sc.change(sc.by_id("table-log-switch"), True)
+        await sc.click("log-type")
+        field = next(c for c in sc.controls() if isinstance(c, ft.TextField))
+        await sc.change(field, "7h 8h 9h")
+        await sc.fs.dispatch_event(field._i, "submit", None)
+        await sc.flush()
+        assert sc.label("log-verdict").startswith('Run: 24 points. "7H 8H 9H" is a run')
+        await sc.click("log-record")
+        assert [list(m.cards) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
+        # recorded: the typed text goes, the next player comes up with nothing chosen
+        field = next(c for c in sc.controls() if isinstance(c, ft.TextField))
+        assert not field.value
+        assert sc.semantics("log-player-cy").selected
+
+    drive(game, scenario)
