@@ -137,7 +137,10 @@ def _play_bar(session: GameSession, summary: RummySummary, on_hand_over: Any) ->
         return EntryBar(session, None, None, hint="Game over. Undo takes back the last hand.")
     if summary.in_hand:
         primary = Primary("Hand over", "hand-over", open_hand_over, icon=ft.Icons.FLAG)
-        hint = "Someone went out (or the stock ran out)? Tap Hand over."
+        play = summary.detail.play
+        block = play is not None and play.may_end_without_winner  # the stock may run out
+        stock = " (or the stock ran out)" if block else ""
+        hint = f"Someone went out{stock}? Tap Hand over."
         return EntryBar(session, None, primary, hint=hint)
     primary = Primary(f"Start hand {done + 1}", "start-hand", deal, icon=ft.Icons.PLAY_ARROW)
     return EntryBar(session, None, primary, hint=status_line(summary))

@@ -417,16 +417,21 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
 # ---------------------------------------------------------------- nothing jumps --------
 
 
-def seed(data_dir: Path, players: list[str], opening: list[dict[str, Any]]) -> str:
+def seed(
+    data_dir: Path,
+    players: list[str],
+    opening: list[dict[str, Any]],
+    rules: dict[str, Any] | None = None,
+) -> str:
     """A Rummy game in the history of ``data_dir`` (before the server starts); its id."""
     from companion.storage import open_repository
     from rulesets import load_ruleset
 
-    live = load_ruleset("rummy").new_game(players, {})
+    live = load_ruleset("rummy").new_game(players, rules or {})
     for action in opening:
         live.push(action)
     repo = open_repository(data_dir)
-    stored = repo.create_game("rummy", players, rules={})
+    stored = repo.create_game("rummy", players, rules=rules or {})
     repo.replace_actions(stored.id, [a.to_json() for a in live.actions])
     return stored.id
 
@@ -439,13 +444,19 @@ def test_rummy_hand_over_nothing_moves_and_all_on_one_screen(
     tmp_path: Path, browser: Any, players: list[str]
 ) -> None:
     """The first card tap of a hand over moves no target by more than 2 px, and the
-    players, the whole pack and Confirm are on one phone screen, with 6 players too."""
-    gid = seed(tmp_path, players, [{"type": "start_hand", "dealer": "Ann"}])
+    players, the whole pack and Confirm are on one phone screen, with 6 players too.
+    With block rummy (the stock may run out), "Nobody went out" is far from Confirm."""
+    rules = {"block_rummy": True} if len(players) == 3 else {}
+    gid = seed(tmp_path, players, [{"type": "start_hand", "dealer": "Ann"}], rules)
     server = AppServer(tmp_path).start()
     page = phone(browser)
     try:
         open_phone(page, f"{server.url}play/{gid}")
         tap(page, "hand-over")
+        if rules:  # a rare action never sits next to the primary one
+            nobody = page.get_by_test_id("went-out-nobody").bounding_box()
+            primary = page.get_by_test_id("confirm-hand").bounding_box()
+            assert primary["y"] - (nobody["y"] + nobody["height"]) > 300, (nobody, primary)
         tap(page, "went-out-bob")  # Cy, on Bob's left, shows first
         expect(page.get_by_test_id("rem-cy-card-KS")).to_have_count(1, timeout=TIMEOUT)
         chips = [f"live-{p.lower()}" for p in players if p != "Bob"] + ["went-out-bob"]

@@ -387,6 +387,7 @@ def test_r5_2_block_rummy_offers_nobody_and_everyone_scores() -> None:
     game = new_session({"block_rummy": True})
 
     async def scenario(sc: Screen) -> None:
+        assert sc.label("verdict") == "Someone went out (or the stock ran out)? Tap Hand over."
         await sc.click("hand-over")
         await sc.click("went-out-nobody")
         assert not sc.has_id("going-rummy")
@@ -400,6 +401,17 @@ def test_r5_2_block_rummy_offers_nobody_and_everyone_scores() -> None:
         await sc.click("confirm-hand")
         assert summary(game).hands[0].went_out is None
         assert summary(game).totals == {"Ann": 2, "Bob": 3, "Cy": 4}
+
+    drive(game, scenario)
+
+
+def test_r5_2_without_block_rummy_the_stock_is_not_mentioned() -> None:
+    game = new_session()
+
+    async def scenario(sc: Screen) -> None:
+        assert sc.label("verdict") == "Someone went out? Tap Hand over."
+        await sc.click("hand-over")
+        assert not sc.has_id("went-out-nobody")
 
     drive(game, scenario)
 
