@@ -317,9 +317,10 @@ def _head_row(
             ui.rummy = bool(e.control.value)
 
         switch = ft.Switch(label=f"{ui.winner} went rummy", value=ui.rummy, on_change=flip)
+        rule = facts.before.detail.cite.get("going_rummy")  # the referee's, as every rule
         left = [
             tag(switch, "going-rummy"),
-            rule_link(facts.before.detail.cite.get("going_rummy", "R4.2"), "going-rummy-rule"),
+            *([rule_link(rule, "going-rummy-rule")] if rule else []),
             ft.Container(expand=True),
         ]
     else:
@@ -571,14 +572,14 @@ def HandOverBoard(session: GameSession, ui: HandOverUi) -> ft.Control:
     text = _scores_text(answer.preview, ui.number)
     cite = facts.before.detail.cite
     hand = answer.preview.hands[ui.number - 1]
-    rules = [cite.get("values", "R6.1"), *dict.fromkeys(e.rule for e in hand.ledger)]
+    rules = [cite.get("values", ""), *dict.fromkeys(e.rule for e in hand.ledger)]
     if answer.preview.finished:
-        rules.append(cite.get("end", "R6.3"))
+        rules.append(cite.get("end", ""))
     return ft.Column(
         [
             said(ft.Text(text, size=15, weight=ft.FontWeight.W_500), text, "hand-preview"),
             ft.Row(
-                [rule_link(r, f"hand-preview-rule-{slug(r)}") for r in dict.fromkeys(rules)],
+                [rule_link(r, f"hand-preview-rule-{slug(r)}") for r in dict.fromkeys(rules) if r],
                 wrap=True,
                 spacing=0,
             ),
