@@ -122,14 +122,26 @@ def board_show(page: Any, loc: Any, timeout: float = 15.0) -> None:
         page.wait_for_timeout(150)
 
 
+def wholly_seen(seen: dict[str, Any] | None) -> bool:
+    """``visible_box``'s answer says the whole control can be seen."""
+    if seen is None:
+        return False
+    full = seen["full"]
+    return abs(seen["height"] - full["height"]) < 1 and abs(seen["width"] - full["width"]) < 1
+
+
 def tap(page: Any, ident: str) -> None:
     """Tap the control with test id ``ident``; it must be on screen without scrolling."""
     loc = page.get_by_test_id(ident)
     expect(loc).to_have_count(1, timeout=TIMEOUT)
+    # the accessibility tree can lag a frame behind the screen on a busy machine: wait
+    # (never scroll) until the whole control is on screen
+    deadline = time.monotonic() + TIMEOUT / 1000
     seen = visible_box(page, loc)
-    assert seen is not None and abs(seen["height"] - seen["full"]["height"]) < 1, (
-        f"{ident} is not wholly on screen: {seen}"
-    )
+    while not wholly_seen(seen) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+        seen = visible_box(page, loc)
+    assert wholly_seen(seen), f"{ident} is not wholly on screen: {seen}"
     clicked = time.monotonic()
     loc.click()
     settle(page, since=clicked)  # the server's answer drawn: the next tap meets it
