@@ -106,7 +106,7 @@ def _board(
     out: list[ft.Control] = []
     if summary.finished:
         out.append(result_card(summary))
-    else:
+    elif not entering:  # during a hand over the app bar says the hand and the dealer
         out.append(
             said(ft.Text(status, size=15, weight=ft.FontWeight.W_600), status, "hand-status")
         )
