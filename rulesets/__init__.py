@@ -1,6 +1,6 @@
 """The referee: pure rules for Umtali, basic Rummy and Rummoli.
 
-No UI, no storage, no I/O lives here.  Each game is one module exposing a
+No UI, no storage, no I/O lives here.  Each game is one package exposing a
 ``RULESET`` object that satisfies :class:`rulesets.protocol.Ruleset`; find it
 with :func:`load_ruleset`, by name or alias.
 """

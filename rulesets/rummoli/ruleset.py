@@ -14,15 +14,14 @@ Cy deals; Ann, on the dealer's left, opens the poker betting.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rulesets.cards import Card, parse_cards
-from rulesets.errors import HouseRuleError, RecordError
+from rulesets.errors import HouseRuleError
+from rulesets.facade import RulesetBase, left_of_dealer
 from rulesets.protocol import (
     Advice,
     CheckerFacts,
     Game,
-    GameRecord,
     HouseRulesBase,
     Opening,
     ScoreReport,
@@ -44,7 +43,7 @@ def _rules(rules: HouseRulesBase | None) -> RummoliRules:
     return as_rules(rules)
 
 
-class RummoliRuleset:
+class RummoliRuleset(RulesetBase[RummoliGame, RummoliAction]):
     """The Rummoli referee behind :func:`rulesets.load_ruleset`."""
 
     name = "rummoli"
@@ -56,6 +55,9 @@ class RummoliRuleset:
     min_players = 2
     max_players = 8
     house_rules: type[HouseRulesBase] = RummoliRules
+    game_class = RummoliGame
+    action_parser = staticmethod(parse_action)
+    record_maker = staticmethod(random_record)
     hand_word = "Round"
     #: chips each player starts with unless the table says otherwise
     starting_stack: int | None = 50
@@ -83,31 +85,10 @@ class RummoliRuleset:
     def higher_is_better(self, rules: HouseRulesBase | None = None) -> bool:
         return True
 
-    # ---- live games
-    def new_game(
-        self, players: Sequence[str], rules: HouseRulesBase | dict[str, Any] | None = None
-    ) -> RummoliGame:
-        return RummoliGame(players, rules)
-
-    def from_record(self, record: GameRecord) -> RummoliGame:
-        return RummoliGame.from_record(record)
-
-    def parse_action(self, data: Any) -> RummoliAction:
-        return parse_action(data)
-
-    def replay(self, record: GameRecord) -> dict[str, Any]:
-        return RummoliGame.from_record(record).summary().to_json()
-
-    def random_record(self, seed: int) -> GameRecord:
-        return random_record(seed)
-
     # ---- opening a game
     def opening(self, players: Sequence[str], dealer: str) -> Opening:
         """The dealer deals; the player on their left opens the poker betting (M4.2)."""
-        names = list(players)
-        if dealer not in names:
-            raise RecordError(f"{dealer!r}: not one of the players ({', '.join(names)})")
-        left = names[(names.index(dealer) + 1) % len(names)]
+        left = left_of_dealer(players, dealer)
         return Opening(
             dealer=dealer,
             first=left,
@@ -120,8 +101,7 @@ class RummoliRuleset:
     ) -> list[RummoliAction]:
         """The ``start`` action: each player's starting chips and the first dealer."""
         stacks = list(chips) if chips is not None else [self.starting_stack or 0] * len(players)
-        if dealer not in players:
-            raise RecordError(f"{dealer!r}: not one of the players ({', '.join(players)})")
+        left_of_dealer(players, dealer)  # the dealer is one of the players
         return [Start(chips=stacks, dealer=dealer)]
 
     # ---- stateless checks

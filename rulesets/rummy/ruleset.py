@@ -14,16 +14,16 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from rulesets.cards import Card, format_cards
-from rulesets.errors import IllegalActionError, RecordError, RulesetError
+from rulesets.errors import IllegalActionError, RulesetError
+from rulesets.facade import RulesetBase, left_of_dealer
 from rulesets.protocol import (
     Action,
     Advice,
     CheckerFacts,
     Game,
-    GameRecord,
     HouseRulesBase,
     Opening,
     Ruleset,
@@ -66,7 +66,7 @@ def _check_rest(cards: tuple[Card, ...], hand: Sequence[Card]) -> None:
         )
 
 
-class RummyRuleset:
+class RummyRuleset(RulesetBase[RummyGame, RummyAction]):
     """Basic Rummy for 2-6 players: melds, lay-offs, penalty points (RULES.md section 2)."""
 
     name = "rummy"
@@ -78,6 +78,9 @@ class RummyRuleset:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     house_rules: type[HouseRulesBase] = RummyRules
+    game_class = RummyGame
+    action_parser = staticmethod(parse_action)
+    record_maker = staticmethod(random_record)
     hand_word = "Hand"
     starting_stack: int | None = None
     checker = CheckerFacts(
@@ -101,10 +104,7 @@ class RummyRuleset:
 
     def opening(self, players: Sequence[str], dealer: str) -> Opening:
         """Who deals and who plays first (R1.4: clockwise from the dealer's left)."""
-        names = list(players)
-        if dealer not in names:
-            raise RecordError(f"{dealer!r}: not a player ({', '.join(names)})")
-        left = names[(names.index(dealer) + 1) % len(names)]
+        left = left_of_dealer(players, dealer)
         return Opening(
             dealer=dealer,
             first=left,
@@ -117,30 +117,8 @@ class RummyRuleset:
     ) -> list[Action]:
         """The first deal (R1.2: the first dealer is chosen at the table)."""
         del chips  # Rummy is played without chips
-        if dealer not in players:
-            raise RecordError(f"{dealer!r}: not a player ({', '.join(players)})")
+        left_of_dealer(players, dealer)  # the dealer is one of the players
         return [StartHand(dealer=dealer)]
-
-    # ---- games ----------------------------------------------------------------------
-
-    def new_game(
-        self, players: Sequence[str], rules: HouseRulesBase | dict[str, Any] | None = None
-    ) -> RummyGame:
-        return RummyGame(players, rules)
-
-    def from_record(self, record: GameRecord) -> RummyGame:
-        return RummyGame.from_record(record)
-
-    def parse_action(self, data: Any) -> RummyAction:
-        return parse_action(data)
-
-    def replay(self, record: GameRecord) -> dict[str, Any]:
-        """The public JSON summary of a recorded game (``companion replay --json``)."""
-        return RummyGame.from_record(record).summary().to_json()
-
-    def random_record(self, seed: int) -> GameRecord:
-        """A random legal, complete game."""
-        return random_record(seed)
 
     # ---- stateless checks -------------------------------------------------------------
 

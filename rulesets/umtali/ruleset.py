@@ -27,12 +27,12 @@ from pydantic import ValidationError
 
 from rulesets.cards import Card, Rank, format_cards, parse_card
 from rulesets.errors import HouseRuleError, IllegalActionError, RulesetError
+from rulesets.facade import RulesetBase, left_of_dealer
 from rulesets.protocol import (
     Action,
     Advice,
     CheckerFacts,
     Game,
-    GameRecord,
     HouseRulesBase,
     Opening,
     Ruleset,
@@ -82,7 +82,7 @@ def _plural(n: int) -> str:
     return Units.POINTS.of(n)
 
 
-class UmtaliRuleset:
+class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
     """Umtali for two players: melds, single-card extensions, marriages and jacks."""
 
     name = "umtali"
@@ -94,6 +94,9 @@ class UmtaliRuleset:
     min_players = 2
     max_players = 2
     house_rules: type[HouseRulesBase] = UmtaliRules
+    game_class = UmtaliGame
+    action_parser = staticmethod(parse_action)
+    record_maker = staticmethod(random_record)
     hand_word = "Hand"
     starting_stack: int | None = None
     checker = CheckerFacts(
@@ -117,10 +120,7 @@ class UmtaliRuleset:
 
     def opening(self, players: Sequence[str], dealer: str) -> Opening:
         """The cut decides the first dealer (U2.2); the non-dealer plays first (U3.3)."""
-        names = list(players)
-        if dealer not in names:
-            raise RulesetError(f"{dealer!r}: not one of the players ({', '.join(names)})")
-        first = names[(names.index(dealer) + 1) % len(names)]
+        first = left_of_dealer(players, dealer)
         return Opening(
             dealer=dealer,
             first=first,
@@ -134,26 +134,8 @@ class UmtaliRuleset:
         """A new game's record opens with the first hand's deal."""
         return [StartHand(dealer=self.opening(players, dealer).dealer)]
 
-    # ------------------------------------------------------------------ games
-    def new_game(
-        self, players: Sequence[str], rules: HouseRulesBase | dict[str, Any] | None = None
-    ) -> UmtaliGame:
-        return UmtaliGame(tuple(players), _rules(rules))
-
-    def from_record(self, record: GameRecord) -> UmtaliGame:
-        """Replay a record once (raises :class:`RecordError` / :class:`IllegalActionError`)."""
-        return UmtaliGame.from_record(record)
-
-    def parse_action(self, data: Any) -> UmtaliAction:
-        return parse_action(data)
-
-    def replay(self, record: GameRecord) -> dict[str, Any]:
-        """The public replay JSON of an Umtali :class:`GameRecord`."""
-        return UmtaliGame.from_record(record).summary().to_json()
-
-    def random_record(self, seed: int) -> GameRecord:
-        """A random legal complete game."""
-        return random_record(seed)
+    def game_rules(self, rules: HouseRulesBase | dict[str, Any] | None) -> UmtaliRules:
+        return _rules(rules)
 
     # ------------------------------------------------------------------ checks
     def check(

@@ -1,0 +1,81 @@
+"""What every game's ruleset object does the same way: build, replay, parse, seat.
+
+Each game's ``RULESET`` (``rulesets/<game>/ruleset.py``) subclasses
+:class:`RulesetBase`, names its game class, its action parser and its random
+game maker, and adds only what is its own: facts, opening words, checks,
+scoring and advice.
+
+>>> left_of_dealer(["Ann", "Bob", "Cy"], "Cy")
+'Ann'
+>>> left_of_dealer(["Ann", "Bob"], "Zed")
+Traceback (most recent call last):
+...
+rulesets.errors.RecordError: 'Zed': not one of the players (Ann, Bob)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+from rulesets.errors import RecordError
+from rulesets.protocol import GameRecord, HouseRulesBase
+
+__all__ = ["RulesetBase", "left_of_dealer"]
+
+GameT = TypeVar("GameT")
+ActionT = TypeVar("ActionT")
+
+
+def left_of_dealer(players: Sequence[str], dealer: str) -> str:
+    """The player on the dealer's left (the next one in seating order).
+
+    Raises :class:`RecordError` when ``dealer`` is not at the table.
+    """
+    names = list(players)
+    if dealer not in names:
+        raise RecordError(f"{dealer!r}: not one of the players ({', '.join(names)})")
+    return names[(names.index(dealer) + 1) % len(names)]
+
+
+class RulesetBase(Generic[GameT, ActionT]):
+    """Building and replaying a game, the same for every ruleset.
+
+    A subclass sets ``game_class`` (built from ``(players, rules)``, with a
+    ``from_record`` class method), ``action_parser`` and ``record_maker``
+    (both as ``staticmethod``), and may override :meth:`game_rules` to turn
+    what it is given into its own house rules before a game is built.
+    """
+
+    game_class: Any
+    action_parser: Callable[[Any], ActionT]
+    record_maker: Callable[[int], GameRecord]
+
+    def game_rules(self, rules: HouseRulesBase | dict[str, Any] | None) -> Any:
+        """The house rules a new game is built with (default: as given)."""
+        return rules
+
+    def new_game(
+        self, players: Sequence[str], rules: HouseRulesBase | dict[str, Any] | None = None
+    ) -> GameT:
+        """A game with no entries yet."""
+        game: GameT = self.game_class(tuple(players), self.game_rules(rules))
+        return game
+
+    def from_record(self, record: GameRecord) -> GameT:
+        """Replay a record once (raises :class:`RecordError` / :class:`IllegalActionError`)."""
+        game: GameT = self.game_class.from_record(record)
+        return game
+
+    def parse_action(self, data: Any) -> ActionT:
+        """One stored entry as the game's typed action."""
+        return self.action_parser(data)
+
+    def replay(self, record: GameRecord) -> dict[str, Any]:
+        """The public JSON summary of a recorded game (``companion replay --json``)."""
+        summary: dict[str, Any] = self.game_class.from_record(record).summary().to_json()
+        return summary
+
+    def random_record(self, seed: int) -> GameRecord:
+        """A random legal, complete game."""
+        return self.record_maker(seed)
