@@ -350,6 +350,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
         "Hand 1 is scored. Next, hand 2: Bob deals; Cy, on the dealer's left, plays first.",
     )
     painted_screenshot(page, "rummy-between-hands-phone")
+    assert_words_people_use(page, "between hands")
     tap(page, "start-hand")
     said(page, "hand-status", "Hand 2: Bob deals; Cy, on the dealer's left, plays first.")
 
@@ -387,6 +388,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     tap(page, "live-ann")
     cards(page, "rem-ann", ["AC"], "Ann", "K♠ 7♦ A♣")
     named(page, "live-ann", "Ann: penalty 18")
+    assert_words_people_use(page, "correcting hand 1")
     confirm(
         page, "This hand: Ann 18 · Bob 0 · Cy 12 typed\nTotals after it: Ann 18 · Bob 0 · Cy 12"
     )
@@ -397,6 +399,12 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     open_phone(page, page.url)
     said(page, "hand-status", "Hand 3: Cy deals; Ann, on the dealer's left, plays first.")
     scoreline(page, "Ann 28 · Bob 26 · Cy 12", "Hand 3 · Cy deals")
+    # the collapsed scoreboard opens the totals on the board with one tap, and folds back
+    tap(page, "scoreline")
+    said(page, "total-bob", "Bob: total 26 penalty points")
+    assert_words_people_use(page, "the totals")
+    tap(page, "scoreline")
+    expect(page.get_by_test_id("total-bob")).to_have_count(0, timeout=TIMEOUT)
 
     # ---- hand 3: Ann goes out; Bob passes the target -----------------------------------
     tap(page, "hand-over")
