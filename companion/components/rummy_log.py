@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import flet as ft
 
 from companion.components.card_grid import CompactPicker
-from companion.components.common import choice, said
+from companion.components.common import said
 from companion.components.entry_bar import EntryBar, Primary
 from companion.components.rummy_entry import (
     cards_of,
@@ -28,6 +29,7 @@ from companion.components.rummy_entry import (
     summary_of,
     unavailable,
 )
+from companion.components.rummy_hand_end import target
 from companion.session import GameSession, Refusal
 from companion.ui import slug
 from rulesets.cards import Card, format_cards
@@ -124,16 +126,58 @@ def table_melds(summary: RummySummary) -> list[ft.Control]:
     return items
 
 
+#: px: a player or target chip -- the same width chosen or not, marked or not, so a
+#: tap never moves the chips after it (three a row on a 390 px phone)
+CHIP_WIDTH = 116
+
+
+def _still_chip(
+    words: str, mark: str, *, chosen: bool, on_click: Any, ident: str, label: str
+) -> ft.Control:
+    """A chip of fixed size: its words, and a reserved slot for the referee's ✓ or ✗."""
+    box = ft.Container(
+        ft.Row(
+            [
+                ft.Text(
+                    words,
+                    size=14,
+                    weight=ft.FontWeight.W_600,
+                    color=ft.Colors.ON_PRIMARY if chosen else None,
+                    max_lines=1,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                ),
+                ft.Container(
+                    ft.Text(mark, size=14, color=ft.Colors.ON_PRIMARY if chosen else None),
+                    width=14,
+                ),
+            ],
+            spacing=2,
+            tight=True,
+            alignment=ft.MainAxisAlignment.CENTER,
+        ),
+        width=CHIP_WIDTH,
+        height=45,
+        alignment=ft.Alignment.CENTER,
+        border_radius=22,
+        bgcolor=ft.Colors.PRIMARY if chosen else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        border=ft.Border.all(1, ft.Colors.OUTLINE),
+        on_click=on_click,
+        ink=True,
+    )
+    return target(box, label=label, ident=ident, selected=chosen)
+
+
 def _players(ui: LogUi, who: str, players: tuple[str, ...]) -> ft.Control:
     def pick(p: str) -> None:
         ui.player = p
 
     chips = [
-        choice(
+        _still_chip(
             p,
-            p == who,
-            lambda _, p=p: pick(p),
-            f"log-player-{slug(p)}",
+            "",
+            chosen=p == who,
+            on_click=lambda _, p=p: pick(p),
+            ident=f"log-player-{slug(p)}",
             label=f"{p} is putting cards down",
         )
         for p in players
@@ -144,20 +188,21 @@ def _players(ui: LogUi, who: str, players: tuple[str, ...]) -> ft.Control:
 def _targets(ui: LogUi, ways: list[_Way], way: _Way | None) -> ft.Control:
     """A chip per way to put the cards down, each marked with the referee's yes or no."""
 
-    def pick(target: int) -> None:
-        ui.target = target
+    def pick(t: int) -> None:
+        ui.target = t
 
     chips: list[ft.Control] = []
     for w in ways:
-        mark = "" if w.verdict is None else (" ✓" if w.legal else " ✗")
+        mark = "" if w.verdict is None else ("✓" if w.legal else "✗")
         state = "" if w.verdict is None else (": allowed" if w.legal else ": not allowed")
         ident = "log-target-meld" if w.target == NEW_MELD else f"log-target-{w.target + 1}"
         chips.append(
-            choice(
-                w.words + mark,
-                way is not None and w.target == way.target,
-                lambda _, t=w.target: pick(t),
-                ident,
+            _still_chip(
+                w.words,
+                mark,
+                chosen=way is not None and w.target == way.target,
+                on_click=lambda _, t=w.target: pick(t),
+                ident=ident,
                 label=w.words + state,
             )
         )

