@@ -445,8 +445,13 @@ def _keypad(ui: HandOverUi, p: str) -> ft.Control:
     for i in range(0, len(KEYS), 3):
         keys: list[ft.Control] = []
         for key in KEYS[i : i + 3]:
+            face: ft.Control = (  # an icon: the app's fonts have no ⌫ (offline, no fallback)
+                ft.Icon(ft.Icons.BACKSPACE_OUTLINED, size=22)
+                if key == "⌫"
+                else ft.Text(key, size=20, weight=ft.FontWeight.BOLD)
+            )
             box = ft.Container(
-                ft.Text(key, size=20, weight=ft.FontWeight.BOLD),
+                face,
                 width=96,
                 height=CELL,
                 alignment=ft.Alignment.CENTER,

@@ -129,12 +129,15 @@ def table_melds(summary: RummySummary) -> list[ft.Control]:
 #: px: a player or target chip -- the same width chosen or not, marked or not, so a
 #: tap never moves the chips after it (three a row on a 390 px phone)
 CHIP_WIDTH = 116
+#: the referee's yes or no on a way to put the cards down
+_MARKS = {"yes": ft.Icons.CHECK, "no": ft.Icons.CLOSE}
 
 
 def _still_chip(
     words: str, mark: str, *, chosen: bool, on_click: Any, ident: str, label: str
 ) -> ft.Control:
-    """A chip of fixed size: its words, and a reserved slot for the referee's ✓ or ✗."""
+    """A chip of fixed size: its words, and a reserved slot for the referee's yes or no
+    (``mark``: "yes", "no" or "")."""
     box = ft.Container(
         ft.Row(
             [
@@ -146,9 +149,16 @@ def _still_chip(
                     max_lines=1,
                     overflow=ft.TextOverflow.ELLIPSIS,
                 ),
+                # an icon, not a ✓ glyph: the app's fonts have none (offline, no fallback)
                 ft.Container(
-                    ft.Text(mark, size=14, color=ft.Colors.ON_PRIMARY if chosen else None),
-                    width=14,
+                    ft.Icon(
+                        _MARKS[mark],
+                        size=16,
+                        color=ft.Colors.ON_PRIMARY if chosen else None,
+                    )
+                    if mark
+                    else None,
+                    width=16,
                 ),
             ],
             spacing=2,
@@ -193,7 +203,7 @@ def _targets(ui: LogUi, ways: list[_Way], way: _Way | None) -> ft.Control:
 
     chips: list[ft.Control] = []
     for w in ways:
-        mark = "" if w.verdict is None else ("✓" if w.legal else "✗")
+        mark = "" if w.verdict is None else ("yes" if w.legal else "no")
         state = "" if w.verdict is None else (": allowed" if w.legal else ": not allowed")
         ident = "log-target-meld" if w.target == NEW_MELD else f"log-target-{w.target + 1}"
         chips.append(

@@ -319,6 +319,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     tap(page, "typed-switch-cy")
     keys(page, "Cy", "12")
     named(page, "live-cy", "Cy: typed 12")
+    painted_screenshot(page, "rummy-hand-over-typed-phone")  # the keypad
     tap(page, "next-player")
     tap(page, "rem-ann-card-10H")  # on the table: greyed, a tap adds nothing
     cards(page, "rem-ann", ["KS", "7D"], "Ann", "K♠ 7♦")
