@@ -475,6 +475,23 @@ def _taken(ui: HandOverUi, facts: _Facts, p: str) -> set[Card]:
     return off
 
 
+def _pack(jokers: bool) -> ft.Control:
+    """The whole pack greyed, with the picker's last cell ("Type") kept as room: exactly
+    the size of a player's card grid, whatever the screen's width."""
+    room = ft.Container(width=CELL, height=CELL)
+    return card_grid(
+        [], lambda _: None, ident="rem", unavailable=_WHOLE_PACK, jokers=jokers, tail=[room]
+    )
+
+
+def _same_room(control: ft.Control, jokers: bool) -> ft.Control:
+    """``control`` (the keypad, the picker typing) over an unseen pack: the entry keeps
+    the height of the card grid, so switching to the keypad or to typing moves nothing
+    above it (the players, Won't show, Next)."""
+    unseen = ft.Semantics(content=ft.Container(_pack(jokers), opacity=0), exclude_semantics=True)
+    return ft.Stack([unseen, control])
+
+
 @ft.component
 def HandOverEntry(session: GameSession, ui: HandOverUi, on_close: Callable[[], None]) -> ft.Control:
     """The part that never moves: who went out, the players, one player's cards."""
@@ -498,13 +515,13 @@ def HandOverEntry(session: GameSession, ui: HandOverUi, on_close: Callable[[], N
     jokers = bool(facts.game.rules.jokers)
     entry: ft.Control
     if p is None:  # nobody chosen yet: the grid is there, greyed (nothing to tap yet)
-        entry = card_grid([], lambda _: None, ident="rem", unavailable=_WHOLE_PACK, jokers=jokers)
+        entry = _pack(jokers)
     elif p in ui.typed:
-        entry = _keypad(ui, p)
+        entry = _same_room(_keypad(ui, p), jokers)
     else:
         # a fresh picker (not typing, no typed text) for each player: flet's component
         # wrapper takes ``key``, its signature does not say so
-        entry = CompactPicker(  # type: ignore[call-arg]
+        picker = CompactPicker(  # type: ignore[call-arg]
             shown,
             change,
             ident=f"rem-{slug(p)}",
@@ -514,6 +531,7 @@ def HandOverEntry(session: GameSession, ui: HandOverUi, on_close: Callable[[], N
             strip=False,
             key=f"rem-{slug(p)}",
         )
+        entry = _same_room(picker, jokers)
     return ft.Column(
         [
             _head_row(ui, facts, facts.index is not None, on_close),

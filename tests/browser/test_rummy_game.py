@@ -518,6 +518,15 @@ def test_rummy_hand_over_nothing_moves_and_all_on_one_screen(
         assert_nothing_moved(before, after, tolerance=2, where="first card tap")
         if len(players) == 6:
             painted_screenshot(page, "rummy-hand-over-6-phone")
+        # Won't show: the keypad takes the grid's room; the players, the row's buttons
+        # and the bar stay where they were (the thumb's next tap is on the same spots)
+        still = [*chips, "confirm-hand", "undo", "next-player", "typed-switch-cy"]
+        before = {k: v for k, v in settled_boxes(page).items() if k in still}
+        tap(page, "typed-switch-cy")
+        said(page, "typed-cy", "Cy's total, typed: …")
+        after = {k: v for k, v in settled_boxes(page).items() if k in still}
+        assert sorted(before) == sorted(after) == sorted(still)
+        assert_nothing_moved(before, after, tolerance=2, where="Won't show")
     finally:
         page.context.close()
         server.stop()
