@@ -462,8 +462,8 @@ def _keypad(ui: HandOverUi, p: str) -> ft.Control:
             )
             ident = f"typed-{slug(p)}-key-{idents.get(key, key)}"
             keys.append(target(box, label=words.get(key, key), ident=ident))
-        rows.append(ft.Row(keys, spacing=6))
-    return ft.Column(rows, spacing=4)
+        rows.append(ft.Row(keys, spacing=6, tight=True))
+    return ft.Column(rows, spacing=4, tight=True)
 
 
 def _taken(ui: HandOverUi, facts: _Facts, p: str) -> set[Card]:
@@ -484,12 +484,14 @@ def _pack(jokers: bool) -> ft.Control:
     )
 
 
-def _same_room(control: ft.Control, jokers: bool) -> ft.Control:
+def _same_room(
+    control: ft.Control, jokers: bool, where: ft.Alignment = ft.Alignment.TOP_LEFT
+) -> ft.Control:
     """``control`` (the keypad, the picker typing) over an unseen pack: the entry keeps
     the height of the card grid, so switching to the keypad or to typing moves nothing
     above it (the players, Won't show, Next)."""
     unseen = ft.Semantics(content=ft.Container(_pack(jokers), opacity=0), exclude_semantics=True)
-    return ft.Stack([unseen, control])
+    return ft.Stack([unseen, control], alignment=where)
 
 
 @ft.component
@@ -517,7 +519,7 @@ def HandOverEntry(session: GameSession, ui: HandOverUi, on_close: Callable[[], N
     if p is None:  # nobody chosen yet: the grid is there, greyed (nothing to tap yet)
         entry = _pack(jokers)
     elif p in ui.typed:
-        entry = _same_room(_keypad(ui, p), jokers)
+        entry = _same_room(_keypad(ui, p), jokers, ft.Alignment.BOTTOM_CENTER)  # near the thumb
     else:
         # a fresh picker (not typing, no typed text) for each player: flet's component
         # wrapper takes ``key``, its signature does not say so
