@@ -16,7 +16,7 @@ thumb would make it, and counted:
   can see (its box cut by the viewport and by every scrolling area it is in,
   ``layout.visible_box``).  Unless the whole target is visible, it scrolls with
   the mouse wheel over the area that holds it, one gesture of at most 300 px at a
-  time, and counts each gesture.  It never scrolls "just in case", and
+  time, and counts each gesture (``layout.reveal``).  It never scrolls "just in case", and
   Playwright's own scroll-into-view is never used (it moves the accessibility
   tree, not Flutter's canvas).
 
@@ -45,13 +45,12 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, AppServer  # noqa: E
 from tests.browser.layout import (  # noqa: E402
     open_phone,
     phone_context,
+    reveal,
     settle,
-    visible_box,
     watch_server,
 )
 
 T = 20_000
-WHEEL_STEP = 300
 
 
 @dataclass
@@ -93,42 +92,6 @@ class Driver:
         return self.page.get_by_test_id(ident)
 
     # -- the thumb ---------------------------------------------------------------------
-    def _reveal(self, locator: Any) -> None:
-        """Scroll (counted) until the whole of ``locator``'s control can be seen."""
-        for _ in range(20):
-            seen = visible_box(self.page, locator)
-            full = None if seen is None else seen["full"]
-            if (
-                seen is not None
-                and abs(seen["height"] - full["height"]) < 1
-                and abs(seen["width"] - full["width"]) < 1
-            ):
-                return
-            box = full or locator.bounding_box()
-            area = self._scroll_area(locator)
-            height = self.page.viewport_size["height"]
-            mid = (area["y"] + area["height"] / 2) if area else height / 2
-            delta = WHEEL_STEP if box is None else max(-WHEEL_STEP, min(WHEEL_STEP, box["y"] - mid))
-            x = (area["x"] + area["width"] / 2) if area else self.page.viewport_size["width"] / 2
-            self.page.mouse.move(x, mid)
-            self.page.mouse.wheel(0, delta)
-            if self.current is not None:
-                self.current.scrolls += 1
-            self.page.wait_for_timeout(200)
-        raise AssertionError(f"could not bring {locator} into view")
-
-    def _scroll_area(self, locator: Any) -> dict[str, float] | None:
-        """The box of the nearest scrolling area around ``locator`` (None: the page)."""
-        area: dict[str, float] | None = locator.evaluate(
-            """el => { for (let p = el.parentElement; p; p = p.parentElement) {
-                 const s = getComputedStyle(p);
-                 if (/(scroll|auto)/.test(s.overflowY)) {
-                   const r = p.getBoundingClientRect();
-                   return {x: r.left, y: r.top, width: r.width, height: r.height}; } }
-               return null; }"""
-        )
-        return area
-
     def tap(self, ident: str, what: str | None = None) -> None:
         """Tap the control with test id ``ident`` (its button, if it wraps one)."""
         target = self.by_id(ident)
@@ -137,13 +100,16 @@ class Driver:
         if inner.count() == 1:
             target = inner
         settle(self.page)
-        self._reveal(target)
+        scrolls = reveal(self.page, target)
         clicked = time.monotonic()
         target.click()
         settle(self.page, since=clicked)
         if self.current is not None:
             self.current.taps += 1
-            self.current.steps.append(what or ident)
+            self.current.scrolls += scrolls
+            self.current.steps.append(
+                what or ident + (f" (after {scrolls} scrolls)" if scrolls else "")
+            )
 
     def selected(self, ident: str) -> bool:
         node = self.by_id(ident)
@@ -329,6 +295,116 @@ def rummy6_hand_end(d: Driver, gid: str) -> None:
     said(d, "hand-status", "Hand 3: Cy deals")
 
 
+# ---------------------------------------------------------------------------- Rummoli
+
+
+RUMMOLI_PLAYERS = ["Ann", "Bob", "Cy", "Dan"]
+
+
+def rummoli_setup(data_dir: Path) -> str:
+    return seed(
+        data_dir, "rummoli", RUMMOLI_PLAYERS, [{"type": "start", "chips": [50] * 4, "dealer": 0}]
+    )
+
+
+def _rummoli_says(d: Driver, ident: str, text: str) -> None:
+    """Wait until ``ident`` reads ``text`` (its label, or the words inside it)."""
+    node = d.by_id(ident)
+    seen = ""
+    for _ in range(100):
+        if node.count() == 1:
+            seen = node.get_attribute("aria-label") or node.inner_text()
+            if text in " ".join(seen.split()):
+                return
+        d.page.wait_for_timeout(100)
+    raise AssertionError(f"{ident} never said {text!r}: {seen!r}")
+
+
+def rummoli_round(d: Driver, gid: str) -> None:
+    """One 4-player Rummoli round (Ann deals): the deal, nobody takes the widow, a
+    betting round (Bob, Cy and Ann bet 1, Dan folds), Bob wins the poker, the quick
+    settlement (Dan laid 10♠; Bob laid all of 7-8-9), Cy goes out while Ann, Bob and
+    Dan hold 2, 1 and 3 cards."""
+    d.open(f"/play/{gid}")
+    _rummoli_says(d, "scoreline", "Round 1")
+
+    d.entry("Deal round 1", 0, None)
+    d.tap("deal")
+    _rummoli_says(d, "deal-sizes", "widow 10")
+
+    d.entry("Nobody takes the widow", 0, None)
+    d.tap("widow-none")
+    d.tap("widow-confirm")
+    _rummoli_says(d, "widow-result", "Nobody took the widow")
+
+    for who, what in (("Bob", "bet"), ("Cy", "bet"), ("Dan", "fold"), ("Ann", "bet")):
+        d.entry(f"{who} {'folds' if what == 'fold' else 'bets 1'}", 0, None)
+        d.tap(f"{what}-{who.lower()}")
+        if what == "fold":
+            _rummoli_says(d, f"folded-{who.lower()}", f"{who} folded")
+        else:
+            _rummoli_says(d, f"stack-{who}", f"{who}: 40 chips")  # 50, ante 9, bet 1
+
+    d.entry("Bob wins the poker", 0, None)
+    d.ensure("poker-mode-tap")
+    d.tap("winner-bob")
+    d.tap("record-poker")
+    _rummoli_says(d, "poker-result-verdict", "Bob wins the Poker pot")
+
+    d.entry("Dan laid 10♠: his pot", 0, None)
+    d.ensure("rummoli-mode-quick")
+    d.tap("pot-10S", "pot 10♠")
+    d.tap("claim-by-dan")
+    _rummoli_says(d, "won-so-far", "10♠ by Dan")
+
+    d.entry("Bob laid all of 7-8-9: his pot", 0, None)
+    d.tap("pot-7-8-9", "pot 7-8-9")
+    d.tap("combo-yes")
+    d.tap("claim-by-bob")
+    _rummoli_says(d, "won-so-far", "7-8-9 by Bob")
+
+    d.entry("Cy goes out; Ann 2, Bob 1, Dan 3 cards", 6, None)
+    d.tap("out-cy")
+    for who, held in (("ann", 2), ("bob", 1), ("dan", 3)):
+        for _ in range(held):
+            d.tap(f"held-{who}-plus")
+    d.tap("record-out")
+    _rummoli_says(d, "deal", "Deal round 2")
+
+
+def rummoli_live(d: Driver, gid: str) -> None:
+    """The same table card by card (the live log): Bob wins the poker, so he starts
+    (turn order picks him); Cy follows with 4♣ (tapped: anyone may hold it); then
+    nobody can lay -- an impasse."""
+    d.open(f"/play/{gid}")
+    d.wait_label("scoreline", "Round 1")
+    d.tap("deal")
+    d.tap("widow-none")
+    d.tap("widow-confirm")
+    d.tap("winner-bob")
+    d.tap("record-poker")
+    _rummoli_says(d, "poker-result-verdict", "Bob wins the Poker pot")
+    d.tap("rummoli-mode-live")
+    _rummoli_says(d, "lay-verdict", "Bob starts")
+
+    d.entry("Bob lays 3♣ (his turn)", 1, 2)
+    d.ensure("lay-by-bob")
+    d.cards("lay", "3C")
+    d.tap("record-lay")
+    _rummoli_says(d, "laid-log", "3C by Bob")
+
+    d.entry("Cy lays 4♣", 1, 3)
+    d.ensure("lay-by-cy")
+    d.cards("lay", "4C")
+    d.tap("record-lay")
+    _rummoli_says(d, "laid-log", "4C by Cy")
+
+    d.entry("Nobody can lay: an impasse", 0, 2)
+    d.tap("impasse-live")
+    d.tap("record-lay")
+    _rummoli_says(d, "deal", "Deal round 2")
+
+
 @dataclass(frozen=True)
 class Scenario:
     name: str
@@ -340,6 +416,8 @@ SCENARIOS: list[Scenario] = [
     Scenario("Umtali: one hand", umtali_setup, umtali_hand),
     Scenario("Rummy: 3-player hand end", rummy3_setup, rummy3_hand_end),
     Scenario("Rummy: 6-player hand end", rummy6_setup, rummy6_hand_end),
+    Scenario("Rummoli: one 4-player round", rummoli_setup, rummoli_round),
+    Scenario("Rummoli: the live log, card by card", rummoli_setup, rummoli_live),
 ]
 
 

@@ -18,7 +18,8 @@ list of chosen cards and hears every change).  A screen whose entry has parts
 chips and uses ``CompactPicker(..., strip=False)``.
 
 Test and accessibility identifiers: ``<ident>-card-<card>`` (``meld-card-5H``),
-``<ident>-clear``, ``<ident>-type`` (the typing switch), ``<ident>-use-typed``.
+``<ident>-chosen`` (the strip's words), ``<ident>-clear``, ``<ident>-type`` (the
+typing switch), ``<ident>-use-typed``.
 """
 
 from __future__ import annotations
@@ -113,47 +114,20 @@ def card_cell(
     )
 
 
-def card_grid(
-    chosen: Collection[Card],
-    on_tap: Callable[[Card], None],
-    *,
-    ident: str,
-    unavailable: Collection[Card] = (),
-    jokers: bool = False,
-    tail: Sequence[ft.Control] = (),
-) -> ft.Control:
-    """All 52 cards, a suit at a time (wrapping to 7 a row on a phone); jokers and
-    ``tail`` (e.g. the typing switch) after the last suit."""
-    suits: list[ft.Control] = []
-    for n, suit in enumerate(Suit):
-        cells = [
-            card_cell(
-                Card(rank, suit),
-                chosen=Card(rank, suit) in chosen,
-                disabled=Card(rank, suit) in unavailable and Card(rank, suit) not in chosen,
-                on_tap=on_tap,
-                ident=ident,
-            )
-            for rank in Rank
-        ]
-        if n == len(Suit) - 1:
-            if jokers:
-                cells.append(
-                    card_cell(JOKER, chosen=False, disabled=False, on_tap=on_tap, ident=ident)
-                )
-            cells.extend(tail)
-        suits.append(ft.Row(cells, wrap=True, spacing=GAP, run_spacing=GAP))
-    return ft.Column(suits, spacing=GAP)
-
-
 def cards_spans(cards: Sequence[Card], *, size: int = 15) -> list[ft.TextSpan]:
-    """Cards as coloured text ("5♥ 6♥ 7♥", hearts and diamonds in red)."""
+    """Cards as coloured text ("5♥ 6♥ 7♥", hearts and diamonds in red; spades and
+    clubs in the theme's text colour, so they read on a dark screen too)."""
     spans: list[ft.TextSpan] = []
     for i, c in enumerate(cards):
+        red = c.suit is not None and c.s.color is Color.RED
         spans.append(
             ft.TextSpan(
                 ("" if i == 0 else " ") + c.symbol,
-                style=ft.TextStyle(color=_color(c), weight=ft.FontWeight.BOLD, size=size),
+                style=ft.TextStyle(
+                    color=RED_SUIT if red else ft.Colors.ON_SURFACE,
+                    weight=ft.FontWeight.BOLD,
+                    size=size,
+                ),
             )
         )
     return spans
@@ -168,13 +142,16 @@ def strip_part(
     ident: str,
     empty: str = "none",
     said: str | None = None,
+    expand: bool | int = True,
 ) -> ft.Control:
     """One part of a multi-part entry in the strip ("Pair 4♣ 4♦"): tap it to fill it.
-    ``said`` replaces what a screen reader hears ("Discard: 2♣ (face down)")."""
+    ``said`` replaces what a screen reader hears ("Discard: 2♣ (face down)").  It takes
+    its share of the strip (``expand``), whatever it holds: a card added to it never
+    moves the part beside it (its cards are cut short with "…" when they do not fit)."""
     said = said or f"{label}: {format_cards(cards, symbols=True) or empty}"
     text = ft.Text(
         spans=[
-            ft.TextSpan(f"{label} ", style=ft.TextStyle(size=13)),
+            ft.TextSpan(f"{label} ", style=ft.TextStyle(size=12)),
             *(cards_spans(cards, size=14) if cards else [ft.TextSpan("–")]),
         ],
         max_lines=1,
@@ -183,7 +160,7 @@ def strip_part(
     chip = ft.Container(
         content=ft.Semantics(content=text, exclude_semantics=True),
         height=STRIP_HEIGHT - 4,
-        padding=ft.Padding.symmetric(horizontal=10),
+        padding=ft.Padding.symmetric(horizontal=8),
         alignment=ft.Alignment.CENTER_LEFT,
         border_radius=20,
         bgcolor=ft.Colors.SECONDARY_CONTAINER if active else None,
@@ -192,6 +169,7 @@ def strip_part(
         ),
         on_click=on_click,
         ink=True,
+        expand=expand,
     )
     return ft.Semantics(
         content=chip,
@@ -201,6 +179,7 @@ def strip_part(
         button=True,
         selected=active,
         container=True,
+        expand=expand,
     )
 
 
@@ -221,16 +200,23 @@ def chosen_strip(
             problem, color=ft.Colors.ERROR, size=13, max_lines=2, expand=True, selectable=True
         )
     elif parts:
-        shown = ft.Row(list(parts), spacing=6, expand=True, scroll=ft.ScrollMode.HIDDEN)
+        # the parts share the row (each its fixed share): nothing in it moves
+        shown = ft.Row(list(parts), spacing=6, expand=True)
     else:
-        shown = ft.Text(
-            spans=[
-                ft.TextSpan(f"{label}: ", style=ft.TextStyle(size=14, weight=ft.FontWeight.W_500)),
-                *(cards_spans(cards) if cards else [ft.TextSpan("none chosen")]),
-            ],
-            semantics_label=summary,
-            max_lines=2,
-            overflow=ft.TextOverflow.ELLIPSIS,
+        shown = ft.Semantics(
+            content=ft.Text(
+                spans=[
+                    ft.TextSpan(
+                        f"{label}: ", style=ft.TextStyle(size=14, weight=ft.FontWeight.W_500)
+                    ),
+                    *(cards_spans(cards) if cards else [ft.TextSpan("none chosen")]),
+                ],
+                semantics_label=summary,
+                max_lines=2,
+                overflow=ft.TextOverflow.ELLIPSIS,
+            ),
+            identifier=f"{ident}-chosen",
+            key=f"{ident}-chosen",
             expand=True,
         )
     clear = icon_button(
@@ -269,6 +255,76 @@ def _typing_switch(on: bool, label: str, ident: str, flip: Callable[[], None]) -
         ink=True,
     )
     return ft.Semantics(content=box, identifier=f"{ident}-type", key=f"{ident}-type", button=True)
+
+
+@ft.component
+def _suit_row(
+    suit: Suit | None,
+    chosen: frozenset[Card],
+    off: frozenset[Card],
+    ident: str,
+    on_tap: Callable[[Card], None],
+    jokers: bool = False,
+    switch: tuple[str, Callable[[], None]] | None = None,
+) -> ft.Control:
+    """One suit's 13 cards (``suit`` None: only the jokers/typing cell row's tail).
+
+    Memoized (:data:`SuitRow`): the props are plain values and callbacks that keep
+    their identity, so when another device records 5♥ 6♥ 7♥ only the hearts row is
+    drawn and compared again -- the other suits cost nothing (issue 14: the server's
+    work per device per update).
+    """
+    cells: list[ft.Control] = []
+    if suit is not None:
+        cells = [
+            card_cell(
+                Card(rank, suit),
+                chosen=Card(rank, suit) in chosen,
+                disabled=Card(rank, suit) in off and Card(rank, suit) not in chosen,
+                on_tap=on_tap,
+                ident=ident,
+            )
+            for rank in Rank
+        ]
+    if jokers:
+        cells.append(card_cell(JOKER, chosen=False, disabled=False, on_tap=on_tap, ident=ident))
+    if switch is not None:
+        label, flip = switch
+        cells.append(_typing_switch(False, label, ident, flip))
+    return ft.Row(cells, wrap=True, spacing=GAP, run_spacing=GAP)
+
+
+#: a suit row drawn again only when its own cards change (see :func:`_suit_row`)
+SuitRow: Callable[..., ft.Control] = ft.memo(_suit_row)  # type: ignore[no-untyped-call]
+
+
+def card_grid(
+    chosen: Collection[Card],
+    unavailable: Collection[Card],
+    *,
+    ident: str,
+    on_tap: Callable[[Card], None],
+    jokers: bool,
+    switch: tuple[str, Callable[[], None]],
+) -> ft.Control:
+    """All 52 cards, a suit a row (wrapping to 7 a row on a phone), jokers and the
+    typing switch after the last suit; each row memoized (:data:`SuitRow`)."""
+    rows: list[ft.Control] = []
+    suits = list(Suit)
+    for n, suit in enumerate(suits):
+        last = n == len(suits) - 1
+        rows.append(
+            SuitRow(
+                suit,
+                frozenset(c for c in chosen if c.suit is suit),
+                frozenset(c for c in unavailable if c.suit is suit),
+                ident,
+                on_tap,
+                jokers=jokers and last,
+                switch=switch if last else None,
+            )
+        )
+    return ft.Column(rows, spacing=GAP)
 
 
 @ft.component
@@ -350,7 +406,13 @@ def CompactPicker(
         set_problem("")
         on_change([])
 
-    switch = _typing_switch(typing, label, ident, lambda: set_typing(not typing))
+    # callbacks that keep their identity from render to render (the memoized rows')
+    latest: dict[str, Callable[..., None]] = ft.use_memo(dict, [])  # this render's tap, flip
+    latest["tap"] = tap
+    latest["flip"] = lambda: set_typing(not typing)
+    stable_tap = ft.use_callback(lambda card: latest["tap"](card), [])
+    stable_flip = ft.use_callback(lambda: latest["flip"](), [])
+    switch = _typing_switch(typing, label, ident, stable_flip)
     if typing:
         body: ft.Control = ft.Column(
             [
@@ -389,11 +451,11 @@ def CompactPicker(
     else:
         body = card_grid(
             chosen,
-            tap,
+            unavailable,
             ident=ident,
-            unavailable=unavailable,
+            on_tap=stable_tap,
             jokers=jokers,
-            tail=[switch],
+            switch=(label, stable_flip),
         )
     if not strip:
         return body

@@ -126,7 +126,9 @@ def choice(
             content=ft.Text(
                 text,
                 size=15,
-                weight=ft.FontWeight.W_600 if chosen else ft.FontWeight.NORMAL,
+                # one weight, chosen or not: a chip never changes width when tapped, so
+                # the chips beside it stay put (chosen shows in its colours)
+                weight=ft.FontWeight.W_500,
                 color=ft.Colors.ON_PRIMARY if chosen else None,
             ),
         ),

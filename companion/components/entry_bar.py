@@ -42,6 +42,8 @@ __all__ = [
 
 #: px: the verdict line (three short lines of text, or the rule link) -- always this tall
 VERDICT_HEIGHT = 52
+#: px: the rule link's place at the end of the verdict line (kept empty without a rule)
+RULE_SLOT = 112
 #: px: Undo and the primary action
 BAR_BUTTON_HEIGHT = 48
 
@@ -156,11 +158,20 @@ def verdict_slot(
             ),
         ),
         expand=True,
+        height=VERDICT_HEIGHT,
+        alignment=ft.Alignment.CENTER_LEFT,
         on_click=(lambda _: _show_whole(head or "Hint", [reason, *notes], rule)) if label else None,
     )
-    row: list[ft.Control] = [icon, text]
-    if rule:
-        row.append(rule_link(rule, f"{ident}-rule"))
+    # the rule link's place is kept when there is none: the words never change width
+    row: list[ft.Control] = [
+        icon,
+        text,
+        ft.Container(
+            rule_link(rule, f"{ident}-rule") if rule else None,
+            width=RULE_SLOT,
+            alignment=ft.Alignment.CENTER_RIGHT,
+        ),
+    ]
     if refusal is not None and on_dismiss is not None:
         row.append(
             icon_button(ft.Icons.CLOSE, "Dismiss", lambda _: on_dismiss(), f"{ident}-dismiss")

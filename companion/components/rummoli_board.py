@@ -106,27 +106,32 @@ def board_cells(pots: Sequence[PotView]) -> list[list[PotView]]:
     return [[run if cell is None else by_name[cell] for cell in row] for row in BOARD_LAYOUT]
 
 
+#: a pot tile's height: thumb-sized, three rows of the board in about 150 px
+TILE_HEIGHT = 46
+
+
 def _tile(pot: PotView, *, selected: bool, on_tap: Callable[[str], None] | None) -> ft.Control:
     centre = pot.pot == "rummoli"
     name_color = "#212121" if centre else ("#FFCDD2" if pot.pot in RED_POTS else "#FFFFFF")
     count_color = "#212121" if centre else "#FFFFFF"
-    face = ft.Column(
+    face = ft.Row(
         [
-            suit_text(pot.label, size=16, color=name_color),
-            ft.Text(str(pot.chips), size=22, weight=ft.FontWeight.BOLD, color=count_color),
+            suit_text(pot.label, size=14, color=name_color),
+            ft.Text(str(pot.chips), size=19, weight=ft.FontWeight.BOLD, color=count_color),
         ],
-        spacing=0,
+        spacing=6,
         tight=True,
-        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
         alignment=ft.MainAxisAlignment.CENTER,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
     )
     body = ft.Container(
-        height=74,
+        height=TILE_HEIGHT,
         expand=True,
-        padding=ft.Padding.symmetric(horizontal=4, vertical=6),
-        border_radius=37 if centre else 10,
+        padding=ft.Padding.symmetric(horizontal=4),
+        border_radius=TILE_HEIGHT // 2 if centre else 10,
         bgcolor=CENTRE_BG if centre else TILE_BG,
-        border=ft.Border.all(4 if selected else 1, "#FFEB3B" if selected else "#A5D6A7"),
+        # the border keeps its width when the tile is chosen: only its colour changes
+        border=ft.Border.all(3, "#FFEB3B" if selected else ("#A5D6A7" if on_tap else TILE_BG)),
         alignment=ft.Alignment.CENTER,
         on_click=(lambda _: on_tap(pot.pot)) if on_tap is not None else None,
         ink=on_tap is not None,
@@ -162,7 +167,7 @@ def board(
                 _tile(p, selected=p.pot == selected, on_tap=on_tap if p.pot in taps else None)
                 for p in row
             ],
-            spacing=6,
+            spacing=5,
         )
         for row in board_cells(pots)
     ]
@@ -180,10 +185,10 @@ def board(
             )
         )
     return ft.Container(
-        content=ft.Column([*rows, *extra], spacing=6, tight=True),
+        content=ft.Column([*rows, *extra], spacing=5, tight=True),
         bgcolor=FELT,
         border_radius=14,
-        padding=8,
+        padding=6,
     )
 
 
@@ -196,6 +201,10 @@ def _stack_words(name: str, chips: int, *, dealer: bool, out: bool, extra: list[
     return ", ".join(words + extra)
 
 
+#: a stack tile's height: the same whatever it notes (a bet, a fold, the cards held)
+STACK_HEIGHT = 54
+
+
 def _stack_tile(
     name: str, chips: int, *, dealer: bool, out: bool, extra: list[str], short: bool
 ) -> ft.Control:
@@ -206,9 +215,9 @@ def _stack_tile(
                 ft.Text("D", size=12, weight=ft.FontWeight.BOLD, color="#212121"),
                 alignment=ft.Alignment.CENTER,
                 bgcolor=CENTRE_BG,
-                border_radius=10,
-                width=20,
-                height=20,
+                border_radius=9,
+                width=18,
+                height=18,
             )
         )
     if out:
@@ -217,7 +226,7 @@ def _stack_tile(
         [
             ft.Text(
                 name,
-                size=15,
+                size=14,
                 weight=ft.FontWeight.W_600,
                 max_lines=1,
                 overflow=ft.TextOverflow.ELLIPSIS,
@@ -226,21 +235,22 @@ def _stack_tile(
             *badges,
         ],
         spacing=4,
+        height=20,
     )
+    # one line under the name: the chips, then the latest note (a bet or a fold before
+    # the cards held); it never wraps, so the tile never grows
+    seen = extra[-1].removeprefix("holds ") if extra else ""
     count_row = ft.Row(
         [
             ft.Text(
-                str(chips), size=20, weight=ft.FontWeight.BOLD, color=RED_SUIT if short else None
+                str(chips), size=18, weight=ft.FontWeight.BOLD, color=RED_SUIT if short else None
             ),
-            ft.Text("chips", size=12),
+            ft.Text(seen, size=11, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True),
         ],
         spacing=3,
-        vertical_alignment=ft.CrossAxisAlignment.END,
+        height=22,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
     )
-    lines: list[ft.Control] = [name_row, count_row]
-    if extra:
-        seen = " · ".join(e.removeprefix("holds ") for e in extra)
-        lines.append(ft.Text(seen, size=12, max_lines=2))
     return ft.Semantics(
         identifier=f"stack-{name}",
         key=f"stack-{name}",
@@ -249,14 +259,14 @@ def _stack_tile(
         exclude_semantics=True,
         col={"xs": 3},  # four stacks a row, also on a phone
         content=ft.Container(
-            padding=ft.Padding.symmetric(horizontal=8, vertical=6),
+            height=STACK_HEIGHT,
+            padding=ft.Padding.symmetric(horizontal=6, vertical=4),
             border_radius=10,
             bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
-            border=ft.Border.all(
-                2 if dealer else 1, CENTRE_BG if dealer else ft.Colors.OUTLINE_VARIANT
-            ),
+            # the same border width for everyone: the dealer's is only coloured
+            border=ft.Border.all(2, CENTRE_BG if dealer else ft.Colors.OUTLINE_VARIANT),
             opacity=0.55 if out else 1.0,
-            content=ft.Column(lines, spacing=0, tight=True),
+            content=ft.Column([name_row, count_row], spacing=2, tight=True),
         ),
     )
 

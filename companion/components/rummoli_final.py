@@ -6,11 +6,15 @@ import flet as ft
 
 from companion.components.common import said
 from companion.components.rummoli_parts import (
+    TableUi,
+    entry_bar,
     note_row,
     poker_result,
     section,
     statement_card,
     summary_of,
+    table_screen,
+    table_top,
 )
 from companion.components.rummoli_statement import history
 from companion.session import GameSession
@@ -37,7 +41,7 @@ def _standing(place: int, name: str, chips: int, won: bool) -> ft.Control:
 
 
 @ft.component
-def OverPanel(session: GameSession) -> ft.Control:
+def OverPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
     summary = summary_of(session)
     players = list(summary.players)
     totals = summary.totals
@@ -46,8 +50,11 @@ def OverPanel(session: GameSession) -> ft.Control:
         _standing(place, p, totals.get(p, 0), p in summary.winners)
         for place, p in enumerate(ranked, start=1)
     ]
-    rows += note_row(summary.detail.note("win"), "most-chips")
-    out: list[ft.Control] = [section("Standings", rows, "standings")]
+    win = summary.detail.note("win")
+    rows += note_row(win, "most-chips")
+    top = table_top(session, table, sheet)
+    board: list[ft.Control] = [section("Standings", rows, "standings"), top.board, top.stacks]
+    board.append(top.chips)
     final: list[ft.Control] = []
     for f in summary.detail.final:
         final += poker_result(f, f"final-{slug(f.pot)}")
@@ -56,7 +63,8 @@ def OverPanel(session: GameSession) -> ft.Control:
         if any(e.player == p for e in entries):
             final.append(statement_card(p, entries, f"final-statement-{slug(p)}"))
     if final:
-        out.append(section("Final poker", final, "final-poker"))
+        board.append(section("Final poker", final, "final-poker"))
     if summary.hands:
-        out.append(history(summary.hands, players))
-    return ft.Column(out, spacing=10)
+        board.append(history(summary.hands, players))
+    bar = entry_bar(session, None, None, hint=win, ident="over-verdict")
+    return table_screen(board=board, entry=[], bar=bar, top=top)

@@ -1,11 +1,28 @@
-"""Between rounds: the last round's settlement, then deal the next round or end the game."""
+"""Between rounds: the last round's settlement, then deal the next round or end the game.
+
+"Deal round N" is the button in the bar; "End the game" sits up in the table,
+well away from it.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import flet as ft
 
-from companion.components.common import button, verdict_line
-from companion.components.rummoli_parts import note_row, section, summary_of
+from companion.components.common import button
+from companion.components.rummoli_parts import (
+    Draft,
+    Primary,
+    TableUi,
+    entry_bar,
+    note_row,
+    section,
+    summary_of,
+    table_screen,
+    table_top,
+    use_ui,
+)
 from companion.components.rummoli_statement import history, settlement
 from companion.session import GameSession
 from rulesets.rummoli import Deal, End
@@ -13,40 +30,60 @@ from rulesets.rummoli import Deal, End
 __all__ = ["IdlePanel"]
 
 
+@ft.observable
+@dataclass
+class IdleUi(Draft):
+    shown: str | None = None  #: whose statement is open
+
+
 @ft.component
-def IdlePanel(session: GameSession) -> ft.Control:
+def IdlePanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
     summary = summary_of(session)
     detail = summary.detail
     players = summary.players
     hands = summary.hands
-    out: list[ft.Control] = []
+    ui = use_ui(IdleUi).fresh(len(session.actions))
+    top = table_top(session, table, sheet)
+    board: list[ft.Control] = [*note_row(detail.note("short"), "short-of-chips"), top.board]
+    board += [top.stacks, top.chips]
     if hands:
-        out.append(settlement(hands[-1], players, summary.totals))
+
+        def show(who: str) -> None:
+            ui.shown = who
+
+        board.append(settlement(hands[-1], players, summary.totals, shown=ui.shown, show=show))
+    board.append(
+        section(
+            "Or end the game",
+            [
+                *note_row(detail.note("end"), "ending"),
+                button(
+                    "End the game",
+                    lambda _: session.add(End()),
+                    "end-game",
+                    icon=ft.Icons.FLAG,
+                    disabled=not session.can(End()),
+                ),
+            ],
+            "next-round",
+        )
+    )
+    if len(hands) > 1:
+        board.append(history(hands[:-1], players))
     number = len(hands) + 1
     dealer = detail.next_dealer or summary.dealer
     deal = session.judge(Deal())
-    rows: list[ft.Control] = [
-        *note_row(detail.note("ante"), "ante"),
-        *note_row(detail.note("short"), "short-of-chips"),
-        *([] if deal.legal else [verdict_line(deal, ident="deal-verdict")]),
-        button(
+    bar = entry_bar(
+        session,
+        None if deal.legal else deal,
+        Primary(
             f"Deal round {number}: {dealer} deals",
-            lambda _: session.add(Deal()),
             "deal",
-            filled=True,
+            lambda: session.add(Deal()),
+            enabled=deal.legal,
             icon=ft.Icons.STYLE,
-            disabled=not deal.legal,
         ),
-        *note_row(detail.note("end"), "ending"),
-        button(
-            "End the game",
-            lambda _: session.add(End()),
-            "end-game",
-            icon=ft.Icons.FLAG,
-            disabled=not session.can(End()),
-        ),
-    ]
-    out.append(section(f"Round {number}", rows, "next-round"))
-    if len(hands) > 1:
-        out.append(history(hands[:-1], players))
-    return ft.Column(out, spacing=10)
+        hint=detail.note("ante"),
+        ident="deal-verdict",
+    )
+    return table_screen(board=board, entry=[], bar=bar, top=top)

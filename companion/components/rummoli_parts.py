@@ -16,22 +16,31 @@ from typing import Any, TypeVar, cast
 import flet as ft
 
 from companion.components.common import rule_link, said
-from companion.components.rummoli_board import mini_cards
+from companion.components.entry_bar import EntryBar, Primary
+from companion.components.rummoli_board import board, mini_cards, stacks
+from companion.components.thumb_screen import thumb_screen
 from companion.session import GameSession
 from companion.ui import labelled, slug
-from rulesets.protocol import LedgerEntry
-from rulesets.rummoli import FinalResult, PokerResult, RummoliSummary
+from rulesets.protocol import LedgerEntry, Verdict
+from rulesets.rummoli import FinalResult, Phase, PokerResult, RummoliSummary
 from rulesets.rummoli.notes import Note
 
 __all__ = [
+    "ROW",
     "Draft",
+    "Primary",
     "TableUi",
+    "entry_bar",
+    "table_screen",
+    "table_top",
+    "Top",
     "chip_row",
     "explain",
     "names_and",
     "note_row",
     "plural",
     "poker_result",
+    "score_sheet",
     "section",
     "statement_card",
     "stepper",
@@ -50,13 +59,23 @@ class TableUi:
     poker_mode: str = "tap"  #: "tap" the winners or enter the "hands"
     pot: str | None = None
     pot_at: int = -1  #: the entry count when ``pot`` was tapped
+    combo: bool | None = None  #: for a combination pot: did one player lay all of it?
+    notice: Note | None = None  #: something to say in the bar until the next tap or entry
+    notice_at: int = -1
 
     def tapped_pot(self, at: int) -> str | None:
         """The pot tapped since the last entry, if any."""
         return self.pot if self.pot_at == at else None
 
     def tap_pot(self, pot: str | None, at: int) -> None:
-        self.pot, self.pot_at = pot, at
+        self.pot, self.pot_at, self.combo, self.notice = pot, at, None, None
+
+    def say(self, note: Note, at: int) -> None:
+        """Show ``note`` in the bar (e.g. a pot that pays nobody) until the next entry."""
+        self.notice, self.notice_at = note, at
+
+    def said(self, at: int) -> Note | None:
+        return self.notice if self.notice_at == at else None
 
 
 U = TypeVar("U")
@@ -119,14 +138,25 @@ def note_row(note: Note | None, ident: str | None = None) -> list[ft.Control]:
     return [] if note is None else [explain(note.text, note.rule, ident)]
 
 
-def section(title: str, controls: Sequence[ft.Control], ident: str | None = None) -> ft.Control:
+def section(
+    title: str,
+    controls: Sequence[ft.Control],
+    ident: str | None = None,
+    *,
+    head: ft.Control | None = None,
+    spacing: int = 6,
+) -> ft.Control:
+    """A card with a title; ``head`` sits at the right of the title (e.g. a mode switch)."""
+    heading: ft.Control = ft.Text(title, size=16, weight=ft.FontWeight.BOLD)
+    if head is not None:
+        heading = ft.Row(
+            [ft.Text(title, size=16, weight=ft.FontWeight.BOLD, expand=True), head],
+            height=ROW,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        )
     box = ft.Container(
-        content=ft.Column(
-            [ft.Text(title, size=17, weight=ft.FontWeight.BOLD), *controls],
-            spacing=8,
-            tight=True,
-        ),
-        padding=12,
+        content=ft.Column([heading, *controls], spacing=spacing, tight=True),
+        padding=ft.Padding.symmetric(horizontal=12, vertical=8),
         border_radius=12,
         bgcolor=ft.Colors.SURFACE_CONTAINER,
         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
@@ -152,7 +182,8 @@ def stepper(
         str(value), size=20, weight=ft.FontWeight.BOLD, width=36, text_align=ft.TextAlign.CENTER
     )
     return ft.Row(
-        [
+        height=ROW,
+        controls=[
             ft.Text(label, size=15, expand=True),
             _icon_step(
                 ft.Icons.REMOVE_CIRCLE_OUTLINE,
@@ -238,3 +269,148 @@ def poker_result(result: PokerResult | FinalResult, ident: str) -> list[ft.Contr
 def chip_row(chips: Sequence[ft.Control]) -> ft.Control:
     """Choice chips in a row that wraps on a phone."""
     return ft.Row(list(chips), wrap=True, spacing=6, run_spacing=6)
+
+
+# --------------------------------------------------------------------------- the screen
+#
+# Every phase is laid out by the thumb kit: ``thumb_screen`` (the table scrolls, the
+# entry stays, the bar is pinned at the bottom) and its ``EntryBar`` (the verdict
+# line of reserved height, Undo under the thumb, the one primary action).
+
+#: a row of thumb-sized targets (a stepper, a bettor, a choice)
+ROW = 48
+
+
+def entry_bar(
+    session: GameSession,
+    verdict: Verdict | None,
+    primary: Primary | None,
+    *,
+    hint: Note | str | None = None,
+    ident: str,
+) -> ft.Control:
+    """The kit's bar: the referee's verdict (or its note while nothing is picked)
+    over [Undo] [primary action]; the same height whatever it says."""
+    if isinstance(hint, Note):
+        words, rule = hint.text, hint.rule
+    else:
+        words, rule = hint or "", None
+    if verdict is not None and verdict.points is not None:
+        # Rummoli moves chips, not points: the verdict's notes say who gets how many
+        # ("Cy +4 (10♠ pot)"), so the bar leaves out the kit's "N points" head
+        verdict = verdict.model_copy(update={"points": None})
+    return EntryBar(session, verdict, primary, hint=words, hint_rule=rule, ident=ident)
+
+
+def table_screen(
+    *,
+    board: Sequence[ft.Control],
+    entry: Sequence[ft.Control],
+    bar: ft.Control | None,
+    top: Top | None = None,
+) -> ft.Control:
+    """``board`` (scrolls on its own; ``top``'s score sheet first while the scoreboard
+    is open), ``entry`` (fixed, never moves), ``bar`` (pinned at the bottom): the
+    kit's one-thumb layout."""
+    sheet = list(top.sheet) if top is not None else []
+    return thumb_screen(board=[*sheet, *board], entry=entry, bar=bar)
+
+
+# --------------------------------------------------------------------------- the table
+
+
+@dataclass(frozen=True)
+class Top:
+    """What every phase shows of the table: the board, the stacks, the chip count --
+    and, while the collapsed scoreboard is open, the score sheet above them."""
+
+    board: ft.Control
+    stacks: ft.Control
+    chips: ft.Control
+    sheet: tuple[ft.Control, ...] = ()
+
+
+def _cell(text: str, *, bold: bool = False, first: bool = False) -> ft.Control:
+    return ft.Text(
+        text,
+        size=13,
+        weight=ft.FontWeight.BOLD if bold else None,
+        expand=2 if first else 1,
+        max_lines=1,
+        overflow=ft.TextOverflow.ELLIPSIS,
+        text_align=ft.TextAlign.LEFT if first else ft.TextAlign.RIGHT,
+    )
+
+
+def score_sheet(summary: RummoliSummary) -> ft.Control:
+    """Every row of the referee's ledger (start, each round, buy-ins, the final poker)
+    with each player's change, then the stacks now: the rows add up to the totals."""
+    players = summary.players
+    lines: list[ft.Control] = [
+        ft.Row([_cell("", first=True), *(_cell(p, bold=True) for p in players)], spacing=4)
+    ]
+    for i, row in enumerate(summary.rows()):
+        amounts = [row.amounts.get(p, 0) for p in players]
+        title = row.title if row.hand is None else f"Round {row.hand}"
+        words = f"{title}: " + ", ".join(
+            f"{p} {a:+d}" for p, a in zip(players, amounts, strict=True)
+        )
+        cells = [_cell(title, first=True), *(_cell(f"{a:+d}") for a in amounts)]
+        lines.append(said(ft.Row(cells, spacing=4), words, f"sheet-row-{i}"))
+    now = [summary.totals.get(p, 0) for p in players]
+    words = "Now: " + ", ".join(
+        f"{p} {plural(n, 'chip')}" for p, n in zip(players, now, strict=True)
+    )
+    cells = [_cell("Now", bold=True, first=True), *(_cell(str(n), bold=True) for n in now)]
+    lines.append(said(ft.Row(cells, spacing=4), words, "sheet-now"))
+    return section("Score sheet", lines, "score-sheet", spacing=2)
+
+
+def _notes_on_stacks(summary: RummoliSummary) -> dict[str, str]:
+    """ "folded" / "bet 2" under each stack while a poker is played."""
+    betting = summary.detail.betting
+    if betting is None:
+        return {}
+    notes = {p: "folded" for p in betting.folded}
+    notes.update({p: f"bet {n}" for p, n in betting.bets.items() if n and p not in notes})
+    return notes
+
+
+def table_top(session: GameSession, table: TableUi, sheet: bool = False) -> Top:
+    """The board (its pots tappable in a quick settlement), the stacks, the chip count;
+    with ``sheet`` (the scoreboard is open) the score sheet too."""
+    summary = summary_of(session)
+    d = summary.detail
+    play = d.play
+    quick = play is not None and play.mode != "live" and table.play_mode == "quick"
+    taps = play.open_pots if quick and play is not None else ()
+    in_round = summary.phase in (Phase.WIDOW, Phase.POKER, Phase.PLAY)
+    chips = f"Chips on the table: {d.chips_total}"
+    seen = chips + (f" (started with {d.chips_added})" if d.chips_added != d.chips_total else "")
+    return Top(
+        board=ft.Semantics(
+            content=board(
+                d.pots,
+                pool=d.pool,
+                on_tap=(lambda pot: table.tap_pot(pot, len(session.actions))) if taps else None,
+                selected=table.tapped_pot(len(session.actions)),
+                taps=taps,
+            ),
+            identifier="pots",
+            key="pots",
+            container=True,
+        ),
+        stacks=stacks(
+            summary.players,
+            summary.totals,
+            dealer=None if summary.phase in (Phase.FINAL, Phase.OVER) else summary.dealer,
+            in_game=d.in_game,
+            ante=d.ante,
+            held=d.held if in_round else None,
+            note=_notes_on_stacks(summary),
+        ),
+        chips=said(
+            ft.Text(seen, size=12, color=ft.Colors.ON_SURFACE_VARIANT), chips, "chips-total"
+        ),
+        sheet=(score_sheet(summary),) if sheet else (),
+    )

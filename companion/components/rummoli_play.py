@@ -1,79 +1,122 @@
 """The Rummoli phase: a quick settlement (pots and who went out) or a live card log.
 
-Quick: tap a pot (here or on the board), then who laid its card; then who went
-out and how many cards each other player still holds, or an impasse.  Live:
-who laid which card, judged by the referee as it is chosen.  Open pots, held
-cards, the next card, pending claims and every rule come from the referee.
+Quick: tap a pot on the board when its card is laid, then who laid it; then
+who went out and how many cards each other player still holds, or an impasse.
+Live: who laid which card, judged by the referee as it is chosen.  Open pots,
+held cards, the next card, pending claims and every rule come from the referee.
+
+The entry never changes height while a round is entered (the part under the
+board is the same size whether it asks who laid a pot or who went out), so the
+board's pots stay where the thumb found them.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Any
 
 import flet as ft
 
-from companion.components.common import button, choice, rule_link, said, verdict_line
-from companion.components.picker import CardPicker
-from companion.components.rummoli_board import mini_cards, pot_words
+from companion.components.card_grid import CompactPicker
+from companion.components.common import button, choice, said, tag
+from companion.components.rummoli_board import mini_card
 from companion.components.rummoli_parts import (
+    ROW,
     Draft,
+    Primary,
     TableUi,
+    Top,
     chip_row,
-    explain,
+    entry_bar,
     note_row,
     plural,
     poker_result,
     section,
     stepper,
     summary_of,
+    table_screen,
+    table_top,
     use_ui,
 )
-from companion.session import GameSession
+from companion.session import GameSession, Refusal
 from companion.ui import slug
-from rulesets.cards import Card, parse_cards
-from rulesets.rummoli import Claim, Impasse, Lay, Out, PlayView, PotView, RummoliSummary
+from rulesets.cards import Card, parse_card, parse_cards
+from rulesets.protocol import Verdict
+from rulesets.rummoli import (
+    Claim,
+    Impasse,
+    Lay,
+    Out,
+    PendingClaim,
+    PlayView,
+    PotView,
+    RummoliHand,
+    RummoliSummary,
+)
+from rulesets.rummoli.notes import Note
+
+#: the kit's compact picker, with a ``key`` (Flet components take one)
+Picker: Any = CompactPicker
 
 __all__ = ["LiveLog", "PlayPanel", "QuickSettlement"]
 
 
+def _intro(summary: RummoliSummary, hand: RummoliHand, modes: ft.Control | None) -> ft.Control:
+    """The poker's verdict (the hands shown fold away) and the pots won so far."""
+    rows: list[ft.Control] = []
+    if hand.poker is not None:
+        *hands, verdict = poker_result(hand.poker, "poker-result")
+        rows.append(verdict)
+        if hands:
+            rows.append(
+                tag(
+                    ft.ExpansionTile(
+                        title=ft.Text("The hands shown", size=14),
+                        controls=hands,
+                        dense=True,
+                        tile_padding=ft.Padding.symmetric(horizontal=0),
+                    ),
+                    "hands-shown",
+                )
+            )
+    rows += note_row(summary.detail.note("won"), "won-so-far")
+    return section(f"Round {hand.number}", rows, "rummoli-intro", head=modes)
+
+
+def _modes(table: TableUi, mode: str) -> ft.Control:
+    return ft.Row(
+        [
+            choice(
+                "Quick",
+                mode == "quick",
+                lambda _: setattr(table, "play_mode", "quick"),
+                "rummoli-mode-quick",
+                "Quick: pots and who went out",
+            ),
+            choice(
+                "Card by card",
+                mode == "live",
+                lambda _: setattr(table, "play_mode", "live"),
+                "rummoli-mode-live",
+            ),
+        ],
+        spacing=6,
+        tight=True,
+    )
+
+
 @ft.component
-def PlayPanel(session: GameSession, table: TableUi) -> ft.Control:
+def PlayPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
     summary = summary_of(session)
     play = summary.detail.play
     if play is None:
         return ft.Container()
-    hand = summary.hands[-1]
-    intro = [] if hand.poker is None else poker_result(hand.poker, "poker-result")
-    intro += note_row(summary.detail.note("won"), "won-so-far")
-    out: list[ft.Control] = [
-        section(f"Round {hand.number}: the Rummoli phase", intro, "rummoli-intro")
-    ]
     mode = play.mode or table.play_mode
-    if play.mode is None:
-        out.append(
-            chip_row(
-                [
-                    choice(
-                        "Quick: pots and who went out",
-                        mode == "quick",
-                        lambda _: setattr(table, "play_mode", "quick"),
-                        "rummoli-mode-quick",
-                    ),
-                    choice(
-                        "Card by card",
-                        mode == "live",
-                        lambda _: setattr(table, "play_mode", "live"),
-                        "rummoli-mode-live",
-                    ),
-                ]
-            )
-        )
+    intro = _intro(summary, summary.hands[-1], _modes(table, mode) if play.mode is None else None)
     if mode == "live":
-        out.append(LiveLog(session, key="live"))  # type: ignore[call-arg]
-    else:
-        out.append(QuickSettlement(session, table, key="quick"))  # type: ignore[call-arg]
-    return ft.Column(out, spacing=10)
+        return LiveLog(session, table, intro, sheet, key="live")  # type: ignore[call-arg]
+    return QuickSettlement(session, table, intro, sheet, key="quick")  # type: ignore[call-arg]
 
 
 # --------------------------------------------------------------------------- quick
@@ -82,7 +125,6 @@ def PlayPanel(session: GameSession, table: TableUi) -> ft.Control:
 @ft.observable
 @dataclass
 class QuickUi(Draft):
-    combo: bool | None = None  #: did one player lay every card of the combination pot?
     ending: str | None = None  #: who went out, or "" for an impasse
     held: dict[str, int] = field(default_factory=dict)
 
@@ -90,96 +132,95 @@ class QuickUi(Draft):
         self.held = {**self.held, player: max(0, min(most, self.held.get(player, 0) + delta))}
 
 
+def _lower_height(summary: RummoliSummary) -> int:
+    """The part under the board: who went out, and a row for each other player's cards
+    (the tallest it gets), so it is the same height whatever it asks."""
+    others = max(1, len(summary.detail.in_game) - 1)
+    return 16 + 22 + ROW + 20 + others * ROW + 4 * 6
+
+
 @ft.component
-def QuickSettlement(session: GameSession, table: TableUi) -> ft.Control:
+def QuickSettlement(
+    session: GameSession, table: TableUi, intro: ft.Control, sheet: bool = False
+) -> ft.Control:
     summary = summary_of(session)
     play = summary.detail.play
     ui = use_ui(QuickUi).fresh(len(session.actions))
     if play is None:
         return ft.Container()
-    at = len(session.actions)
-    pot = table.tapped_pot(at)
+    top = table_top(session, table, sheet)
+    pot = table.tapped_pot(len(session.actions))
     pots = {p.pot: p for p in summary.detail.pots}
-
-    def tap(name: str) -> None:
-        # the entry count at the tap, not at the drawing (a tap may follow an entry)
-        table.tap_pot(name, len(session.actions))
-        ui.combo = None
-
-    rows: list[ft.Control] = [
-        *note_row(summary.detail.note("claims"), "claims-rule"),
-        chip_row(
-            [
-                choice(
-                    f"{pots[p].label} · {pots[p].chips}",
-                    p == pot,
-                    lambda _, p=p: tap(p),
-                    f"claim-{slug(p)}",
-                    f"Won: {pot_words(pots[p].label, pots[p].chips)}",
-                )
-                for p in play.open_pots
-            ]
-        ),
-    ]
     if pot is not None and pot in play.open_pots:
-        rows += _who_laid(session, summary, pots[pot], ui)
-    return ft.Column(
-        [section("Pay cards laid", rows, "quick-claims"), _ending(session, summary, play, ui)],
-        spacing=10,
-    )
+        lower, bar = _who_laid(session, summary, pots[pot], table)
+    else:
+        lower, bar = _ending(session, summary, play, ui, table.said(len(session.actions)))
+    entry = [top.board, ft.Container(lower, height=_lower_height(summary))]
+    return table_screen(board=[top.stacks, top.chips, intro], entry=entry, bar=bar, top=top)
 
 
 def _who_laid(
-    session: GameSession, summary: RummoliSummary, pot: PotView, ui: QuickUi
-) -> list[ft.Control]:
+    session: GameSession, summary: RummoliSummary, pot: PotView, table: TableUi
+) -> tuple[ft.Control, ft.Control]:
     """Who laid the pot's card -- for a combination pot, after asking whether one
     player laid all of it (A-M8, A-M9, A-M19)."""
-    if pot.combo and ui.combo is None:
-        return [
-            explain(
-                f"The {pot.label} pot pays only if {pot.wins}. Did one player lay all of it?",
-                pot.rule,
-                "combo-question",
-            ),
+    back = button("Back", lambda _: table.tap_pot(None, -1), "claim-back", icon=ft.Icons.UNDO)
+    hint: Note
+    if pot.combo and table.combo is None:
+
+        def nobody(_: object) -> None:
+            # nothing to record: the pot stays on the board; say so, back to the round
+            table.tap_pot(None, -1)
+            table.say(
+                Note(
+                    key="no-payout",
+                    text=f"Nobody wins the {pot.label} pot this round: its "
+                    f"{plural(pot.chips, 'chip')} stay on the board.",
+                    rule=pot.rule,
+                ),
+                len(session.actions),
+            )
+
+        rows: list[ft.Control] = [
             ft.Row(
                 [
                     button(
                         "Yes, one player",
-                        lambda _: setattr(ui, "combo", True),
+                        lambda _: setattr(table, "combo", True),
                         "combo-yes",
                         filled=True,
                     ),
-                    button(
-                        "No, different players", lambda _: setattr(ui, "combo", False), "combo-no"
-                    ),
+                    button("No, different players", nobody, "combo-no"),
                 ],
                 wrap=True,
             ),
+            back,
         ]
-    if pot.combo and ui.combo is False:
-        return [
-            explain(
-                f"Nobody wins the {pot.label} pot this round: its {plural(pot.chips, 'chip')} "
-                "stay on the board.",
-                pot.rule,
-                "combo-no-payout",
-            )
+        hint = Note(
+            key="combo",
+            text=f"The {pot.label} pot pays only if {pot.wins}. Did one player lay all of it?",
+            rule=pot.rule,
+        )
+    else:
+        rows = [
+            chip_row(
+                [
+                    choice(
+                        p,
+                        False,
+                        lambda _, p=p: session.add(Claim(player=p, pot=pot.pot)),
+                        f"claim-by-{slug(p)}",
+                        f"{p} laid {pot.label}",
+                    )
+                    for p in summary.detail.in_game
+                ]
+            ),
+            back,
         ]
-    return [
-        ft.Text(f"Who laid {pot.label}?", size=15, weight=ft.FontWeight.W_500),
-        chip_row(
-            [
-                choice(
-                    p,
-                    False,
-                    lambda _, p=p: session.add(Claim(player=p, pot=pot.pot)),
-                    f"claim-by-{slug(p)}",
-                    f"{p} laid {pot.label}",
-                )
-                for p in summary.detail.in_game
-            ]
-        ),
-    ]
+        hint = Note(key="who", text=f"Who laid {pot.label}? Tap them to record it.", rule=pot.rule)
+    title = f"The {pot.label} pot ({plural(pot.chips, 'chip')})"
+    bar = entry_bar(session, None, None, hint=hint, ident="claim-verdict")
+    return section(title, rows, "quick-claims"), bar
 
 
 def _held(summary: RummoliSummary, play: PlayView, ui: QuickUi) -> list[int]:
@@ -213,10 +254,44 @@ def _steppers(summary: RummoliSummary, play: PlayView, ui: QuickUi) -> list[ft.C
     return rows
 
 
+def _ending_action(
+    session: GameSession, summary: RummoliSummary, play: PlayView, ui: QuickUi, ending: str
+) -> tuple[Verdict, Primary]:
+    """The referee's verdict on the ending chosen, and the button that records it."""
+    held = _held(summary, play, ui)
+
+    def now() -> list[int]:
+        return _held(summary, play, ui)  # the counts when pressed, not when drawn
+
+    if ending:
+        verdict = session.judge(Out(player=ending, held=held))
+        centre = summary.detail.pot("rummoli").chips
+        owed = (verdict.points or 0) - centre if verdict.legal else sum(held)
+        return verdict, Primary(
+            f"{ending} went out: collects {owed} + the Rummoli pot",
+            "record-out",
+            lambda: session.add(Out(player=ending, held=now())),
+            enabled=verdict.legal,
+            icon=ft.Icons.DONE_ALL,
+        )
+    verdict = session.judge(Impasse(held=held))
+    return verdict, Primary(
+        f"Record the impasse: {plural(sum(held), 'chip')} to the centre",
+        "record-impasse",
+        lambda: session.add(Impasse(held=now())),
+        enabled=verdict.legal,
+        icon=ft.Icons.BLOCK,
+    )
+
+
 def _ending(
-    session: GameSession, summary: RummoliSummary, play: PlayView, ui: QuickUi
-) -> ft.Control:
-    """Who went out first (M6.1), or an impasse (M5.7)."""
+    session: GameSession,
+    summary: RummoliSummary,
+    play: PlayView,
+    ui: QuickUi,
+    notice: Note | None = None,
+) -> tuple[ft.Control, ft.Control]:
+    """Who went out first (M6.1), or an impasse (M5.7): the section and its bar."""
     ending = ui.ending
     people = [
         choice(
@@ -237,59 +312,28 @@ def _ending(
             "Impasse: nobody can lay",
         )
     )
-    rows: list[ft.Control] = [
-        ft.Text("Who went out first?", size=15, weight=ft.FontWeight.W_500),
-        chip_row(people),
-    ]
-    if ending:
-        rows += _went_out(session, summary, play, ui, ending)
-    elif ending == "":
-        rows += note_row(summary.detail.note("impasse-quick"), "impasse-rule")
-        rows += _steppers(summary, play, ui)
-        held = _held(summary, play, ui)
-        verdict = session.judge(Impasse(held=held))
-        rows += [] if verdict.legal else [verdict_line(verdict, ident="impasse-verdict")]
-        rows.append(
-            button(
-                f"Record the impasse: {sum(held)} chips to the centre",
-                lambda _: session.add(Impasse(held=_held(summary, play, ui))),
-                "record-impasse",
-                filled=True,
-                icon=ft.Icons.BLOCK,
-                disabled=not verdict.legal,
-            )
+    rows: list[ft.Control] = [chip_row(people)]
+    if ending is None:
+        bar = entry_bar(
+            session,
+            None,
+            Primary("Who went out? Tap them", "record-out", lambda: None, enabled=False),
+            hint=notice or summary.detail.note("claims"),
+            ident="end-verdict",
         )
-    return section("End of the round", rows, "quick-end")
-
-
-def _went_out(
-    session: GameSession, summary: RummoliSummary, play: PlayView, ui: QuickUi, ending: str
-) -> list[ft.Control]:
-    held = _held(summary, play, ui)
-    verdict = session.judge(Out(player=ending, held=held))
-    centre = summary.detail.pot("rummoli").chips
-    owed = (verdict.points or 0) - centre if verdict.legal else sum(held)
-    rows = note_row(summary.detail.note("out"), "out-rule")
+        return section("Who went out first?", rows, "quick-end"), bar
     rows.append(
         ft.Text(
-            f"How many cards does each other player still hold? {ending} takes "
-            f"the Rummoli pot ({centre}).",
+            "Cards each other player still holds:" if ending else "Cards each player still holds:",
             size=14,
         )
     )
     rows += _steppers(summary, play, ui)
-    rows += [] if verdict.legal else [verdict_line(verdict, ident="out-verdict")]
-    rows.append(
-        button(
-            f"{ending} went out: collects {owed} + the Rummoli pot",
-            lambda _: session.add(Out(player=ending, held=_held(summary, play, ui))),
-            "record-out",
-            filled=True,
-            icon=ft.Icons.DONE_ALL,
-            disabled=not verdict.legal,
-        )
-    )
-    return rows
+    verdict, action = _ending_action(session, summary, play, ui, ending)
+    quiet = verdict.legal and not any(_held(summary, play, ui))
+    hint = summary.detail.note("out" if ending else "impasse-quick")
+    bar = entry_bar(session, None if quiet else verdict, action, hint=hint, ident="end-verdict")
+    return section("Who went out first?", rows, "quick-end"), bar
 
 
 # --------------------------------------------------------------------------- live
@@ -300,19 +344,23 @@ def _went_out(
 class LiveUi(Draft):
     lay_by: str | None = None
     lay_card: list[Card] = field(default_factory=list)
+    impasse: bool = False  #: nobody can lay: the entry is the impasse
 
 
-def _laid_log(laid: tuple[tuple[str, str], ...]) -> list[ft.Control]:
-    if not laid:
-        return []
+#: the log shows this many of the latest cards in one row (it never wraps, so it never
+#: grows); its label reads every card laid
+LOG_CARDS = 10
+
+
+def _laid_log(laid: tuple[tuple[str, str], ...]) -> ft.Control:
     cells: list[ft.Control] = [
         ft.Column(
             [
-                mini_cards(card, width=30),
+                mini_card(parse_card(card), width=28),
                 ft.Text(
                     who,
-                    size=11,
-                    width=40,
+                    size=10,
+                    width=32,
                     max_lines=1,
                     overflow=ft.TextOverflow.ELLIPSIS,
                     text_align=ft.TextAlign.CENTER,
@@ -322,127 +370,132 @@ def _laid_log(laid: tuple[tuple[str, str], ...]) -> list[ft.Control]:
             tight=True,
             horizontal_alignment=ft.CrossAxisAlignment.CENTER,
         )
-        for who, card in laid
+        for who, card in laid[-LOG_CARDS:]
     ]
-    words = "Laid: " + ", ".join(f"{c} by {w}" for w, c in laid)
-    return [said(ft.Row(cells, wrap=True, spacing=2, run_spacing=6), words, "laid-log")]
+    earlier = len(laid) - LOG_CARDS
+    if earlier > 0:
+        cells.insert(0, ft.Text(f"+{earlier}", size=12, italic=True))
+    words = "Laid: " + ", ".join(f"{c} by {w}" for w, c in laid) if laid else "Nothing laid yet"
+    return said(
+        ft.Container(
+            ft.Row(cells, spacing=3, vertical_alignment=ft.CrossAxisAlignment.END),
+            height=56,
+            alignment=ft.Alignment.BOTTOM_LEFT,
+        ),
+        words,
+        "laid-log",
+    )
 
 
-def _pending(session: GameSession, summary: RummoliSummary) -> list[ft.Control]:
-    """Pots a player may claim before the next card (claim=strict, M5.6)."""
-    rows: list[ft.Control] = []
-    for c in summary.detail.pending:
-        rows.append(
-            explain(
-                f"{c.player} may claim the {c.label} pot now: an unclaimed pot stays on the "
-                "board once the next card is laid.",
-                c.rule,
-            )
+def _pending(session: GameSession, pending: tuple[PendingClaim, ...]) -> ft.Control:
+    """Pots a player may claim before the next card (claim=strict, M5.6): a row that is
+    always there, so a claim coming or going moves nothing."""
+    buttons = [
+        button(
+            f"{c.player} claims {c.label} ({c.chips})",
+            lambda _, c=c: session.add(Claim(player=c.player, pot=c.pot)),
+            f"pending-{slug(c.pot)}",
+            filled=True,
+            icon=ft.Icons.SAVINGS,
         )
-        rows.append(
-            button(
-                f"{c.player} claims {c.label} ({c.chips})",
-                lambda _, c=c: session.add(Claim(player=c.player, pot=c.pot)),
-                f"pending-{slug(c.pot)}",
-                filled=True,
-                icon=ft.Icons.SAVINGS,
-            )
-        )
-    return rows
-
-
-def _lay_verdict(session: GameSession, action: Lay | None) -> list[ft.Control]:
-    """The referee's verdict on the card chosen, before it is recorded."""
-    if action is None:
-        return []
-    v = session.judge(action)
-    if v.legal:
-        words = f"{v.reason}."
-        return [
-            ft.Row(
-                [
-                    ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.PRIMARY),
-                    said(ft.Text(words), words, "lay-verdict", expand=True),
-                ]
-            )
-        ]
-    return [
-        ft.Row(
-            [
-                ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR),
-                said(
-                    ft.Text(v.reason, color=ft.Colors.ERROR), v.reason, "lay-verdict", expand=True
-                ),
-                *([rule_link(v.rule, "lay-verdict-rule")] if v.rule else []),
-            ],
-            vertical_alignment=ft.CrossAxisAlignment.CENTER,
-        )
+        for c in pending
     ]
+    return ft.Container(ft.Row(buttons, spacing=6, scroll=ft.ScrollMode.AUTO), height=ROW)
+
+
+def _live_action(
+    session: GameSession, summary: RummoliSummary, ui: LiveUi, who: str | None
+) -> tuple[Verdict | None, Primary]:
+    """The entry being made: a card laid by someone, or the impasse (M5.7)."""
+    if ui.impasse:
+        stuck = session.judge(Impasse())
+        return stuck, Primary(
+            "Record the impasse",
+            "record-lay",
+            lambda: session.add(Impasse()),
+            enabled=stuck.legal,
+            icon=ft.Icons.BLOCK,
+        )
+    chosen = list(ui.lay_card)
+    action = Lay(player=who, card=str(chosen[0])) if who and chosen else None
+
+    def record() -> Refusal | None:
+        # who and the card as they are now, not as they were when this was drawn
+        now_who = ui.lay_by or who
+        if not (now_who and ui.lay_card):
+            return None
+        return session.add(Lay(player=now_who, card=str(ui.lay_card[0])))
+
+    verdict = session.judge(action) if action is not None else None
+    return verdict, Primary(
+        f"Lay {chosen[0].symbol} for {who}" if action else "Pick who and the card",
+        "record-lay",
+        record,
+        enabled=verdict is not None and verdict.legal,
+        icon=ft.Icons.PLAY_ARROW,
+    )
+
+
+def _layers(play: PlayView, ui: LiveUi, who: str | None) -> ft.Control:
+    """Who laid the card (the referee's next player until another is tapped), or an
+    impasse: one row of chips."""
+
+    def pick(p: str) -> None:
+        ui.lay_by, ui.impasse = p, False
+
+    def stuck(_: object) -> None:
+        ui.impasse = True
+
+    # names only (the stacks above say how many cards each holds): with Impasse they
+    # fit one row of a phone, so the grid below keeps its place
+    chips = [
+        choice(
+            p,
+            p == who and not ui.impasse,
+            lambda _, p=p: pick(p),
+            f"lay-by-{slug(p)}",
+            f"{p} lays, holds {play.held[p]}",
+        )
+        for p in play.layers
+    ]
+    chips.append(choice("Impasse", ui.impasse, stuck, "impasse-live", "Impasse: nobody can lay"))
+    return chip_row(chips)
 
 
 @ft.component
-def LiveLog(session: GameSession) -> ft.Control:
+def LiveLog(
+    session: GameSession, table: TableUi, intro: ft.Control, sheet: bool = False
+) -> ft.Control:
     summary = summary_of(session)
     play = summary.detail.play
     ui = use_ui(LiveUi).fresh(len(session.actions))
     if play is None:
         return ft.Container()
-    who, chosen = ui.lay_by, list(ui.lay_card)
-    action = Lay(player=who, card=str(chosen[0])) if who and chosen else None
+    # turn order: the referee's next player is chosen until someone else is tapped
+    who = ui.lay_by or (summary.turn if summary.turn in play.layers else None)
+    top: Top = table_top(session, table, sheet)
+    entry: list[ft.Control] = [_laid_log(play.laid)]
+    if summary.detail.rules.claim == "strict":
+        entry.append(_pending(session, summary.detail.pending))
+    entry.append(_layers(play, ui, who))
 
-    def record(_: object) -> None:
-        # who and the card as they are now, not as they were when this was drawn
-        if ui.lay_by and ui.lay_card:
-            session.add(Lay(player=ui.lay_by, card=str(ui.lay_card[0])))
+    def pick_card(cards: list[Card]) -> None:
+        ui.lay_card, ui.impasse = list(cards[-1:]), False
 
-    rows: list[ft.Control] = [*_laid_log(play.laid), *_pending(session, summary)]
-    rows += note_row(summary.detail.note("hint"), "live-hint")
-    rows.append(ft.Text("Who laid the card?", size=15, weight=ft.FontWeight.W_500))
-    rows.append(
-        chip_row(
-            [
-                choice(
-                    f"{p} ({play.held[p]})",
-                    p == who,
-                    lambda _, p=p: setattr(ui, "lay_by", p),
-                    f"lay-by-{slug(p)}",
-                    f"{p} lays, holds {play.held[p]}",
-                )
-                for p in play.layers
-            ]
-        )
-    )
-    rows.append(
-        CardPicker(
-            chosen,
-            lambda cards: setattr(ui, "lay_card", list(cards[-1:])),
+    entry.append(
+        Picker(
+            list(ui.lay_card),
+            pick_card,
             ident="lay",
             label="Card laid",
             unavailable={c for _, text in play.laid for c in parse_cards(text)},
+            max_cards=1,  # a tap on another card replaces it
+            key="lay",
         )
     )
-    rows += _lay_verdict(session, action)
-    rows.append(
-        button(
-            f"Lay {chosen[0].symbol} for {who}" if action else "Pick who and the card",
-            record,
-            "record-lay",
-            filled=True,
-            icon=ft.Icons.PLAY_ARROW,
-            disabled=action is None,
-        )
-    )
-    impasse = [
-        *note_row(summary.detail.note("impasse"), "impasse-live-rule"),
-        button(
-            "Record the impasse",
-            lambda _: session.add(Impasse()),
-            "impasse-live",
-            icon=ft.Icons.BLOCK,
-            disabled=not session.can(Impasse()),
-        ),
-    ]
-    return ft.Column(
-        [section("Card by card", rows, "live-log"), section("Impasse", impasse, "live-impasse")],
-        spacing=10,
+    verdict, action = _live_action(session, summary, ui, who)
+    hint = summary.detail.note("impasse" if ui.impasse else "hint")
+    bar = entry_bar(session, verdict, action, hint=hint, ident="lay-verdict")
+    return table_screen(
+        board=[top.board, top.stacks, top.chips, intro], entry=entry, bar=bar, top=top
     )

@@ -4,36 +4,54 @@ Bets and folds when the table bets, then either tap the winner(s) or enter
 each player's cards and let the referee judge.  Who may bet, how much, who
 folded, the pot and its chips all come from the referee's betting state; the
 name and best five of a hand being typed come from the referee's advice.
+
+Nothing moves under a finger: every bettor keeps a row of the same height from
+the first bet to the last (a fold leaves its row, greyed), and the referee's
+verdict and the button that records the poker sit in the bar at the bottom.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import flet as ft
 
-from companion.components.common import button, choice, said, verdict_line
-from companion.components.picker import CardPicker
-from companion.components.rummoli_board import mini_cards
+from companion.components.card_grid import CompactPicker
+from companion.components.common import choice, said
 from companion.components.rummoli_parts import (
+    ROW,
     Draft,
+    Primary,
     TableUi,
     chip_row,
+    entry_bar,
     names_and,
     note_row,
     poker_result,
     section,
     stepper,
     summary_of,
+    table_screen,
+    table_top,
     use_ui,
 )
-from companion.session import GameSession
-from companion.ui import slug
+from companion.session import GameSession, Refusal
+from companion.ui import labelled, slug
 from rulesets.cards import Card
 from rulesets.rummoli import Bet, BettingView, FinalPoker, Fold, Poker, RummoliSummary
+from rulesets.rummoli.notes import Note
+
+#: the kit's compact picker, with a ``key`` (Flet components take one)
+Picker: Any = CompactPicker
 
 __all__ = ["PokerPanel"]
+
+#: the bet and fold buttons keep their width whatever the bet ("Bet 1", "Bet 12")
+BET_WIDTH = 92
+FOLD_WIDTH = 80
 
 
 @ft.observable
@@ -48,40 +66,49 @@ class PokerUi(Draft):
         now = list(self.winners)
         self.winners = [p for p in now if p != player] if player in now else [*now, player]
 
-    def set_cards(self, player: str, cards: list[Card]) -> None:
+    def set_cards(self, order: tuple[str, ...], player: str, cards: list[Card]) -> None:
+        """``player``'s cards; a whole hand typed in at once moves the entry on to the
+        next player (in betting order) whose hand is not in yet."""
+        before = len(self.hands.get(player, []))
         self.hands = {**self.hands, player: list(cards)}
+        if len(cards) - before > 1:
+            waiting = [p for p in order if p != player and not self.hands.get(p)]
+            self.hand_of = waiting[0] if waiting else player
 
 
 @ft.component
-def PokerPanel(session: GameSession, table: TableUi) -> ft.Control:
+def PokerPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
     summary = summary_of(session)
     betting = summary.detail.betting
     ui = use_ui(PokerUi).fresh(len(session.actions))
     if betting is None:
         return ft.Container()
-    out = [_intro(summary, betting)]
-    if betting.betting:
-        out.append(_betting(session, summary, betting, ui))
+    top = table_top(session, table, sheet)
+    board: list[ft.Control] = [top.board, top.stacks, top.chips, _intro(summary, betting)]
     mode = table.poker_mode
-    modes = chip_row(
+    modes = ft.Row(
         [
+            choice("Tap winners", mode == "tap", lambda _: _mode(table, "tap"), "poker-mode-tap"),
             choice(
-                "Tap the winner(s)", mode == "tap", lambda _: _mode(table, "tap"), "poker-mode-tap"
+                "Enter hands", mode == "hands", lambda _: _mode(table, "hands"), "poker-mode-hands"
             ),
-            choice(
-                "Enter the hands",
-                mode == "hands",
-                lambda _: _mode(table, "hands"),
-                "poker-mode-hands",
-            ),
-        ]
+        ],
+        spacing=6,
+        tight=True,
     )
+    # the bettors' rows stay from the first bet to the showdown (a closed betting
+    # greys its buttons): nothing under the winners moves when the betting ends
+    bets = [_betting(session, summary, betting, ui)] if betting.limit is not None else []
     if mode == "hands":
-        rows = _hands(session, summary, betting, ui)
+        rows, seen, bar = _hands(session, summary, betting, ui)
+        # the picker needs the room: the bets scroll with the table, and the referee's
+        # name for each hand entered so far leads it (in sight above the entry)
+        board = [*seen, *board, *bets]
+        entry = [section("Who won?", rows, "poker-winner", head=modes)]
     else:
-        rows = _tap(session, summary, betting, ui)
-    out.append(section("Who won the poker?", [modes, *rows], "poker-winner"))
-    return ft.Column(out, spacing=10)
+        rows, bar = _tap(session, summary, betting, ui)
+        entry = [*bets, section("Who won?", rows, "poker-winner", head=modes)]
+    return table_screen(board=board, entry=entry, bar=bar, top=top)
 
 
 def _mode(table: TableUi, mode: str) -> None:
@@ -95,35 +122,78 @@ def _intro(summary: RummoliSummary, betting: BettingView) -> ft.Control:
         for f in d.final:
             rows += poker_result(f, f"final-{f.pot}")
         return section("Final poker", rows, "poker-intro")
-    title = f"Round {summary.hand}: poker for the Poker pot ({betting.chips})"
+    title = f"Round {summary.hand}: poker for the Poker pot"
     return section(title, note_row(d.note("widow"), "widow-result"), "poker-intro")
 
 
-def _bettor(session: GameSession, ui: PokerUi, who: str, bet: int, limit: int) -> ft.Control:
+def _fixed(control: ft.Control, width: int) -> ft.Control:
+    return ft.Container(control, width=width, height=ROW, alignment=ft.Alignment.CENTER)
+
+
+def _small(
+    text: str, on_click: Callable[..., object], ident: str, label: str, *, disabled: bool
+) -> ft.Control:
+    ctl = ft.OutlinedButton(text, on_click=on_click, disabled=disabled, height=44, expand=True)
+    return labelled(ctl, label, ident, button=True, key=ident, expand=True)
+
+
+def _bettor(
+    session: GameSession, ui: PokerUi, who: str, betting: BettingView, limit: int
+) -> ft.Control:
+    """One player's row: what they have bet, Bet and Fold -- or that they folded.  The
+    row is the same height either way, so a fold moves nothing below it."""
+    if who in betting.folded:
+        words = f"{who} folded"
+        return ft.Row(
+            [said(ft.Text(words, size=15, italic=True), words, f"folded-{slug(who)}", expand=True)],
+            height=ROW,
+        )
+
     def place(_: object) -> None:
         session.add(Bet(player=who, chips=min(ui.bet, limit)))
 
+    bet = betting.bets.get(who, 0)
+    if bet:
+        doing = f" · bet {bet}"
+    else:
+        doing = " · opens" if who == betting.first and not any(betting.bets.values()) else ""
     return ft.Row(
         [
-            ft.Text(f"{who} · bet {bet}", size=15, expand=True),
-            button(
-                f"Bet {ui.bet}",
-                place,
-                f"bet-{slug(who)}",
-                label=f"{who} bets {ui.bet}",
-                disabled=not session.can(Bet(player=who, chips=ui.bet)),
+            ft.Text(f"{who}{doing}", size=15, expand=True, max_lines=1),
+            _fixed(
+                _small(
+                    f"Bet {ui.bet}",
+                    place,
+                    f"bet-{slug(who)}",
+                    f"{who} bets {ui.bet}",
+                    disabled=not session.can(Bet(player=who, chips=ui.bet)),
+                ),
+                BET_WIDTH,
             ),
-            button(
-                "Fold",
-                lambda _: session.add(Fold(player=who)),
-                f"fold-{slug(who)}",
-                label=f"{who} folds",
-                disabled=not session.can(Fold(player=who)),
+            _fixed(
+                _small(
+                    "Fold",
+                    lambda _: session.add(Fold(player=who)),
+                    f"fold-{slug(who)}",
+                    f"{who} folds",
+                    disabled=not session.can(Fold(player=who)),
+                ),
+                FOLD_WIDTH,
             ),
         ],
+        height=ROW,
         spacing=6,
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
     )
+
+
+def _betting_order(summary: RummoliSummary, betting: BettingView) -> list[str]:
+    """Everyone in the poker (folded or not) in the order they bet: from the player
+    who opens the betting, clockwise.  The order never changes while they bet."""
+    seated = set(betting.in_hand) | set(betting.folded)
+    players = [p for p in summary.players if p in seated]
+    start = players.index(betting.first) if betting.first in players else 0
+    return players[start:] + players[:start]
 
 
 def _betting(
@@ -135,35 +205,32 @@ def _betting(
         ui.bet = max(1, min(limit, ui.bet + delta))
 
     rows: list[ft.Control] = [
-        *note_row(summary.detail.note("betting"), "betting-rule"),
-        stepper("Chips to bet", min(ui.bet, limit), step, "bet-amount", 1, limit),
+        stepper("Chips to bet", min(ui.bet, limit), step, "bet-amount", 1, limit)
     ]
-    for p in summary.players:
-        if p in betting.folded:
-            rows.append(
-                said(
-                    ft.Text(f"{p} folded", size=15, italic=True), f"{p} folded", f"folded-{slug(p)}"
-                )
-            )
-        elif p in betting.in_hand:
-            rows.append(_bettor(session, ui, p, betting.bets.get(p, 0), limit))
-    return section("Betting", rows, "betting")
+    rows += [_bettor(session, ui, p, betting, limit) for p in _betting_order(summary, betting)]
+    title = f"Bets for {betting.label} ({betting.chips})"
+    return section(title[:1].upper() + title[1:], rows, "betting", spacing=0)
 
 
 def _action(final: bool) -> type[Poker] | type[FinalPoker]:
     return FinalPoker if final else Poker
 
 
+def _waiting(summary: RummoliSummary, betting: BettingView) -> Note | None:
+    """What the bar says before a winner is chosen: the betting, or how a tie splits."""
+    d = summary.detail
+    return (d.note("betting") if betting.betting else None) or d.note("split")
+
+
 def _tap(
     session: GameSession, summary: RummoliSummary, betting: BettingView, ui: PokerUi
-) -> list[ft.Control]:
+) -> tuple[list[ft.Control], ft.Control]:
     winners = [p for p in ui.winners if p in betting.in_hand]
     chips = betting.chips
 
-    def record(_: object) -> None:
+    def record() -> Refusal | None:
         now = [p for p in ui.winners if p in betting.in_hand]
-        if now:
-            session.add(_action(betting.final)(winners=list(now)))
+        return session.add(_action(betting.final)(winners=list(now))) if now else None
 
     label = (
         f"{names_and(winners)} win{'s' if len(winners) == 1 else ''} {chips} chips"
@@ -171,11 +238,7 @@ def _tap(
         else "Tap the winner(s) first"
     )
     verdict = session.judge(_action(betting.final)(winners=list(winners))) if winners else None
-    refused = (
-        [] if verdict is None or verdict.legal else [verdict_line(verdict, ident="poker-verdict")]
-    )
-    return [
-        *note_row(summary.detail.note("split"), "split-rule"),
+    rows: list[ft.Control] = [
         chip_row(
             [
                 choice(
@@ -184,20 +247,25 @@ def _tap(
                 for p in betting.in_hand
             ]
         ),
-        button(
-            label,
-            record,
-            "record-poker",
-            filled=True,
-            icon=ft.Icons.EMOJI_EVENTS,
-            disabled=verdict is None or not verdict.legal,
-        ),
-        *refused,
     ]
+    bar = entry_bar(
+        session,
+        verdict,
+        Primary(
+            label,
+            "record-poker",
+            record,
+            enabled=verdict is not None and verdict.legal,
+            icon=ft.Icons.EMOJI_EVENTS,
+        ),
+        hint=_waiting(summary, betting),
+        ident="poker-verdict",
+    )
+    return rows, bar
 
 
 def _evaluation(session: GameSession, who: str, cards: list[Card]) -> list[ft.Control]:
-    """The referee's name and best five for a hand being typed in (M4.1)."""
+    """The referee's name for a hand being typed in, and its best five (M4.1)."""
     if len(cards) < 5:
         return []
     advice = session.ruleset.suggest(cards, rules=session.game.rules)
@@ -205,24 +273,24 @@ def _evaluation(session: GameSession, who: str, cards: list[Card]) -> list[ft.Co
     if best is None:
         return []
     words = f"{who}: {best.reason}"
-    column = ft.Column(
-        [
-            ft.Text(words, size=14, weight=ft.FontWeight.W_500),
-            mini_cards(" ".join(best.cards), width=28),
-        ],
-        spacing=2,
-        tight=True,
+    text = ft.Text(
+        words,
+        size=14,
+        weight=ft.FontWeight.W_500,
+        max_lines=1,
+        overflow=ft.TextOverflow.ELLIPSIS,
     )
-    return [said(column, f"{words} ({' '.join(best.cards)})", f"eval-{slug(who)}")]
+    return [said(text, words, f"eval-{slug(who)}")]
 
 
 def _hands(
     session: GameSession, summary: RummoliSummary, betting: BettingView, ui: PokerUi
-) -> list[ft.Control]:
+) -> tuple[list[ft.Control], list[ft.Control], ft.Control]:
+    """The hands being entered: whose (chips), their cards (the picker), and -- with
+    the table, above -- the referee's name for each hand entered so far."""
     players = betting.in_hand
     active = ui.hand_of if ui.hand_of in players else (players[0] if players else "")
-    rows: list[ft.Control] = [*note_row(summary.detail.note("cards"), "cards-rule")]
-    rows.append(
+    rows: list[ft.Control] = [
         chip_row(
             [
                 choice(
@@ -235,28 +303,29 @@ def _hands(
                 for p in players
             ]
         )
-    )
+    ]
+    seen: list[ft.Control] = []
     for p in players:
-        rows += _evaluation(session, p, ui.hands.get(p, []))
+        seen += _evaluation(session, p, ui.hands.get(p, []))
     if active:
         others = {c for q, cs in ui.hands.items() if q != active for c in cs}
         rows.append(
-            CardPicker(
+            Picker(
                 ui.hands.get(active, []),
-                functools.partial(ui.set_cards, active),
+                functools.partial(ui.set_cards, tuple(players), active),
                 ident=f"hand-{slug(active)}",
                 label=f"{active}'s hand",
                 unavailable=others,
                 max_cards=betting.max_cards.get(active),
+                key=f"hand-{slug(active)}",  # each hand its own picker (grid, or typing)
             )
         )
-    rows += _judge(session, summary, betting, ui)
-    return rows
+    return rows, seen, _judge(session, summary, betting, ui)
 
 
 def _judge(
     session: GameSession, summary: RummoliSummary, betting: BettingView, ui: PokerUi
-) -> list[ft.Control]:
+) -> ft.Control:
     """Send every hand to the referee, who names the winner(s)."""
     ready = bool(betting.in_hand) and all(len(ui.hands.get(p, [])) >= 5 for p in betting.in_hand)
 
@@ -267,17 +336,16 @@ def _judge(
         ]
 
     verdict = session.judge(_action(betting.final)(hands=shown())) if ready else None
-    out: list[ft.Control] = [*note_row(summary.detail.note("split"), "split-rule")]
-    if verdict is not None and not verdict.legal:
-        out.append(verdict_line(verdict, ident="poker-verdict"))
-    out.append(
-        button(
+    return entry_bar(
+        session,
+        verdict,
+        Primary(
             "Let the referee judge",
-            lambda _: session.add(_action(betting.final)(hands=shown())),
             "judge-poker",
-            filled=True,
+            lambda: session.add(_action(betting.final)(hands=shown())),
+            enabled=verdict is not None and verdict.legal,
             icon=ft.Icons.GAVEL,
-            disabled=verdict is None or not verdict.legal,
-        )
+        ),
+        hint=summary.detail.note("cards"),
+        ident="poker-verdict",
     )
-    return out

@@ -1,35 +1,56 @@
 """A round's settlement and the earlier rounds, drawn from the referee's ledger.
 
 Every line of a statement is one ledger entry (what moved, how many chips, the
-rule); the net is the round's score.  Nothing is parsed from text.
+rule); the net is the round's score.  Nothing is parsed from text.  On a phone
+the settlement shows every player's net in a row of tabs and one player's
+statement at a time (the one who went out first, until another is tapped).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import flet as ft
 
-from companion.components.rummoli_parts import note_row, section, statement_card
+from companion.components.common import choice
+from companion.components.rummoli_parts import chip_row, note_row, section, statement_card
 from companion.ui import slug
 from rulesets.rummoli import RummoliHand
 
 __all__ = ["history", "settlement"]
 
 
-def settlement(hand: RummoliHand, players: Sequence[str], totals: dict[str, int]) -> ft.Control:
-    """The round just played: how it ended, the pots won, each player's statement,
-    and what stays on the board."""
+def settlement(
+    hand: RummoliHand,
+    players: Sequence[str],
+    totals: dict[str, int],
+    *,
+    shown: str | None,
+    show: Callable[[str], None],
+) -> ft.Control:
+    """The round just played: how it ended, each player's net (tap one for their
+    statement, every line linked to its rule), and what stays on the board."""
     n = hand.number
-    rows: list[ft.Control] = [
-        *note_row(hand.note("how"), f"round-{n}-how"),
-        *note_row(hand.note("won"), f"round-{n}-won"),
-    ]
-    for p in players:
-        if any(e.player == p for e in hand.ledger):
-            rows.append(
-                statement_card(p, hand.ledger, f"statement-{slug(p)}", chips_now=totals.get(p))
+    moved = [p for p in players if any(e.player == p for e in hand.ledger)]
+    who = shown if shown in moved else (hand.out if hand.out in moved else None)
+    who = who or (moved[0] if moved else None)
+    tabs = chip_row(
+        [
+            choice(
+                f"{p} {hand.scores.get(p, 0):+d}",
+                p == who,
+                lambda _, p=p: show(p),
+                f"statement-tab-{slug(p)}",
+                f"{p} {hand.scores.get(p, 0):+d}, now {totals.get(p, 0)} chips: show the statement",
             )
+            for p in moved
+        ]
+    )
+    rows: list[ft.Control] = [*note_row(hand.note("how"), f"round-{n}-how"), tabs]
+    if who is not None:
+        rows.append(
+            statement_card(who, hand.ledger, f"statement-{slug(who)}", chips_now=totals.get(who))
+        )
     rows += note_row(hand.note("carried"), f"round-{n}-carried")
     return section(f"Round {n} settled", rows, f"settlement-{n}")
 

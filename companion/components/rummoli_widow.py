@@ -1,33 +1,45 @@
 """Right after the deal: the ante and deal sizes, then the widow (swap, auction or nobody).
 
-Before a swap or a winning bid is recorded the table is asked whether that
-hand holds a pay card (when the house rules forbid it); a hand can be typed in
-to let the referee check it.
+Choose who takes the widow -- the dealer's blind swap, the auction's highest
+bidder and bid, or nobody -- and record it with the button in the bar.  When the
+house rules let only a hand without a pay card take the widow, the bar asks
+that question and its button answers "No pay card"; "holds a pay card" is a
+separate button, well away from it, and a hand can be typed in to let the
+referee check it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import flet as ft
 
-from companion.components.common import button, choice, rule_link, said, verdict_line
-from companion.components.picker import CardPicker
+from companion.components.card_grid import CompactPicker
+from companion.components.common import button, choice, rule_link, said
 from companion.components.rummoli_parts import (
+    ROW,
     Draft,
+    Primary,
+    TableUi,
     chip_row,
-    explain,
+    entry_bar,
     note_row,
     section,
     stepper,
     summary_of,
+    table_screen,
+    table_top,
     use_ui,
 )
-from companion.session import GameSession
+from companion.session import GameSession, Refusal
 from companion.ui import slug
 from rulesets.cards import Card
 from rulesets.rummoli import RummoliSummary, Widow, WidowView
+from rulesets.rummoli.notes import Note
+
+#: the kit's compact picker, with a ``key`` (Flet components take one)
+Picker: Any = CompactPicker
 
 __all__ = ["WidowPanel"]
 
@@ -35,56 +47,61 @@ __all__ = ["WidowPanel"]
 @ft.observable
 @dataclass
 class WidowUi(Draft):
+    way: str | None = None  #: "dealer" (blind swap), "auction" or "nobody"
     bidder: str | None = None
     bid: int = 0
-    taker: str | None = None  #: asked about pay cards before recording
-    taker_bid: int = 0
     refused: str | None = None  #: said to hold a pay card
     check_cards: list[Card] = field(default_factory=list)
 
-    def take(self, who: str, chips: int) -> None:
-        self.taker, self.taker_bid, self.refused, self.check_cards = who, chips, None, []
+    def choose(self, way: str, bidder: str | None = None) -> None:
+        self.way, self.refused, self.check_cards = way, None, []
+        if bidder is not None:
+            self.bidder = bidder
+
+
+def _taker(ui: WidowUi, view: WidowView) -> tuple[str | None, int]:
+    """Who would take the widow, and for how many chips, as chosen now."""
+    if ui.way == "dealer":
+        return view.dealer, 0
+    if ui.way == "auction" and ui.bidder:
+        return ui.bidder, ui.bid
+    return None, 0
+
+
+def _action(ui: WidowUi, view: WidowView, stacks: dict[str, int]) -> Widow | None:
+    taker, bid = _taker(ui, view)
+    if ui.way == "nobody":
+        return Widow()
+    if taker is None:
+        return None
+    return Widow(player=taker, bid=min(bid, stacks.get(taker, 0)))
 
 
 @ft.component
-def WidowPanel(session: GameSession) -> ft.Control:
+def WidowPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
     summary = summary_of(session)
     view = summary.detail.widow
     ui = use_ui(WidowUi).fresh(len(session.actions))
     if view is None:
         return ft.Container()
-
-    def take(who: str, chips: int) -> None:
-        if view.needs_no_pay_card:
-            ui.take(who, chips)
-        else:
-            session.add(Widow(player=who, bid=chips))
-
     number = summary.detail.deal.number if summary.detail.deal else summary.hand
-    out: list[ft.Control] = []
-    if ui.taker:
-        out.append(_pay_card_check(session, ui, view))
-    elif ui.refused:
-        out.append(
-            explain(
-                f"{ui.refused} holds a pay card, so may not take the widow. "
-                "Pick another bidder, or nobody.",
-                view.pay_card_rule,
-                "widow-refused",
-            )
-        )
-    rows = _deal_rows(summary) + _choices(summary, view, ui, take)
-    rows.append(
-        button(
-            "Nobody takes the widow",
-            lambda _: session.add(Widow()),
-            "widow-none",
-            icon=ft.Icons.BLOCK,
-            disabled=not session.can(Widow()),
-        )
-    )
-    out.append(section(f"Round {number}: {view.dealer} deals", rows, "widow-panel"))
-    return ft.Column(out, spacing=10)
+    top = table_top(session, table, sheet)
+    board: list[ft.Control] = [
+        top.board,
+        top.stacks,
+        top.chips,
+        section(f"Round {number}: {view.dealer} deals", _deal_rows(summary), "widow-panel"),
+    ]
+    taker, _ = _taker(ui, view)
+    asking = taker is not None and view.needs_no_pay_card and ui.refused != taker
+    if asking and taker is not None:
+        board.append(_hand_check(session, ui, taker))
+    entry = [
+        section("Who takes the widow?", _choices(summary, view, ui), "widow-choice"),
+        # the other answer to the pay-card question, in a row that is always there
+        ft.Container(_refuse(ui, taker) if asking and taker else None, height=ROW),
+    ]
+    return table_screen(board=board, entry=entry, bar=_bar(session, summary, view, ui), top=top)
 
 
 def _deal_rows(summary: RummoliSummary) -> list[ft.Control]:
@@ -93,97 +110,137 @@ def _deal_rows(summary: RummoliSummary) -> list[ft.Control]:
         *note_row(d.note("ante-paid"), "ante-paid"),
         *note_row(d.note("deal"), "deal-sizes"),
         *note_row(d.note("gone"), "gone"),
-        *note_row(d.note("swap"), "widow-terms"),
-        *note_row(d.note("pay-card"), "pay-card-rule"),
     ]
 
 
-def _bidder(ui: WidowUi, p: str) -> ft.Control:
-    def pick(_: object) -> None:
-        ui.bidder = p
-
-    return choice(p, p == ui.bidder, pick, f"bidder-{slug(p)}", f"Highest bidder {p}")
-
-
-def _choices(
-    summary: RummoliSummary, view: WidowView, ui: WidowUi, take: Callable[[str, int], None]
-) -> list[ft.Control]:
-    """The dealer's swap, the auction's highest bidder and bid."""
-    bidder = ui.bidder
+def _choices(summary: RummoliSummary, view: WidowView, ui: WidowUi) -> list[ft.Control]:
+    """The dealer's swap, nobody, or the auction's highest bidder and bid."""
+    bidder = ui.bidder if ui.way == "auction" else None
     top = summary.totals.get(bidder, 0) if bidder else 99
-    bid = min(ui.bid, top)
 
     def step(delta: int) -> None:
         limit = summary.totals.get(ui.bidder, 0) if ui.bidder else 99
         ui.bid = max(0, min(limit, ui.bid + delta))
-
-    def auction(_: object) -> None:
         if ui.bidder:
-            take(ui.bidder, min(ui.bid, summary.totals.get(ui.bidder, 0)))
+            ui.choose("auction")
 
     return [
-        button(
-            f"{view.dealer} swaps blind",
-            lambda _: take(view.dealer, 0),
-            "widow-dealer",
-            icon=ft.Icons.SWAP_HORIZ,
+        chip_row(
+            [
+                choice(
+                    f"{view.dealer} swaps blind",
+                    ui.way == "dealer",
+                    lambda _: ui.choose("dealer"),
+                    "widow-dealer",
+                ),
+                choice(
+                    "Nobody takes it",
+                    ui.way == "nobody",
+                    lambda _: ui.choose("nobody"),
+                    "widow-none",
+                    "Nobody takes the widow",
+                ),
+            ]
         ),
-        ft.Text("Auction: who bid highest?", size=15, weight=ft.FontWeight.W_500),
-        chip_row([_bidder(ui, p) for p in view.bidders]),
-        stepper("Bid (chips)", bid, step, "bid", 0, top),
-        button(
-            f"{bidder} pays {bid} to {view.dealer} for the widow"
-            if bidder
-            else "Pick the highest bidder",
-            auction,
-            "widow-auction",
-            icon=ft.Icons.GAVEL,
-            disabled=bidder is None,
+        ft.Text("Or the auction: who bid highest?", size=15, weight=ft.FontWeight.W_500),
+        chip_row(
+            [
+                choice(
+                    p,
+                    p == bidder,
+                    lambda _, p=p: ui.choose("auction", p),
+                    f"bidder-{slug(p)}",
+                    f"Highest bidder {p}",
+                )
+                for p in view.bidders
+            ]
         ),
+        stepper("Bid (chips)", min(ui.bid, top), step, "bid", 0, top),
     ]
 
 
-def _pay_card_check(session: GameSession, ui: WidowUi, view: WidowView) -> ft.Control:
-    """Does the taker's hand hold a pay card (M2.4)?  Confirm, refuse, or type it in."""
-    taker, chips = ui.taker or "", ui.taker_bid
-    action = Widow(player=taker, bid=chips)
-    verdict = session.judge(action)
-    what = "swaps" if taker == view.dealer else (f"pays {chips}, takes it" if chips else "takes it")
+def _hint(view: WidowView, ui: WidowUi, taker: str | None, terms: Note | None) -> Note | None:
+    """What the bar says before the entry: a refusal, the pay-card question, the terms."""
+    if ui.refused:
+        return Note(
+            key="refused",
+            text=f"{ui.refused} holds a pay card, so may not take the widow. "
+            "Pick another bidder, or nobody.",
+            rule=view.pay_card_rule,
+        )
+    if taker is not None and view.needs_no_pay_card:
+        return Note(
+            key="ask",
+            text=f"Does {taker}'s hand hold a pay card ({view.pay_cards})? "
+            "A hand with one may not take the widow.",
+            rule=view.pay_card_rule,
+        )
+    return terms
+
+
+def _bar(session: GameSession, summary: RummoliSummary, view: WidowView, ui: WidowUi) -> ft.Control:
+    taker, bid = _taker(ui, view)
+    action = _action(ui, view, summary.totals)
+    verdict = session.judge(action) if action is not None else None
+    if ui.way == "nobody":
+        text = "Nobody takes the widow"
+    elif taker is None:
+        text = "Pick the highest bidder" if ui.way == "auction" else "Choose who takes it"
+    else:
+        what = (
+            f"{taker} swaps blind" if ui.way == "dealer" else f"{taker} pays {bid} to {view.dealer}"
+        )
+        text = f"No pay card: {what}" if view.needs_no_pay_card else what
+
+    def record() -> Refusal | None:
+        now = _action(ui, view, summary_of(session).totals)  # as chosen now, not when drawn
+        return session.add(now) if now is not None else None
+
+    # while the pay-card question is open (or answered "holds one") the bar says that,
+    # not the referee's yes; a refusal by the referee is always said
+    asking = ui.refused is not None or (taker is not None and view.needs_no_pay_card)
+    shown = verdict if verdict is not None and (not verdict.legal or not asking) else None
+    hint = _hint(view, ui, taker, summary.detail.note("swap"))
+    return entry_bar(
+        session,
+        shown,
+        Primary(
+            text,
+            "widow-confirm",
+            record,
+            enabled=verdict is not None
+            and verdict.legal
+            and not (taker is not None and ui.refused == taker),
+            icon=ft.Icons.CHECK,
+        ),
+        hint=hint,
+        ident="widow-verdict",
+    )
+
+
+def _refuse(ui: WidowUi, taker: str) -> ft.Control:
+    """The other answer to the pay-card question (M2.4), away from the bar's button."""
 
     def refuse(_: object) -> None:
-        ui.refused, ui.taker = taker, None
+        ui.refused = taker
 
-    ask: list[ft.Control] = [
-        explain(
-            f"Does {taker}'s hand hold a pay card ({view.pay_cards})? A hand with one may not "
-            "take the widow.",
-            view.pay_card_rule,
-            "pay-card-question",
-        ),
-        *([] if verdict.legal else [verdict_line(verdict, ident="widow-verdict")]),
-        button(
-            f"No pay card: {taker} {what}",
-            lambda _: session.add(action),
-            "widow-confirm",
-            filled=True,
-            icon=ft.Icons.CHECK,
-            disabled=not verdict.legal,
-        ),
-        button(f"{taker} holds a pay card", refuse, "widow-refuse", icon=ft.Icons.CLOSE),
-        ft.ExpansionTile(
-            title=ft.Text("Not sure? Enter the hand to check it"),
-            controls=[
-                CardPicker(
-                    ui.check_cards,
-                    lambda cards: setattr(ui, "check_cards", list(cards)),
-                    ident="widow-check",
-                    label=f"{taker}'s hand",
-                ),
-                *_hand_verdict(session, ui.check_cards),
-            ],
-        ),
-    ]
-    return section(f"{taker} takes the widow?", ask, "pay-card-check")
+    return button(f"{taker} holds a pay card", refuse, "widow-refuse", icon=ft.Icons.CLOSE)
+
+
+def _hand_check(session: GameSession, ui: WidowUi, taker: str) -> ft.Control:
+    """Not sure about the pay cards?  Type the hand in and let the referee check it."""
+    return ft.ExpansionTile(
+        title=ft.Text(f"Not sure? Enter {taker}'s hand to check it"),
+        controls=[
+            Picker(
+                ui.check_cards,
+                lambda cards: setattr(ui, "check_cards", list(cards)),
+                ident="widow-check",
+                label=f"{taker}'s hand",
+            ),
+            *_hand_verdict(session, ui.check_cards),
+        ],
+    )
 
 
 def _hand_verdict(session: GameSession, cards: list[Card]) -> list[ft.Control]:

@@ -29,7 +29,7 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.card_grid import CELL, CompactPicker, card_grid
+from companion.components.card_grid import CELL, GAP, CompactPicker, card_cell, cards_spans
 from companion.components.common import rule_link, said, tag
 from companion.components.entry_bar import EntryBar, Primary
 from companion.components.rummy_entry import (
@@ -47,9 +47,9 @@ from companion.components.rummy_entry import (
     unavailable,
 )
 from companion.session import GameSession, Refusal
-from companion.ui import RED_SUIT, slug
+from companion.ui import slug
 from rulesets import RulesetError
-from rulesets.cards import Card, Color, Rank, Suit, format_cards
+from rulesets.cards import JOKER, Card, Rank, Suit, format_cards
 from rulesets.protocol import Verdict
 from rulesets.rummy import HandEnd, RummyGame, RummyPlay, RummySummary
 
@@ -64,9 +64,7 @@ __all__ = [
 ]
 
 NOBODY = "(nobody)"
-#: the keypad for a typed total: digits, delete the last one, back to the cards
-#: before anyone is chosen the whole grid is greyed (nothing to tap yet)
-_WHOLE_PACK = frozenset(Card(r, s) for r in Rank for s in Suit)
+#: the keypad for a typed total: digits, delete the last one
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0")
 
 
@@ -340,22 +338,6 @@ def _head_row(
     )
 
 
-def _card_spans(cards: list[Card]) -> list[ft.TextSpan]:
-    """Cards as text on the screen's own background: red suits red, black suits in the
-    text colour (near-black ink vanishes on a dark theme)."""
-    return [
-        ft.TextSpan(
-            ("" if i == 0 else " ") + c.symbol,
-            style=ft.TextStyle(
-                size=14,
-                weight=ft.FontWeight.BOLD,
-                color=RED_SUIT if c.suit is not None and c.s.color is Color.RED else None,
-            ),
-        )
-        for i, c in enumerate(cards)
-    ]
-
-
 def _entry_row(ui: HandOverUi, p: str | None, following: str | None) -> ft.Control:
     """Whose cards are shown and what is entered so far; take one back; won't show; next."""
     if p is None:
@@ -372,7 +354,7 @@ def _entry_row(ui: HandOverUi, p: str | None, following: str | None) -> ft.Contr
         words = ft.Text(
             spans=[
                 ft.TextSpan(f"{p}: ", style=ft.TextStyle(size=14, weight=ft.FontWeight.W_500)),
-                *(_card_spans(cards) if cards else [ft.TextSpan("none yet")]),
+                *(cards_spans(cards, size=14) if cards else [ft.TextSpan("none yet")]),
             ],
             max_lines=2,
             overflow=ft.TextOverflow.ELLIPSIS,
@@ -475,13 +457,32 @@ def _taken(ui: HandOverUi, facts: _Facts, p: str) -> set[Card]:
     return off
 
 
-def _pack(jokers: bool) -> ft.Control:
-    """The whole pack greyed, with the picker's last cell ("Type") kept as room: exactly
-    the size of a player's card grid, whatever the screen's width."""
-    room = ft.Container(width=CELL, height=CELL)
-    return card_grid(
-        [], lambda _: None, ident="rem", unavailable=_WHOLE_PACK, jokers=jokers, tail=[room]
+def _pack(jokers: bool, *, opacity: float) -> ft.Control:
+    """The whole pack greyed, laid out as the picker lays out its grid (a suit a row,
+    jokers and its "Type" cell last) -- exactly its size, whatever the screen's width --
+    and hidden from screen readers (nothing in it can be tapped)."""
+    rows: list[ft.Control] = []
+    suits = list(Suit)
+    for n, suit in enumerate(suits):
+        cells = [
+            card_cell(Card(r, suit), chosen=False, disabled=True, on_tap=_no_tap, ident="rem")
+            for r in Rank
+        ]
+        if n == len(suits) - 1:
+            if jokers:
+                cells.append(
+                    card_cell(JOKER, chosen=False, disabled=True, on_tap=_no_tap, ident="rem")
+                )
+            cells.append(ft.Container(width=CELL, height=CELL))  # the "Type" cell's place
+        rows.append(ft.Row(cells, wrap=True, spacing=GAP, run_spacing=GAP))
+    return ft.Semantics(
+        content=ft.Container(ft.Column(rows, spacing=GAP), opacity=opacity),
+        exclude_semantics=True,
     )
+
+
+def _no_tap(_: Card) -> None:
+    return None
 
 
 def _same_room(
@@ -490,8 +491,7 @@ def _same_room(
     """``control`` (the keypad, the picker typing) over an unseen pack: the entry keeps
     the height of the card grid, so switching to the keypad or to typing moves nothing
     above it (the players, Won't show, Next)."""
-    unseen = ft.Semantics(content=ft.Container(_pack(jokers), opacity=0), exclude_semantics=True)
-    return ft.Stack([unseen, control], alignment=where)
+    return ft.Stack([_pack(jokers, opacity=0), control], alignment=where)
 
 
 @ft.component
@@ -517,7 +517,7 @@ def HandOverEntry(session: GameSession, ui: HandOverUi, on_close: Callable[[], N
     jokers = bool(facts.game.rules.jokers)
     entry: ft.Control
     if p is None:  # nobody chosen yet: the grid is there, greyed (nothing to tap yet)
-        entry = _pack(jokers)
+        entry = _pack(jokers, opacity=0.6)
     elif p in ui.typed:
         entry = _same_room(_keypad(ui, p), jokers, ft.Alignment.BOTTOM_CENTER)  # near the thumb
     else:

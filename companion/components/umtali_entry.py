@@ -1,10 +1,20 @@
-"""The Umtali entry panel: who is acting, what they did, the referee's live verdict.
+"""The Umtali entry for one thumb: who is acting, what they did, the cards, the verdict.
 
-Modes: meld, extend (tap an anchor on either side), discard, go out (optional pair,
-optional discard, maybe face down), and in the opponent's final turn the leftovers
-(after an optional final discard); "My hand" is :mod:`umtali_hand`.  Every entry
-is judged by the referee as it is being picked (``session.judge``) and recorded
-with ``session.add`` -- the add button is live only when the verdict is legal.
+Top to bottom, all of it on one phone screen, nothing moving when a card is tapped:
+
+* the acting player (whoever the referee says is on turn; one tap picks the
+  other) and "My hand";
+* the mode: meld, extend (or tap any meld on the board), discard, go out, and in
+  the opponent's final turn the leftovers;
+* the chosen strip (the cards picked, or the parts of a going-out: the pair,
+  the discard, face down);
+* the 52-card grid (:mod:`companion.components.card_grid`);
+* the entry bar (:mod:`companion.components.entry_bar`): the referee's live
+  verdict with its rule, Undo, and the action -- live only when the verdict is legal.
+
+Every entry is judged by the referee as it is being picked (``session.judge``)
+and recorded with ``session.add``; after it, the acting player and the mode
+follow the turn order (:meth:`TableUi.after_entry`).
 """
 
 from __future__ import annotations
@@ -15,18 +25,16 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.common import choice, rule_link, tag, verdict_line
-from companion.components.picker import CardPicker
-from companion.components.umtali_hand import UmtaliMyHand, hand_note
-from companion.components.umtali_ui import Table, TableUi, on_table
-from companion.session import GameSession
-from companion.ui import labelled, slug
+from companion.components.card_grid import CompactPicker, chosen_strip, strip_part
+from companion.components.common import choice
+from companion.components.entry_bar import EntryBar, Primary
+from companion.components.turn_order import acting_row
+from companion.components.umtali_ui import Table, TableUi, on_table, sees_private
+from companion.session import GameSession, Refusal
 from rulesets.cards import Card, format_cards
-from rulesets.protocol import Verdict
+from rulesets.protocol import Units, Verdict
 from rulesets.umtali import (
     Discard,
-    EndHandEmptyStock,
-    Extend,
     GoOut,
     Leftovers,
     Meld,
@@ -34,28 +42,25 @@ from rulesets.umtali import (
     UmtaliAction,
     UmtaliSummary,
 )
+from rulesets.umtali import Extend as ExtendAction
 
-__all__ = ["MODES_FINAL", "MODES_PLAY", "UmtaliEntry", "entry_actions"]
+__all__ = ["MODES_FINAL", "MODES_PLAY", "UmtaliEntry", "entry_actions", "shown_mode"]
 
-#: CardPicker with a ``key`` (Flet components take one): each picker keeps its own typed text.
-Picker: Any = CardPicker
+#: CompactPicker with a ``key`` (Flet components take one): each picker keeps its own state.
+Picker: Any = CompactPicker
 
 MODES_PLAY = (
     ("meld", "Meld"),
     ("extend", "Extend"),
     ("discard", "Discard"),
     ("go_out", "Go out"),
-    ("hand", "My hand"),
 )
 MODES_FINAL = (
     ("meld", "Meld"),
     ("extend", "Extend"),
     ("go_out", "Go out"),
     ("leftovers", "Leftovers"),
-    ("hand", "My hand"),
 )
-
-Body = tuple[list[ft.Control], list[ft.Control]]  # (picker side, verdict side)
 
 
 def _texts(cards: Sequence[Card]) -> tuple[str, ...]:
@@ -95,236 +100,310 @@ def entry_actions(ui: TableUi, mode: str, who: str) -> list[UmtaliAction]:
     if mode == "discard":
         return [Discard(player=who, card=str(ui.cards[0]))]
     if mode == "extend" and ui.anchor is not None:
-        return [Extend(player=who, card=str(ui.cards[0]), anchor=ui.anchor)]
+        return [ExtendAction(player=who, card=str(ui.cards[0]), anchor=ui.anchor)]
     return []
 
 
-def shown_mode(ui: TableUi, summary: UmtaliSummary) -> str:
-    """The mode on screen: leftovers only in the final turn, discard only before it."""
+def shown_mode(ui: TableUi, summary: UmtaliSummary, *, shows_hand: bool = True) -> str:
+    """The mode on screen: leftovers only in the final turn, discard only before it,
+    "My hand" only on a device that may show the acting player's hand."""
     final = summary.phase == Phase.FINAL
     if (ui.mode == "leftovers" and not final) or (ui.mode == "discard" and final):
+        return "meld"
+    if ui.mode == "hand" and not shows_hand:
         return "meld"
     return ui.mode
 
 
 @dataclass(frozen=True)
-class _Entry:
-    """One render of the panel: the session, its summary, the UI state, who acts."""
+class _Pick:
+    """What the grid fills in this mode: a list of the UI state, its test id, its words."""
 
-    session: GameSession
-    summary: UmtaliSummary
-    ui: TableUi
+    field: str
+    ident: str
+    label: str
+    most: int
+
+
+@dataclass(frozen=True)
+class _Bar:
+    """What the bar says and offers in this mode."""
+
+    verdict: Verdict | None
+    hint: str
+    primary: Primary | None
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """One render of the entry: the table, who acts, in which mode."""
+
+    table: Table
     who: str
     mode: str
 
     @property
-    def private(self) -> list[Card]:
-        return self.ui.private(self.summary)
+    def session(self) -> GameSession:
+        return self.table.session
 
     @property
-    def table(self) -> frozenset[Card]:
-        return on_table(self.summary)
+    def summary(self) -> UmtaliSummary:
+        return self.table.summary
+
+    @property
+    def ui(self) -> TableUi:
+        return self.table.ui
 
     def verdict(self) -> Verdict | None:
         """The referee's verdict on the entry as picked (none while it is incomplete)."""
         acts = entry_actions(self.ui, self.mode, self.who)
         if not acts:
             return None
-        hand = self.private or None
+        hand = self.table.private() or None
         v = self.session.judge(acts[0], hand=hand if len(acts) == 1 else None)
         if v.legal and len(acts) > 1:  # the final discard, then the leftovers
             v = self.session.judge(acts[1])
         return v
 
-    def add_current(self, _: Any = None) -> None:
-        """Record the entry as it is now (read at the tap, not at the render: P6)."""
-        ui, session = self.ui, self.session
-        summary = session.summary
-        assert isinstance(summary, UmtaliSummary)
-        acts = entry_actions(ui, shown_mode(ui, summary), ui.acting(summary))
-        if not acts:
-            return
-        hand = ui.private(summary) or None
-        refusal = session.add(acts[0], hand=hand) if len(acts) == 1 else session.add_many(acts)
-        if refusal is None:
-            ui.after_entry(acts, summary)
-
-    def picker(self, cards: list[Card], field: str, ident: str, label: str, most: int) -> Any:
-        def change(new: list[Card]) -> None:
-            setattr(self.ui, field, new)
-
-        return Picker(
-            cards,
-            change,
-            ident=ident,
-            key=f"picker-{ident}",
-            label=label,
-            unavailable=self.table,
-            max_cards=most,
+    def primary(self, text: str, ident: str, v: Verdict | None) -> Primary:
+        return Primary(
+            text, ident, lambda: add_current(self.table), enabled=v is not None and v.legal
         )
 
-    def add_button(self, text: str, v: Verdict | None, ident: str) -> ft.Control:
-        ok = v is not None and v.legal
-        return tag(
-            ft.FilledButton(
-                text, icon=ft.Icons.ADD_TASK, on_click=self.add_current, disabled=not ok, height=48
-            ),
-            ident,
-        )
-
-    def toggle(self, parts: tuple[tuple[str, str], ...]) -> ft.Control:
-        def pick(key: str) -> Callable[[Any], None]:
-            return lambda _: setattr(self.ui, "part", key)
-
-        return ft.Row(
-            [choice(text, self.ui.part == key, pick(key), f"part-{key}") for key, text in parts],
-            wrap=True,
-        )
-
-
-def _meld_body(e: _Entry) -> Body:
-    v = e.verdict()
-    left = [
-        ft.Text("Pick the cards of a set, sequence, marriage, or a jack alone."),
-        e.picker(list(e.ui.cards), "cards", "meld", "Meld cards", 10),
-    ]
-    right = [
-        *hand_note(e.ui, e.summary),
-        verdict_line(v, empty="Pick cards for a verdict."),
-        e.add_button(f"Add to {e.who}'s side", v, "add-meld"),
-    ]
-    return left, right
+    def pick(self) -> _Pick:
+        ui = self.ui
+        if self.mode == "go_out":
+            if ui.part == "pair":
+                return _Pick("pair", "pair", "Pair", 2)
+            return _Pick("out_discard", "out-discard", "Going-out discard", 1)
+        if self.mode == "leftovers":
+            if ui.part == "discard":
+                return _Pick("out_discard", "final-discard", "Final discard", 1)
+            return _Pick("cards", "leftovers", "Leftover cards", 11)
+        if self.mode == "hand":
+            return _Pick("hand", "hand", "My hand", 11)
+        if self.mode == "extend":
+            return _Pick("cards", "extend", "Extension card", 1)
+        if self.mode == "discard":
+            return _Pick("cards", "discard", "Discard", 1)
+        return _Pick("cards", "meld", "Meld cards", 10)
 
 
-def _extend_body(e: _Entry) -> Body:
-    v = e.verdict()
-    anchor = e.ui.anchor
-    if anchor is None:
-        where = "Tap an anchor on either side above, then pick the card."
-    else:
-        where = f"Anchor: {anchor[0]}'s meld #{anchor[1] + 1}. Now pick the card."
-    left = [
-        labelled(ft.Text(where, weight=ft.FontWeight.W_500), where, "anchor-hint"),
-        e.picker(list(e.ui.cards), "cards", "extend", "Extension card", 1),
-    ]
-    right = [
-        *hand_note(e.ui, e.summary),
-        verdict_line(v, empty="Pick an anchor and a card for a verdict."),
-        e.add_button(f"Add single to {e.who}'s side", v, "add-extend"),
-    ]
-    return left, right
+def add_current(table: Table) -> Refusal | None:
+    """Record the entry as it is now (read at the tap, not at the render: P6)."""
+    ui, session = table.ui, table.session
+    summary = session.summary
+    assert isinstance(summary, UmtaliSummary)
+    who = ui.acting(summary)
+    shows = sees_private(session, who)
+    acts = entry_actions(ui, shown_mode(ui, summary, shows_hand=shows), who)
+    if not acts:
+        return None
+    hand = ui.private(summary, shown=shows) or None
+    refusal = session.add(acts[0], hand=hand) if len(acts) == 1 else session.add_many(acts)
+    after = session.summary
+    if refusal is None and isinstance(after, UmtaliSummary):
+        ui.after_entry(acts, summary, after)
+    return refusal
 
 
-def _discard_body(e: _Entry) -> Body:
-    v = e.verdict()
-    left = [
-        ft.Text(f"The card {e.who} discards face up to end the turn (optional record)."),
-        e.picker(list(e.ui.cards), "cards", "discard", "Discard", 1),
-    ]
-    return left, [verdict_line(v), e.add_button(f"{e.who} discards", v, "add-discard")]
+# ------------------------------------------------------------------ strips (one per mode)
 
 
-def _go_out_body(e: _Entry) -> Body:
+def _cards_strip(e: _Entry, pick: _Pick, label: str | None = None) -> ft.Control:
+    cards: list[Card] = list(getattr(e.ui, pick.field))
+
+    def clear() -> None:
+        setattr(e.ui, pick.field, [])
+
+    return chosen_strip(label or pick.label, cards, ident=pick.ident, on_clear=clear)
+
+
+def _part(
+    e: _Entry, key: str, label: str, cards: Sequence[Card], said: str | None = None
+) -> ft.Control:
+    def tap(_: Any) -> None:
+        e.ui.part = key
+
+    return strip_part(
+        label, cards, active=e.ui.part == key, on_click=tap, ident=f"part-{key}", said=said
+    )
+
+
+def _face_down(e: _Entry) -> ft.Control:
     ui = e.ui
-    v = e.verdict()
-    pair_text = format_cards(ui.pair, symbols=True) or "none"
-    disc_text = format_cards(ui.out_discard, symbols=True) or "none"
+
+    def flip(_: Any) -> None:
+        ui.face_down = not ui.face_down
+
+    return choice("Face down", bool(ui.face_down), flip, "face-down", label="Discard face down")
+
+
+def _go_out_strip(e: _Entry, pick: _Pick) -> ft.Control:
+    ui = e.ui
+    disc = format_cards(ui.out_discard, symbols=True) or "none"
     if ui.out_discard and ui.face_down:
-        disc_text += " (face down)"
-    also = " also" if e.summary.phase == Phase.FINAL else ""
-    intro = f"{e.who}{also} goes out: pick the pair and the discard, if there were any."
-    if ui.part == "pair":
-        picker = e.picker(list(ui.pair), "pair", "pair", "Pair", 2)
-    else:
-        picker = e.picker(
-            list(ui.out_discard), "out_discard", "out-discard", "Going-out discard", 1
-        )
-    left: list[ft.Control] = [ft.Text(intro)]
-    if ui.part != "pair":  # the part being picked is summed up by its picker
-        left.append(
-            labelled(ft.Text(f"Pair: {pair_text}"), f"Pair: {pair_text}", "out-pair-summary")
-        )
-    left += [
-        labelled(ft.Text(f"Discard: {disc_text}"), f"Discard: {disc_text}", "out-discard-summary"),
-        ft.Semantics(
-            content=ft.Switch(
-                label="Discard face down",
-                value=bool(ui.face_down),
-                on_change=lambda ev: setattr(ui, "face_down", bool(ev.control.value)),
-            ),
-            identifier="face-down",
-        ),
-        e.toggle((("pair", "Pick pair"), ("discard", "Pick discard"))),
-        picker,
+        disc += " (face down)"
+    parts = [
+        _part(e, "pair", "Pair", ui.pair),
+        _part(e, "discard", "Discard", ui.out_discard, f"Discard: {disc}"),
+        _face_down(e),
     ]
-    right = [
-        *hand_note(ui, e.summary),
-        verdict_line(v),
-        e.add_button(f"{e.who} goes out", v, "add-go-out"),
-    ]
-    return left, right
+
+    def clear() -> None:
+        setattr(ui, pick.field, [])
+
+    return chosen_strip(
+        pick.label, getattr(ui, pick.field), ident=pick.ident, on_clear=clear, parts=parts
+    )
 
 
-def _leftovers_body(e: _Entry) -> Body:
+def _leftovers_strip(e: _Entry, pick: _Pick) -> ft.Control:
     ui = e.ui
+    parts = [
+        _part(e, "pair", "Leftovers", ui.cards, f"Leftover cards: {_symbols(ui.cards)}"),
+        _part(e, "discard", "Final discard", ui.out_discard),
+    ]
+
+    def clear() -> None:
+        setattr(ui, pick.field, [])
+
+    return chosen_strip(
+        pick.label, getattr(ui, pick.field), ident=pick.ident, on_clear=clear, parts=parts
+    )
+
+
+def _symbols(cards: Sequence[Card]) -> str:
+    return format_cards(cards, symbols=True) or "none"
+
+
+def _strip(e: _Entry, pick: _Pick) -> ft.Control:
+    if e.mode == "go_out":
+        return _go_out_strip(e, pick)
+    if e.mode == "leftovers":
+        return _leftovers_strip(e, pick)
+    if e.mode == "extend" and e.ui.anchor is not None:
+        side, n = e.ui.anchor
+        return _cards_strip(e, pick, f"On {side}'s meld {n + 1}")
+    return _cards_strip(e, pick)
+
+
+# ------------------------------------------------------------------ the bar (one per mode)
+
+
+def _meld_bar(e: _Entry) -> _Bar:
+    v = e.verdict()
+    return _Bar(
+        v,
+        "Pick the cards of a set, sequence, marriage or a jack alone; tap a meld to extend it.",
+        e.primary(f"Add to {e.who}'s side", "add-meld", v),
+    )
+
+
+def _extend_bar(e: _Entry) -> _Bar:
+    v = e.verdict()
+    hint = (
+        "Tap a meld on either side, then the card to add to it."
+        if e.ui.anchor is None
+        else "Now pick the card to add to it."
+    )
+    return _Bar(v, hint, e.primary(f"Add single to {e.who}'s side", "add-extend", v))
+
+
+def _discard_bar(e: _Entry) -> _Bar:
+    v = e.verdict()
+    hint = f"The card {e.who} discards face up to end the turn (optional record)."
+    return _Bar(v, hint, e.primary(f"{e.who} discards", "add-discard", v))
+
+
+def _go_out_bar(e: _Entry) -> _Bar:
+    v = e.verdict()
+    return _Bar(v, "", e.primary(f"{e.who} goes out", "add-go-out", v))
+
+
+def _leftovers_bar(e: _Entry) -> _Bar:
     v = e.verdict()
     current = e.summary.detail.current
     went_out = current.went_out if current else None
-    if ui.part == "discard":
-        picker = e.picker(list(ui.out_discard), "out_discard", "final-discard", "Final discard", 1)
-    else:
-        picker = e.picker(list(ui.cards), "cards", "leftovers", "Leftover cards", 11)
-    disc_text = format_cards(ui.out_discard, symbols=True) or "none"
-    left = [
-        ft.Text(
-            f"The cards left in {e.who}'s hand move to {went_out}'s side. "
-            "Record a final discard first if there was one."
-        ),
-        labelled(
-            ft.Text(f"Final discard: {disc_text}"),
-            f"Final discard: {disc_text}",
-            "final-discard-summary",
-        ),
-        e.toggle((("pair", "Pick leftovers"), ("discard", "Pick final discard"))),
-        picker,
-    ]
-    n = len(ui.cards)
+    n = len(e.ui.cards)
     text = (
         f"Move {n} card{'s' if n != 1 else ''} to {went_out}'s side"
         if n
         else "No leftovers: end the hand"
     )
-    return left, [verdict_line(v), e.add_button(text, v, "add-leftovers")]
+    return _Bar(v, "", e.primary(text, "add-leftovers", v))
 
 
-BODIES: dict[str, Callable[[_Entry], Body]] = {
-    "meld": _meld_body,
-    "extend": _extend_body,
-    "discard": _discard_body,
-    "go_out": _go_out_body,
-    "leftovers": _leftovers_body,
+def _hand_bar(e: _Entry) -> _Bar:
+    sug, refused = e.table.suggestion, e.table.refused
+    if refused is not None:
+        return _Bar(refused, "", None)
+    if sug is None:
+        hint = f"{e.who}: enter your hand privately. It is not saved; verdicts then check it."
+        return _Bar(None, hint, None)
+    if not sug.best:
+        return _Bar(None, "Nothing in this hand can go down now.", None)
+    session, ui = e.session, e.ui
+    line = sug.best
+
+    def record() -> Refusal | None:
+        before = session.summary
+        refusal = session.add_many(line)
+        after = session.summary
+        if (
+            refusal is None
+            and isinstance(before, UmtaliSummary)
+            and isinstance(after, UmtaliSummary)
+        ):
+            ui.after_entry(line, before, after)
+        return refusal
+
+    hint = f"Best melding this turn: {Units.POINTS.of(sug.best_points)}."
+    return _Bar(
+        None,
+        hint,
+        Primary("Record this line", "record-line", record, icon=ft.Icons.PLAYLIST_ADD_CHECK),
+    )
+
+
+BARS: dict[str, Callable[[_Entry], _Bar]] = {
+    "meld": _meld_bar,
+    "extend": _extend_bar,
+    "discard": _discard_bar,
+    "go_out": _go_out_bar,
+    "leftovers": _leftovers_bar,
+    "hand": _hand_bar,
 }
 
 
-def _acting_row(e: _Entry) -> ft.Control:
-    def pick(name: str) -> Callable[[Any], None]:
-        def tap(_: Any) -> None:
-            e.ui.picked = name
-            e.ui.reset_entry()
+# ------------------------------------------------------------------ the rows above the grid
 
-        return tap
 
+def _acting(e: _Entry) -> ft.Control:
+    ui = e.ui
+
+    def pick(name: str) -> None:
+        ui.picked = name
+        ui.reset_entry()
+
+    def my_hand(_: Any) -> None:
+        ui.mode = "hand" if e.mode != "hand" else "meld"
+        ui.reset_entry()
+
+    turn = e.summary.turn
+    row: list[ft.Control] = [
+        ft.Container(acting_row(e.summary.players, e.who, turn, pick), expand=True)
+    ]
+    if e.table.shows_hand:  # at a table of devices: only on the acting player's own
+        row.append(choice("My hand", e.mode == "hand", my_hand, "mode-hand"))
     return ft.Row(
-        [
-            ft.Text("Acting:", weight=ft.FontWeight.W_500),
-            *[choice(p, p == e.who, pick(p), f"acting-{slug(p)}") for p in e.summary.players],
-        ],
-        wrap=True,
+        row,
+        spacing=6,
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
     )
 
 
-def _modes_row(e: _Entry) -> ft.Control:
+def _modes(e: _Entry) -> ft.Control:
     def pick(mode: str) -> Callable[[Any], None]:
         def tap(_: Any) -> None:
             e.ui.mode = mode
@@ -335,50 +414,49 @@ def _modes_row(e: _Entry) -> ft.Control:
     modes = MODES_FINAL if e.summary.phase == Phase.FINAL else MODES_PLAY
     return ft.Row(
         [choice(text, m == e.mode, pick(m), f"mode-{m}") for m, text in modes],
-        wrap=True,
         spacing=6,
-        run_spacing=6,
+        scroll=ft.ScrollMode.HIDDEN,
     )
 
 
-def _empty_stock(e: _Entry) -> ft.Control:
-    """U4.6 as the referee words it: a second tap ends the hand on an empty stock."""
-    v = e.session.judge(EndHandEmptyStock())
-    asked = e.ui.confirm == "stock"
+def _picker(e: _Entry, pick: _Pick) -> Any:
+    ui, session = e.ui, e.session
+    private_owner = e.who
 
-    def tap(_: Any) -> None:
-        if e.ui.confirm != "stock":
-            e.ui.confirm = "stock"
-            return
-        if e.session.add(EndHandEmptyStock()) is None:
-            e.ui.after_entry([], e.summary)
+    def change(new: list[Card]) -> None:
+        if pick.field == "hand":
+            ui.owner = private_owner
+        setattr(ui, pick.field, new)
+        if session.error is not None:
+            session.clear_error()
 
-    button = ft.OutlinedButton(
-        "Tap again: end the hand, stock empty" if asked else "Stock ran out: end hand",
-        icon=ft.Icons.LAYERS_CLEAR,
-        on_click=tap,
-        disabled=not v.legal,
+    chosen: list[Card] = list(getattr(ui, pick.field))
+    return Picker(
+        chosen,
+        change,
+        ident=pick.ident,
+        key=f"picker-{pick.ident}",
+        label=pick.label,
+        unavailable=on_table(e.summary),
+        max_cards=pick.most,
+        strip=False,
     )
-    return ft.Row([tag(button, "empty-stock"), rule_link(v.rule, "empty-stock-rule")], wrap=True)
 
 
 @ft.component
 def UmtaliEntry(table: Table) -> ft.Control:
-    """Acting player, mode, and the entry of that mode with its live verdict."""
-    session, summary, ui = table.session, table.summary, table.ui
-    e = _Entry(session, summary, ui, ui.acting(summary), shown_mode(ui, summary))
-    head: list[ft.Control] = [ft.Divider(height=4), _acting_row(e), _modes_row(e)]
-    if e.mode == "hand":
-        body: ft.Control = UmtaliMyHand(table)
-    else:
-        left, right = BODIES[e.mode](e)
-        body = ft.ResponsiveRow(
-            [
-                ft.Column(left, spacing=8, col={"xs": 12, "md": 7}),
-                ft.Column(right, spacing=8, col={"xs": 12, "md": 5}),
-            ],
-            spacing=12,
-            run_spacing=8,
-        )
-    tail = [_empty_stock(e)] if summary.phase == Phase.PLAY else []
-    return ft.Column([*head, body, *tail], spacing=8)
+    """Acting player, mode, chosen strip, card grid and the entry bar."""
+    summary, ui = table.summary, table.ui
+    e = _Entry(table, ui.acting(summary), shown_mode(ui, summary, shows_hand=table.shows_hand))
+    pick = e.pick()
+    bar = BARS[e.mode](e)
+    return ft.Column(
+        [
+            _acting(e),
+            _modes(e),
+            _strip(e, pick),
+            _picker(e, pick),
+            EntryBar(table.session, bar.verdict, bar.primary, hint=bar.hint),
+        ],
+        spacing=4,
+    )

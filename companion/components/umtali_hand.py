@@ -1,8 +1,10 @@
 """My hand: the acting player enters their private hand (never saved); verdicts then
 check the no-breaking rule against it, and the referee suggests the best line.
 
-The suggestion is the referee's exact search (:meth:`UmtaliGame.suggest`); its
-line is recorded as it stands ("Record this line"), judged like any entry.
+The hand is picked on the entry's card grid ("My hand" mode); the referee's
+exact search (:meth:`UmtaliGame.suggest`) is made once per render by the table
+(:func:`suggest_for`) and shown on the board (:func:`suggestion_panel`); the
+entry bar offers "Record this line", judged like any entry.
 """
 
 from __future__ import annotations
@@ -11,27 +13,24 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.common import verdict_line
-from companion.components.picker import CardPicker
 from companion.components.umtali_sheet import action_text
-from companion.components.umtali_ui import Table, TableUi, on_table
+from companion.components.umtali_ui import TableUi, sees_private
+from companion.session import GameSession
 from rulesets import RulesetError
-from rulesets.cards import Card, format_cards
+from rulesets.cards import format_cards
 from rulesets.protocol import Units, Verdict
 from rulesets.umtali import Suggestion, UmtaliGame, UmtaliSummary
 
 POINTS = Units.POINTS
 
-__all__ = ["UmtaliMyHand", "hand_note"]
-
-#: CardPicker with a ``key`` (Flet components take one): each picker keeps its own typed text.
-Picker: Any = CardPicker
+__all__ = ["hand_note", "suggest_for", "suggestion_panel"]
 
 
-def hand_note(ui: TableUi, summary: UmtaliSummary) -> list[ft.Control]:
-    """Under a verdict: that it was checked against the acting player's private hand."""
-    private = ui.private(summary)
-    if not private:
+def hand_note(ui: TableUi, summary: UmtaliSummary, *, shown: bool = True) -> list[ft.Control]:
+    """On the board: that verdicts are checked against the acting player's private hand
+    (``shown``: this device may show that player's hand)."""
+    private = ui.private(summary, shown=shown)
+    if not private or ui.mode == "hand":
         return []
     who = ui.acting(summary)
     n = len(private)
@@ -39,7 +38,21 @@ def hand_note(ui: TableUi, summary: UmtaliSummary) -> list[ft.Control]:
     return [ft.Text(text, size=12, italic=True)]
 
 
-def _lines(sug: Suggestion, record: Any) -> list[ft.Control]:
+def suggest_for(
+    session: GameSession, summary: UmtaliSummary, ui: TableUi
+) -> tuple[Suggestion | None, Verdict | None]:
+    """In "My hand" with a hand entered: the referee's best line, or why there is none."""
+    private = ui.private(summary, shown=sees_private(session, ui.acting(summary)))
+    game = session.game
+    if ui.mode != "hand" or not private or not isinstance(game, UmtaliGame):
+        return None, None
+    try:
+        return game.suggest(ui.acting(summary), private), None
+    except RulesetError as exc:
+        return None, Verdict(legal=False, rule=exc.rule or "U", reason=exc.reason)
+
+
+def _lines(sug: Suggestion) -> list[ft.Control]:
     lines: list[ft.Control] = []
     if sug.best:
         lines.append(
@@ -50,13 +63,6 @@ def _lines(sug: Suggestion, record: Any) -> list[ft.Control]:
         lines += [ft.Text(f"• {action_text(a)}") for a in sug.best]
         if sug.kept:
             lines.append(ft.Text(f"Kept: {format_cards(sug.kept, symbols=True)}"))
-        lines.append(
-            ft.FilledTonalButton(
-                "Record this line",
-                icon=ft.Icons.PLAYLIST_ADD_CHECK,
-                on_click=lambda _, line=sug.best: record(line),
-            )
-        )
     else:
         lines.append(ft.Text("Nothing in this hand can go down now."))
     if sug.can_go_out and sug.go_out and sug.go_out != sug.best:
@@ -73,43 +79,17 @@ def _lines(sug: Suggestion, record: Any) -> list[ft.Control]:
     return lines
 
 
-@ft.component
-def UmtaliMyHand(table: Table) -> ft.Control:
-    """The private hand of the acting player and the referee's best line for it."""
-    session, summary, ui = table.session, table.summary, table.ui
+def suggestion_panel(ui: TableUi, summary: UmtaliSummary, sug: Suggestion | None) -> list[Any]:
+    """On the board in "My hand": what the hand is for, then the referee's best line."""
     who = ui.acting(summary)
-    private = ui.private(summary)
-
-    def enter(cards: list[Card]) -> None:
-        ui.owner = ui.acting(summary)
-        ui.hand = cards
-
-    def record(line: tuple[Any, ...]) -> None:
-        if session.add_many(line) is None:
-            ui.after_entry(line, summary)
-
-    picker = Picker(
-        private,
-        enter,
-        ident="hand",
-        key="picker-hand",
-        label="My hand",
-        unavailable=on_table(summary),
-        max_cards=11,
-    )
     intro = ft.Text(
-        f"{who}: enter your hand privately. It is not saved. Verdicts then also check "
-        "the no-breaking rule against it, and you get the best melding."
+        f"{who}: enter your hand privately on the cards below. It is not saved. Verdicts then "
+        "also check the no-breaking rule against it, and you get the best melding.",
+        size=13,
     )
-    game = session.game
-    if not private or not isinstance(game, UmtaliGame):
-        return _layout([intro, picker], [])
-    try:
-        sug = game.suggest(who, private)
-    except RulesetError as exc:
-        refused = Verdict(legal=False, rule=exc.rule or "U", reason=exc.reason)
-        return _layout([intro, picker], [verdict_line(refused)])
-    lines = _lines(sug, record)
+    if sug is None:
+        return [intro]
+    lines = _lines(sug)
     lines.append(
         ft.TextButton(
             "Hide my hand",
@@ -127,16 +107,4 @@ def UmtaliMyHand(table: Table) -> ft.Control:
         identifier="suggestion",
         container=True,
     )
-    return _layout([intro, picker], [box])
-
-
-def _layout(left: list[ft.Control], right: list[ft.Control]) -> ft.Control:
-    """Phone: one column; desktop: the picker left, the answer right."""
-    return ft.ResponsiveRow(
-        [
-            ft.Column(left, spacing=8, col={"xs": 12, "md": 7}),
-            ft.Column(right, spacing=8, col={"xs": 12, "md": 5}),
-        ],
-        spacing=12,
-        run_spacing=8,
-    )
+    return [box]

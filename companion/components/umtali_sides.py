@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 import flet as ft
 
+from companion.components.card_grid import cards_spans
 from companion.components.cards import card_face
 from companion.components.common import kind_words, rule_link
 from companion.components.umtali_ui import Table
@@ -25,6 +26,8 @@ __all__ = [
     "game_result",
     "hand_result",
     "meld_caption",
+    "meld_chip",
+    "side_line",
     "side_panel",
     "side_total_text",
     "status_text",
@@ -176,40 +179,121 @@ def _badges(summary: UmtaliSummary, player: str) -> list[str]:
     return out
 
 
+def meld_chip(
+    side: str, index: int, meld: UmtaliMeld, *, selected: bool, on_pick: OnPick | None
+) -> ft.Control:
+    """One meld on the live board, one thumb-sized line: "5♥ 6♥ 7♥ · 3".  A tap on it
+    extends it (it becomes the anchor of the entry)."""
+    cards = parse_cards(list(meld.cards))
+    # Only the content is hidden from assistive technology, not the tap (see meld_tile).
+    box = ft.Container(
+        content=ft.Semantics(
+            exclude_semantics=True,
+            content=ft.Text(
+                spans=[
+                    *cards_spans(cards, size=15),
+                    ft.TextSpan(f"  {meld.points}", style=ft.TextStyle(size=12)),
+                ],
+                no_wrap=True,
+            ),
+        ),
+        # 12 px above and below the line: a 44 px target as wide as its cards (an
+        # alignment would stretch it across the row)
+        padding=ft.Padding.symmetric(horizontal=8, vertical=12),
+        border_radius=8,
+        border=ft.Border.all(
+            3 if selected else 1, ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE
+        ),
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if selected else ft.Colors.SURFACE,
+        on_click=(lambda _: on_pick((side, index))) if on_pick else None,
+        ink=on_pick is not None,
+    )
+    words = f"{side}'s meld {index + 1}: {meld.words}, {Units.POINTS.of(meld.points)}"
+    return ft.Semantics(
+        content=box,
+        label=words,
+        identifier=f"meld-{slug(side)}-{index}",
+        button=on_pick is not None,
+        selected=selected,
+        container=True,
+        key=f"meld-{side}-{index}",
+    )
+
+
+def side_line(
+    name: str,
+    melds: Sequence[UmtaliMeld],
+    points: int,
+    *,
+    badges: Sequence[str] = (),
+    anchor: tuple[str, int] | None = None,
+    on_pick: OnPick | None = None,
+) -> ft.Control:
+    """A side on the live board: "Bob's side: 3 points", its badges, then its melds."""
+    total = side_total_text(name, points)
+    items: list[ft.Control] = [
+        ft.Semantics(
+            content=ft.Text(total, size=14, weight=ft.FontWeight.BOLD),
+            identifier=f"side-total-{slug(name)}",
+        ),
+        *[_badge(b) for b in badges],
+    ]
+    chips = [
+        meld_chip(name, i, m, selected=anchor == (name, i), on_pick=on_pick)
+        for i, m in enumerate(melds)
+    ]
+    return ft.Container(
+        content=ft.Column(
+            [
+                ft.Row(
+                    items,
+                    spacing=4,
+                    run_spacing=2,
+                    wrap=True,
+                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
+                ),
+                ft.Row(chips, wrap=True, spacing=4, run_spacing=4)
+                if chips
+                else ft.Text("No melds yet.", italic=True, size=13),
+            ],
+            spacing=4,
+        ),
+        padding=ft.Padding.symmetric(horizontal=6, vertical=6),
+        border_radius=10,
+        bgcolor=ft.Colors.SURFACE_CONTAINER,
+        col={"xs": 6},  # side by side, even on a phone: the board is short
+    )
+
+
 @ft.component
 def UmtaliSides(table: Table) -> ft.Control:
-    """The hand in play: the status line, then both sides (anchors to tap in Extend)."""
+    """The hand in play: both sides, each meld a one-tap anchor for an extension."""
     summary, ui = table.summary, table.ui
     current = summary.detail.current
     if current is None:
         return ft.Container()
-    pickable = ui.mode == "extend"
 
     def pick(anchor: tuple[str, int]) -> None:
-        ui.anchor = anchor  # idempotent: a tap may arrive both as a semantic and a pointer tap
+        ui.extend_onto(anchor)
+        if table.session.error is not None:
+            table.session.clear_error()
 
-    status = status_text(summary)
-    panels: list[ft.Control] = [
-        ft.Container(
-            content=side_panel(
+    anchor = ui.anchor if ui.mode == "extend" else None
+    return ft.ResponsiveRow(
+        [
+            side_line(
                 p,
                 current.sides.get(p, ()),
                 current.scores.get(p, 0),
                 badges=_badges(summary, p),
-                pickable=pickable,
-                anchor=ui.anchor if pickable else None,
+                anchor=anchor,
                 on_pick=pick,
-            ),
-            col={"xs": 12, "md": 6},
-        )
-        for p in summary.players
-    ]
-    return ft.Column(
-        [
-            labelled(ft.Text(status, size=16, weight=ft.FontWeight.W_500), status, "umtali-status"),
-            ft.ResponsiveRow(panels, spacing=8, run_spacing=8),
+            )
+            for p in summary.players
         ],
-        spacing=10,
+        spacing=6,
+        run_spacing=6,
+        vertical_alignment=ft.CrossAxisAlignment.START,
     )
 
 

@@ -2,9 +2,16 @@
 
 Nothing here is saved or decides a rule: it is the half-made entry (cards
 picked, anchor tapped, the going-out pair and discard), who is acting, the
-acting player's private hand, and which finished hand is being corrected.
-Handlers read this object, never a render's local copy, so a tap that arrives
-right after another always sees the latest picks (Flet pitfall P6).
+acting player's private hand, and which
+finished hand is being corrected.  Handlers read this object, never a render's
+local copy, so a tap that arrives right after another always sees the latest
+picks (Flet pitfall P6).
+
+Turn order drives the entry (:meth:`TableUi.after_entry`): after each entry the
+acting player is whoever the referee says is on turn (after a player went out,
+the other player, for the final turn), and the mode is the likely next one --
+melding (an anchor tap turns it into an extension), and once the final turn
+has had an entry, the leftovers.  Both stay one tap from any other choice.
 """
 
 from __future__ import annotations
@@ -16,17 +23,20 @@ import flet as ft
 
 from companion.session import GameSession
 from rulesets.cards import Card, parse_card, parse_cards
+from rulesets.protocol import Verdict
 from rulesets.umtali import (
     Discard,
     Extend,
     GoOut,
     Leftovers,
     Meld,
+    Phase,
+    Suggestion,
     UmtaliAction,
     UmtaliSummary,
 )
 
-__all__ = ["Table", "TableUi", "cards_of", "on_table"]
+__all__ = ["Table", "TableUi", "cards_of", "next_mode", "on_table", "sees_private"]
 
 
 @ft.observable
@@ -60,9 +70,10 @@ class TableUi:
             return self.picked
         return summary.turn or players[0]
 
-    def private(self, summary: UmtaliSummary) -> list[Card]:
-        """The acting player's private hand, if this device holds it."""
-        return list(self.hand) if self.owner == self.acting(summary) else []
+    def private(self, summary: UmtaliSummary, *, shown: bool = True) -> list[Card]:
+        """The acting player's private hand, if this device holds it (and ``shown``:
+        this device may show that player's hand, see :func:`sees_private`)."""
+        return list(self.hand) if shown and self.owner == self.acting(summary) else []
 
     def reset_entry(self) -> None:
         self.cards = []
@@ -73,14 +84,50 @@ class TableUi:
         self.part = "pair"
         self.confirm = ""
 
-    def after_entry(self, actions: Sequence[UmtaliAction], summary: UmtaliSummary) -> None:
+    def after_entry(
+        self, actions: Sequence[UmtaliAction], before: UmtaliSummary, after: UmtaliSummary
+    ) -> None:
         """An entry was recorded: its cards leave the private hand; the acting player
-        follows the referee's turn again."""
-        if self.hand and self.owner == self.acting(summary):
+        follows the referee's turn again, and the mode is the likely next one."""
+        if self.hand and self.owner == self.acting(before):
             used = {c for a in actions for c in cards_of(a)}
             self.hand = [c for c in self.hand if c not in used]
         self.picked = None
         self.reset_entry()
+        self.mode = next_mode(actions, after)
+
+    def extend_onto(self, anchor: tuple[str, int]) -> None:
+        """An anchor was tapped: the entry becomes an extension of that meld (a card
+        already picked for a meld or a discard stays picked)."""
+        if self.mode != "extend":
+            keep = self.cards[:1] if self.mode in ("meld", "discard") else []
+            self.reset_entry()
+            self.cards = keep if len(self.cards) <= 1 else []
+            self.mode = "extend"
+        self.anchor = anchor  # idempotent: a tap may arrive both as a semantic and a pointer tap
+
+
+def sees_private(session: object, player: str) -> bool:
+    """May this device show ``player``'s private hand ("My hand")?  At a table of
+    several devices only the device of that player's seat; a screen alone, always
+    (``session.private_view``; a session without it is a screen alone)."""
+    view = getattr(session, "private_view", None)
+    return bool(view(player)) if callable(view) else True
+
+
+def next_mode(actions: Sequence[UmtaliAction], after: UmtaliSummary) -> str:
+    """The likely next entry after ``actions`` were recorded (as the table plays it).
+
+    In play: another meld (or, with an anchor tap, an extension).  After a player
+    went out: the other player's final turn starts with melding; once that final
+    turn has had an entry, its leftovers.
+    """
+    current = after.detail.current
+    if current is None or not actions:
+        return "meld"
+    if current.phase == Phase.FINAL and not isinstance(actions[-1], GoOut):
+        return "leftovers"
+    return "meld"
 
 
 def cards_of(action: UmtaliAction) -> tuple[Card, ...]:
@@ -112,3 +159,15 @@ class Table:
     session: GameSession
     summary: UmtaliSummary
     ui: TableUi
+    #: in "My hand": the referee's best line for the private hand, or why there is none
+    suggestion: Suggestion | None = None
+    refused: Verdict | None = None
+
+    @property
+    def shows_hand(self) -> bool:
+        """Whether this device may show the acting player's private hand."""
+        return sees_private(self.session, self.ui.acting(self.summary))
+
+    def private(self) -> list[Card]:
+        """The acting player's private hand, if this device holds it and may show it."""
+        return self.ui.private(self.summary, shown=self.shows_hand)

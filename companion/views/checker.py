@@ -7,6 +7,12 @@ cards are tapped, with its reason and a link to the rule it cites.  "Whole
 hand" shows the best melding of a hand (each game's ``suggest``); for Rummoli
 the hand's widow eligibility, pay cards and poker hand.
 
+Laid out for one thumb (:func:`~companion.components.thumb_screen.thumb_screen`):
+the game, its house rules and the checks scroll on their own at the top; the
+chosen cards (a strip of reserved height), the card grid and the verdict (a
+panel of fixed height, pinned at the bottom) never move, so tapping a card never
+moves another card under the finger.
+
 Nothing here decides a rule: :func:`evaluate` only calls the rulesets.
 """
 
@@ -21,16 +27,17 @@ from urllib.parse import parse_qs, urlparse
 
 import flet as ft
 
-from companion.components.cards import card_row
-from companion.components.common import readable, rule_link
+from companion.components.card_grid import STRIP_HEIGHT, CompactPicker, in_sentence
+from companion.components.cards import card_face, card_row
+from companion.components.common import rule_link
 from companion.components.house_rules import HouseRulesEditor
-from companion.components.picker import CardPicker
+from companion.components.thumb_screen import thumb_screen
 from companion.preferences import default_rules, describe_rules, validate_rules
 from companion.services import use_services, use_ui
 from companion.storage import StorageError
-from companion.ui import labelled
+from companion.ui import icon_button, labelled
 from rulesets import GAMES, RulesetError, load_ruleset
-from rulesets.cards import Card
+from rulesets.cards import Card, format_cards
 from rulesets.protocol import Advice, CheckerFacts, HouseRulesBase, Verdict
 
 Mode = Literal["meld", "extend", "hand"]
@@ -166,9 +173,8 @@ def _verdict_panel(outcome: Outcome, dark: bool) -> ft.Control:
         headline = outcome.headline
     if v is not None or outcome.error is not None:
         body.extend(ft.Text(line, color=fg) for line in outcome.lines)
-    if outcome.rule:
-        body.append(rule_link(outcome.rule, "checker-rule-link"))
-    return _panel("checker-verdict", bg, ft.Icon(icon, color=fg), headline, fg, body)
+    link = rule_link(outcome.rule, "checker-rule-link") if outcome.rule else None
+    return _panel("checker-verdict", bg, ft.Icon(icon, color=fg), headline, fg, body, link)
 
 
 def _suggestion_panel(outcome: Outcome, dark: bool) -> ft.Control:
@@ -179,10 +185,35 @@ def _suggestion_panel(outcome: Outcome, dark: bool) -> ft.Control:
     return _panel("checker-suggestion", bg, icon, outcome.headline, accent, lines)
 
 
+#: px: the verdict panel, whatever it says (its lines scroll inside it): nothing moves
+VERDICT_PANEL_HEIGHT = 124
+
+
 def _panel(
-    ident: str, bg: str, icon: ft.Icon, headline: str, color: str, body: Sequence[ft.Control]
+    ident: str,
+    bg: str,
+    icon: ft.Icon,
+    headline: str,
+    color: str,
+    body: Sequence[ft.Control],
+    link: ft.Control | None = None,
 ) -> ft.Control:
-    """A coloured box read out when it changes: icon and headline, then the lines."""
+    """A coloured box of fixed height, read out when it changes: icon, headline and the
+    rule link, then the lines (scrolling inside the box when there are many)."""
+    head: list[ft.Control] = [
+        icon,
+        ft.Text(
+            headline,
+            size=17,
+            weight=ft.FontWeight.BOLD,
+            color=color,
+            expand=True,
+            max_lines=2,
+            overflow=ft.TextOverflow.ELLIPSIS,
+        ),
+    ]
+    if link is not None:
+        head.append(link)
     return ft.Semantics(
         identifier=ident,
         container=True,
@@ -190,26 +221,64 @@ def _panel(
         content=ft.Container(
             bgcolor=bg,
             border_radius=10,
-            padding=12,
+            padding=ft.Padding(12, 6, 12, 6),
+            height=VERDICT_PANEL_HEIGHT,
             content=ft.Column(
                 [
-                    ft.Row(
-                        [
-                            icon,
-                            ft.Text(
-                                headline,
-                                size=18,
-                                weight=ft.FontWeight.BOLD,
-                                color=color,
-                                expand=True,
-                            ),
-                        ]
-                    ),
-                    *body,
+                    ft.Row(head, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                    ft.Column(list(body), spacing=4, scroll=ft.ScrollMode.AUTO, expand=True),
                 ],
-                spacing=6,
+                spacing=2,
             ),
         ),
+    )
+
+
+def chosen_cards_strip(
+    label: str, cards: Sequence[Card], *, ident: str, on_change: Callable[[list[Card]], None]
+) -> ft.Control:
+    """The reserved line over the grid: "Meld:" and the chosen cards (tap one to remove
+    it), and the clear button -- the same height whatever it holds."""
+    summary = f"{label}: {format_cards(cards, symbols=True)}" if cards else f"{label}: none chosen"
+
+    def remove(i: int, _: Any = None) -> None:
+        on_change([*cards[:i], *cards[i + 1 :]])
+
+    faces: list[ft.Control] = [
+        ft.Semantics(
+            content=ft.Container(
+                content=card_face(c, width=30, label=f"Remove {c.words}"),
+                on_click=functools.partial(remove, i),
+            ),
+            identifier=f"{ident}-chosen-{i}",
+            key=f"{ident}-chosen-{i}",
+        )
+        for i, c in enumerate(cards)
+    ]
+    words = ft.Text(
+        f"{label}:" if cards else summary,
+        size=14,
+        weight=ft.FontWeight.W_500,
+        semantics_label=summary,
+        no_wrap=True,
+    )
+    clear = icon_button(
+        ft.Icons.BACKSPACE_OUTLINED,
+        f"Clear {in_sentence(label)}",
+        lambda _: on_change([]),
+        f"{ident}-clear",
+        disabled=not cards,
+    )
+    return ft.Container(
+        content=ft.Row(
+            [
+                ft.Row([words, *faces], spacing=4, expand=True, scroll=ft.ScrollMode.HIDDEN),
+                clear,
+            ],
+            spacing=4,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        height=STRIP_HEIGHT,
     )
 
 
@@ -399,7 +468,7 @@ def CheckerView() -> ft.View:
         else None
     )
     changed = describe_rules(game, rules)
-    controls: list[ft.Control] = [
+    board: list[ft.Control] = [
         ft.Row(
             [
                 _choice(
@@ -431,68 +500,86 @@ def CheckerView() -> ft.View:
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         ),
     ]
-    controls.extend(
-        _mode_controls(
-            facts, eff_mode, choose_mode, going_out, use_hand, set_going_out, set_use_hand
-        )
+    checks = _mode_controls(
+        facts, eff_mode, choose_mode, going_out, use_hand, set_going_out, set_use_hand
     )
+    # the modes, then which group the grid fills, then the switches: what a thumb
+    # needs most sits highest on the (scrolling) board
+    modes = checks[:1] if len(facts.modes) > 1 else []
+    names = _target_names(eff_mode)
+    board += [*modes, *_targets(targets, active, names, groups, set_target), *checks[len(modes) :]]
     if eff_mode == "hand" and not facts.hand_verdict and (cards or outcome.error):
-        controls.append(
+        verdict = (
             _suggestion_panel(outcome, dark)
             if outcome.error is None
             else _verdict_panel(outcome, dark)
         )
     else:
-        controls.append(_verdict_panel(outcome, dark))
-
-    names = {
-        "cards": "Your hand"
-        if eff_mode == "hand"
-        else ("Card to add" if eff_mode == "extend" else "Meld"),
-        "anchor": "Anchor (meld on the table)",
-        "hand": "Rest of my hand",
-    }
-    if len(targets) > 1:
-        controls.append(ft.Text("Tap cards into:", size=14))
-        controls.append(
-            ft.Row(
-                [
-                    _choice(
-                        f"{names[t]} ({len(groups[t])})",
-                        t == active,
-                        functools.partial(set_target, t),
-                        f"checker-target-{t}",
-                    )
-                    for t in targets
-                ],
-                wrap=True,
-                spacing=8,
-                run_spacing=8,
-            )
-        )
-        for t in targets:
-            if t != active and groups[t]:
-                controls.append(
-                    ft.Column(
-                        [ft.Text(f"{names[t]}:", size=13), card_row(groups[t], width=30)],
-                        spacing=2,
-                    )
-                )
+        verdict = _verdict_panel(outcome, dark)
     others = _unavailable(eff_mode, active, groups, use_hand)
-    controls.append(
-        CardPicker(
+    change = functools.partial(set_group, active)
+    entry: list[ft.Control] = [
+        chosen_cards_strip(
+            names[active], groups[active], ident=f"checker-{active}", on_change=change
+        ),
+        CompactPicker(
             groups[active],
-            functools.partial(set_group, active),
+            change,
             ident=f"checker-{active}",
             label=names[active],
             jokers=jokers,
             unavailable=others,
-        )
-    )
+            strip=False,
+        ),
+    ]
     return ft.View(
         route="/check",
         appbar=ft.AppBar(title=ft.Text("Check a meld")),
-        scroll=ft.ScrollMode.AUTO,
-        padding=12,
-        controls=[readable(controls, spacing=12)],
+        scroll=None,
+        padding=ft.Padding(12, 4, 12, 8),
+        controls=[thumb_screen(board=board, entry=entry, bar=verdict, board_ident="checker-board")],
     )
+
+
+def _target_names(mode: Mode) -> dict[str, str]:
+    """What each group of cards is called in ``mode``."""
+    return {
+        "cards": "Your hand" if mode == "hand" else ("Card to add" if mode == "extend" else "Meld"),
+        "anchor": "Anchor (meld on the table)",
+        "hand": "Rest of my hand",
+    }
+
+
+def _targets(
+    targets: Sequence[Target],
+    active: Target,
+    names: dict[str, str],
+    groups: dict[str, list[Card]],
+    set_target: Callable[[str], None],
+) -> list[ft.Control]:
+    """Which group the grid fills (when there are several), and the others' cards."""
+    if len(targets) < 2:
+        return []
+    out: list[ft.Control] = [
+        ft.Text("Tap cards into:", size=14),
+        ft.Row(
+            [
+                _choice(
+                    names[t], t == active, functools.partial(set_target, t), f"checker-target-{t}"
+                )
+                for t in targets
+            ],
+            wrap=True,
+            spacing=8,
+            run_spacing=8,
+        ),
+    ]
+    for t in targets:
+        if t != active and groups[t]:
+            out.append(
+                ft.Column(
+                    [ft.Text(f"{names[t]}:", size=13), card_row(groups[t], width=30)],
+                    spacing=2,
+                )
+            )
+    return out

@@ -20,9 +20,9 @@ from companion.preferences import describe_rules
 from companion.services import Services, use_services, use_ui
 from companion.stats import PlayerStats, Series, higher_is_better, player_stats, series, units
 from companion.storage import GameListItem, StorageError, StoredGame
-from companion.ui import go, labelled
+from companion.ui import go, labelled, slug
 from rulesets import GAMES, RulesetError, load_ruleset
-from rulesets.protocol import Summary
+from rulesets.protocol import LedgerRow, Summary
 
 PAGE = 20
 EVERYONE = "__everyone__"
@@ -276,10 +276,35 @@ def _summary_of(game: StoredGame) -> tuple[Summary | None, str | None]:
         return None, f"This game cannot be replayed ({exc}); showing the last saved totals."
 
 
+def _amount(row: LedgerRow, player: str) -> str:
+    """A row's amount for a player: a starting stack as it is, a change signed ("+10",
+    "-13"), so the rows read as the changes that make up the total."""
+    value = row.amounts.get(player, 0)
+    return str(value) if row.kind == "start" or value == 0 else f"{value:+d}"
+
+
+def _cell(text: str, ident: str, *, bold: bool = False, width: int | None = None) -> ft.DataCell:
+    """A table cell the screen reader (and a test) finds by ``ident``; ``width`` keeps a
+    title such as "Final poker" on one line (the table would wrap it on a phone)."""
+    words: ft.Control = ft.Text(text, no_wrap=True, weight=ft.FontWeight.BOLD if bold else None)
+    if width is not None:
+        words = ft.Container(words, width=width)
+    return ft.DataCell(
+        ft.Semantics(content=words, identifier=ident, label=text, exclude_semantics=True)
+    )
+
+
 def _hands_table(summary: Summary) -> ft.Control:
+    """Hand by hand (Rummoli: round by round, with the starting stacks, buy-ins and the
+    final poker): every row is a run of the referee's ledger, so the rows add up to the
+    total row.  Cells are named ``hands-<row>-<player>`` / ``hands-total-<player>``."""
     players = list(summary.players)
     unit = summary.units.value
     word = summary.HAND_WORD
+    rows = summary.rows()
+    titles = [str(row.hand) if row.hand is not None else row.title for row in rows]
+    # about 8 px a letter at the table's text size
+    title_width = max(48, 8 * max((len(t) for t in titles), default=0))
     table = ft.DataTable(
         column_spacing=20,
         heading_row_height=40,
@@ -293,17 +318,17 @@ def _hands_table(summary: Summary) -> ft.Control:
             *[
                 ft.DataRow(
                     cells=[
-                        ft.DataCell(ft.Text(str(row.hand) if row.hand is not None else row.title)),
-                        *[ft.DataCell(ft.Text(_fmt(row.amounts.get(p, 0)))) for p in players],
+                        _cell(titles[i], f"hands-{i}-title", width=title_width),
+                        *[_cell(_amount(row, p), f"hands-{i}-{slug(p)}") for p in players],
                     ]
                 )
-                for row in summary.rows()
+                for i, row in enumerate(rows)
             ],
             ft.DataRow(
                 cells=[
-                    ft.DataCell(ft.Text("Total", weight=ft.FontWeight.BOLD)),
+                    _cell("Total", "hands-total-title", bold=True, width=title_width),
                     *[
-                        ft.DataCell(ft.Text(_fmt(summary.totals.get(p)), weight=ft.FontWeight.BOLD))
+                        _cell(_fmt(summary.totals.get(p)), f"hands-total-{slug(p)}", bold=True)
                         for p in players
                     ],
                 ]
@@ -358,8 +383,10 @@ def _chart(run: Series, unit: str, label: str) -> ft.Control:
             )
             for n, pts in enumerate(series.values())
         ],
-        min_x=0,
-        max_x=max(1, length - 1),
+        # half a step of room at each end: the first and last labels ("Start", "Final")
+        # are not drawn over the axis or cut at the edge
+        min_x=-0.4,
+        max_x=max(1, length - 1) + 0.4,
         min_y=low,
         max_y=high,
         left_axis=fch.ChartAxis(label_size=44, label_spacing=step),

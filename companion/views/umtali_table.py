@@ -1,18 +1,28 @@
-"""The Umtali table: both sides as melds, live verdicts, going out, leftovers, 4 hands.
+"""The Umtali table for one thumb: the board above, the entry below, the verdict at the bottom.
 
 A thin view over the live referee held by the session: everything shown comes
 from the typed :class:`~rulesets.umtali.UmtaliSummary` (sides, running points,
 whose turn it is, the dealer, the hand scores, who deals next and why) or from
 the referee's verdict on the entry being picked; every entry goes through
-``session.add``.  The panels are components of their own:
+``session.add``.  Laid out by :func:`~companion.components.thumb_screen.thumb_screen`:
 
-* :mod:`companion.components.umtali_sides` -- status line and both sides;
-* :mod:`companion.components.umtali_entry` -- acting player, mode, entry, verdict;
+* head -- the one-line scoreboard ("Ann 22 · Bob 16 · Hand 2 of 4 · Bob dealt ·
+  Ann to play"); a tap opens the score sheet and the hand's rare actions
+  ("Stock ran out: end hand") at the top of the board;
+* board (scrolls on its own) -- both sides, each meld a one-tap anchor;
+  between hands the last hand's result and the sheet;
+* entry (never scrolls, never moves) -- :mod:`companion.components.umtali_entry`;
+* bar -- the referee's verdict, Undo, and the action (``EntryBar``).
+
+The panels are components of their own:
+
+* :mod:`companion.components.umtali_sides` -- both sides, results;
+* :mod:`companion.components.umtali_entry` -- acting player, mode, cards, the bar;
 * :mod:`companion.components.umtali_hand` -- the private hand and the best line;
 * :mod:`companion.components.umtali_sheet` -- the score sheet and the hand editor.
 
-UI state (the half-made entry, the private hand, the hand being edited) is one
-observable :class:`~companion.components.umtali_ui.TableUi`.
+UI state (the half-made entry, the private hand, the open sheet, the hand being
+edited) is one observable :class:`~companion.components.umtali_ui.TableUi`.
 """
 
 from __future__ import annotations
@@ -22,79 +32,163 @@ from typing import Any
 import flet as ft
 
 from companion.components.common import rule_link, tag
+from companion.components.entry_bar import EntryBar, Primary
+from companion.components.scoreline import Scoreboard, totals_words, use_scoreboard
+from companion.components.thumb_screen import fills_screen, thumb_screen
 from companion.components.umtali_entry import UmtaliEntry
+from companion.components.umtali_hand import hand_note, suggest_for, suggestion_panel
 from companion.components.umtali_sheet import UmtaliHandEditor, hands_sheet, start_edit
 from companion.components.umtali_sides import UmtaliSides, game_result, hand_result
 from companion.components.umtali_ui import Table, TableUi
-from companion.session import GameSession
-from companion.ui import labelled
-from rulesets.umtali import StartHand, UmtaliSummary
+from companion.session import GameSession, Refusal
+from rulesets.umtali import EndHandEmptyStock, Phase, StartHand, UmtaliSummary
 
 __all__ = ["UmtaliTable"]
 
 
-def _next_hand(session: GameSession, summary: UmtaliSummary, ui: TableUi) -> ft.Control:
-    """Between hands: the last hand's result, who deals next (and why), the deal button."""
-    parts: list[ft.Control] = []
-    if summary.hands:
-        parts.append(hand_result(summary.hands[-1], summary.players))
-    n = len(summary.hands) + 1
+def _start_next(session: GameSession, ui: TableUi) -> Refusal | None:
+    """Deal the next hand: dealer None = "whoever the rules say" (U2.3), so an edited
+    earlier hand that changes who deals moves this deal with it."""
+    refusal = session.add(StartHand(dealer=None))
+    if refusal is None:
+        ui.editing = None
+        ui.mode = "meld"
+        ui.hand = []
+        ui.picked = None
+        ui.reset_entry()
+    return refusal
+
+
+def _between_hands(table: Table) -> ft.Control:
+    """After a hand: the deal of the next one (who and why) and its button."""
+    session, summary, ui = table.session, table.summary, table.ui
     deal = summary.detail.next_deal
-    if deal is not None:
-        text = f"{summary.detail.hand_label}: {deal.text}."
-        parts.append(labelled(ft.Text(text, size=16), text, "next-hand"))
-
-    def start(_: Any) -> None:
-        # dealer None = "whoever the rules say" (U2.3): an edited earlier hand that
-        # changes who deals moves this deal with it
-        if session.add(StartHand(dealer=None)) is None:
-            ui.editing = None
-            ui.mode = "meld"
-            ui.hand = []
-            ui.reset_entry()
-
-    button = ft.FilledButton(f"Start hand {n}", icon=ft.Icons.PLAY_ARROW, on_click=start, height=48)
-    row: list[ft.Control] = [tag(button, "next-hand-start")]
-    if deal is not None:
-        row.append(rule_link(deal.rule, "next-deal-rule"))
-    parts.append(ft.Row(row, wrap=True))
-    return ft.Column(parts, spacing=8)
+    hint = f"{summary.detail.hand_label}: {deal.text}." if deal is not None else ""
+    start = Primary(
+        f"Start hand {len(summary.hands) + 1}",
+        "next-hand-start",
+        lambda: _start_next(session, ui),
+        icon=ft.Icons.PLAY_ARROW,
+    )
+    return EntryBar(
+        session, None, start, hint=hint, hint_rule=deal.rule if deal else None, ident="next-hand"
+    )
 
 
-def _new_ui() -> TableUi:
-    return TableUi()
+def _game_over(table: Table) -> ft.Control:
+    result = table.summary.detail.result
+    return EntryBar(
+        table.session,
+        None,
+        None,
+        hint=result.text if result else "",
+        hint_rule=result.rule if result else None,
+        ident="game-over",
+    )
 
 
-@ft.component
-def UmtaliTable(session: GameSession) -> ft.Control:
-    first: TableUi = ft.use_memo(_new_ui, [])
-    ui, _ = ft.use_state(first)  # observable: a change to it re-renders the table
-    summary = session.summary
-    if not isinstance(summary, UmtaliSummary):  # not an Umtali game: nothing to show
-        return ft.Text("This is not an Umtali game.")
+def _empty_stock(table: Table) -> ft.Control:
+    """U4.6 as the referee words it: a second tap ends the hand on an empty stock.  It
+    lives at the top of the board, far from the entry's action."""
+    session, ui = table.session, table.ui
+    v = session.judge(EndHandEmptyStock())
+    asked = ui.confirm == "stock"
 
-    table = Table(session, summary, ui)
+    def tap(_: Any) -> None:
+        if ui.confirm != "stock":
+            ui.confirm = "stock"
+            return
+        before = session.summary
+        if session.add(EndHandEmptyStock()) is None:
+            after = session.summary
+            if isinstance(before, UmtaliSummary) and isinstance(after, UmtaliSummary):
+                ui.after_entry([], before, after)
+
+    button = ft.OutlinedButton(
+        "Tap again: end the hand, stock empty" if asked else "Stock ran out: end hand",
+        icon=ft.Icons.LAYERS_CLEAR,
+        on_click=tap,
+        disabled=not v.legal,
+        height=44,
+    )
+    return ft.Row([tag(button, "empty-stock"), rule_link(v.rule, "empty-stock-rule")], wrap=True)
+
+
+def _sheet(table: Table) -> list[ft.Control]:
+    summary, ui, session = table.summary, table.ui, table.session
 
     def edit(n: int) -> None:
         latest = session.summary
         if isinstance(latest, UmtaliSummary):
             start_edit(ui, latest, session.actions, n)
 
-    body: list[ft.Control] = []
-    if summary.detail.current is not None:
-        body += [UmtaliSides(table), UmtaliEntry(table)]
-    elif summary.finished:
-        body.append(game_result(summary))
-    else:
-        body.append(_next_hand(session, summary, ui))
-    body += [
+    out: list[ft.Control] = [
         ft.Text("Score sheet", size=16, weight=ft.FontWeight.BOLD),
-        hands_sheet(
-            summary,
-            on_edit=edit,
-            editing=ui.editing,
-        ),
+        hands_sheet(summary, on_edit=edit, editing=ui.editing),
     ]
     if ui.editing is not None:
-        body.append(UmtaliHandEditor(table))
-    return ft.Column(body, spacing=10)
+        out.append(UmtaliHandEditor(table))
+    return out
+
+
+def scoreline_words(summary: UmtaliSummary) -> tuple[str, str]:
+    """The collapsed scoreboard: "Ann 22 · Bob 16" over "Hand 2 of 4 · Bob to play"
+    (or whose final turn it is, or the result)."""
+    totals = totals_words(summary.players, summary.totals)
+    current = summary.detail.current
+    label = summary.detail.hand_label
+    if current is None:
+        result = summary.detail.result
+        return totals, result.text if summary.finished and result else label
+    if current.phase == Phase.FINAL:
+        return totals, f"{current.went_out} went out: {current.turn}'s final turn"
+    return totals, f"{label} · {current.turn} to play" if current.turn else label
+
+
+def _in_play(table: Table, scoreboard: Scoreboard) -> ft.Control:
+    summary, ui = table.summary, table.ui
+    board: list[ft.Control] = []
+    if scoreboard.open or ui.editing is not None:
+        board += (
+            [*_sheet(table), _empty_stock(table)] if summary.phase == Phase.PLAY else _sheet(table)
+        )
+    board += hand_note(ui, summary, shown=table.shows_hand)
+    if ui.mode == "hand" and table.shows_hand:
+        board += suggestion_panel(ui, summary, table.suggestion)
+    board.append(UmtaliSides(table))
+    if ui.editing is not None:  # correcting a finished hand: the board gets the room
+        done = Primary("Back to the hand", "edit-done", lambda: _close_editor(ui), icon=None)
+        bar = EntryBar(table.session, None, done, hint="Correcting a finished hand.")
+        return thumb_screen(board=board, bar=bar)
+    return thumb_screen(board=board, entry=[UmtaliEntry(table)])
+
+
+def _close_editor(ui: TableUi) -> None:
+    ui.editing = None
+
+
+def _new_ui() -> TableUi:
+    return TableUi()
+
+
+@fills_screen(scoreline_words)
+@ft.component
+def UmtaliTable(session: GameSession) -> ft.Control:
+    first: TableUi = ft.use_memo(_new_ui, [])
+    ui, _ = ft.use_state(first)  # observable: a change to it re-renders the table
+    scoreboard = use_scoreboard()
+    summary = session.summary
+    if not isinstance(summary, UmtaliSummary):  # not an Umtali game: nothing to show
+        return ft.Text("This is not an Umtali game.")
+    suggestion, refused = suggest_for(session, summary, ui)
+    table = Table(session, summary, ui, suggestion, refused)
+    if summary.detail.current is not None:
+        return _in_play(table, scoreboard)
+    board: list[ft.Control] = []
+    if summary.finished:
+        board.append(game_result(summary))
+    elif summary.hands:
+        board.append(hand_result(summary.hands[-1], summary.players))
+    board += _sheet(table)
+    bar = _game_over(table) if summary.finished else _between_hands(table)
+    return thumb_screen(board=board, bar=bar)

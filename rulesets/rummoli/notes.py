@@ -249,7 +249,7 @@ def play_notes(
         ),
         Note(
             key="claims",
-            text="Tap a pot (here or on the board), then who laid its card.",
+            text="When a pay card is laid, tap its pot on the board, then who laid it.",
             rule="M5.6",
         ),
         Note(

@@ -543,6 +543,9 @@ def _claim(s: State, a: Claim) -> None:
     if (p, pot) in s.pending:
         s.pending.remove((p, pot))
         win_pot(s, p, pot, pot_rule(pot))
+        log = s.rounds[-1]
+        if log.finished:  # claimed after the round's last card: it is not carried over (M6.2)
+            log.carried = {q: chips for q, chips in s.pots.items() if chips}
         return
     log = _quick_round(s, pot, p)
     if pot in log.won:

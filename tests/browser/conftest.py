@@ -150,8 +150,22 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def new_page(browser: Any, viewport: dict[str, int], *, dark: bool = False) -> Any:
-    ctx = browser.new_context(viewport=viewport, color_scheme="dark" if dark else "light")
+#: an Android phone's user agent: Flutter sizes some controls by platform (a desktop
+#: Linux one draws a 390 px wide screen's buttons ~32 px tall, an Android one ~40 px)
+ANDROID_UA = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/126.0.0.0 Mobile Safari/537.36"
+)
+
+
+def new_page(
+    browser: Any, viewport: dict[str, int], *, dark: bool = False, android: bool = False
+) -> Any:
+    """A page in a fresh context (``android``: the phone's user agent, touch, mobile)."""
+    phone: dict[str, Any] = (
+        {"user_agent": ANDROID_UA, "is_mobile": True, "has_touch": True} if android else {}
+    )
+    ctx = browser.new_context(viewport=viewport, color_scheme="dark" if dark else "light", **phone)
     pg = ctx.new_page()
     pg.external_requests = []
     pg.ws_sent = []

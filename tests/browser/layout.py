@@ -9,8 +9,8 @@ controls that appear or go (a rule link beside a new verdict) are not moves.
 
 Also here, for tests and benchmarks that drive a phone:
 
-* ``phone_context(browser)`` -- a 390x844 Android phone (its user agent, touch,
-  mobile layout: Flutter sizes some controls by platform);
+* ``phone_context(browser)`` / ``android_page(browser)`` -- a 390x844 Android phone
+  (its user agent, touch, mobile layout: Flutter sizes some controls by platform);
 * ``open_phone(page, url)`` -- load the app and switch on the accessibility tree
   (on a mobile user agent Flutter's switch is a full-screen placeholder to tap);
 * ``watch_server(page)`` / ``settle(page, since)`` -- wait for the server's answer
@@ -24,6 +24,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from tests.browser.conftest import ANDROID_UA, PHONE, new_page
+
 __all__ = [
     "ANDROID_UA",
     "Box",
@@ -32,17 +34,14 @@ __all__ = [
     "moved",
     "open_phone",
     "phone_context",
+    "android_page",
+    "reveal",
     "settle",
     "settled_boxes",
     "visible_box",
     "watch_server",
 ]
 
-ANDROID_UA = (
-    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/126.0.0.0 Mobile Safari/537.36"
-)
-PHONE = {"width": 390, "height": 844}
 
 Box = dict[str, float]
 
@@ -146,7 +145,7 @@ def phone_context(browser: Any, *, dark: bool = False) -> Any:
 
 
 def open_phone(page: Any, url: str, timeout_ms: int = 90_000) -> None:
-    """Load the app on a phone page and switch on Flutter's accessibility tree."""
+    """Load the app on a (phone) page and switch on Flutter's accessibility tree."""
     page.goto(url)
     page.wait_for_selector("#loading", state="detached", timeout=timeout_ms)
     page.wait_for_selector("flt-glass-pane", state="attached", timeout=timeout_ms)
@@ -162,6 +161,11 @@ def open_phone(page: Any, url: str, timeout_ms: int = 90_000) -> None:
             placeholder.tap(force=True)
         page.wait_for_timeout(300)
         assert time.monotonic() < deadline, "the accessibility tree never came on"
+
+
+def android_page(browser: Any, *, dark: bool = False) -> Any:
+    """A page on a 390x844 Android phone, with the test suite's guards (``new_page``)."""
+    return new_page(browser, PHONE, dark=dark, android=True)
 
 
 def watch_server(page: Any) -> None:
@@ -207,3 +211,46 @@ def visible_box(page: Any, locator: Any) -> dict[str, Any] | None:
         return None
     box: dict[str, Any] | None = handle.evaluate(_VISIBLE_JS)
     return box
+
+
+WHEEL_STEP = 300
+
+_SCROLL_AREA_JS = """el => {
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    if (/(scroll|auto)/.test(s.overflowY)) {
+      const r = p.getBoundingClientRect();
+      return {x: r.left, y: r.top, width: r.width, height: r.height};
+    }
+  }
+  return null;
+}"""
+
+
+def reveal(page: Any, locator: Any, attempts: int = 20) -> int:
+    """Scroll until the whole of ``locator``'s control can be seen; the number of scroll
+    gestures it took (0 when it was already in sight).
+
+    Each gesture is a mouse wheel of at most :data:`WHEEL_STEP` px over the scrolling
+    area that holds the control (Playwright's own scroll-into-view moves the
+    accessibility tree, not Flutter's canvas, so a tap after it can miss).
+    """
+    for gestures in range(attempts):
+        seen = visible_box(page, locator)
+        full = None if seen is None else seen["full"]
+        if (
+            seen is not None
+            and abs(seen["height"] - full["height"]) < 1
+            and abs(seen["width"] - full["width"]) < 1
+        ):
+            return gestures
+        box = full or locator.bounding_box()
+        handle = locator.element_handle(timeout=20_000)
+        area = handle.evaluate(_SCROLL_AREA_JS) if handle is not None else None
+        size = page.viewport_size
+        mid = (area["y"] + area["height"] / 2) if area else size["height"] / 2
+        delta = WHEEL_STEP if box is None else max(-WHEEL_STEP, min(WHEEL_STEP, box["y"] - mid))
+        page.mouse.move((area["x"] + area["width"] / 2) if area else size["width"] / 2, mid)
+        page.mouse.wheel(0, delta)
+        page.wait_for_timeout(200)
+    raise AssertionError(f"could not bring {locator} into view")

@@ -34,6 +34,10 @@ def test_typed_cards_then_clear_empties_the_text_box(
 
     page = phone_page
     open_app(page, app_server.url.rstrip("/") + "/check")
+    # typing is one tap away: the last cell of the card grid swaps it for a text box
+    switch = page.get_by_test_id("checker-cards-type")
+    expect(switch).to_be_attached(timeout=20_000)
+    switch.dispatch_event("click")
     box = page.get_by_role("textbox", name="Type meld")
     expect(box).to_be_attached(timeout=20_000)
     flutter_fill(page, box, "5h 6h 7h")

@@ -63,8 +63,6 @@ End of game -- one final poker for all 48 chips on the board (M7.2): Bob wins ->
 
 from __future__ import annotations
 
-import contextlib
-import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -83,7 +81,10 @@ from tests.browser.conftest import (
     stable_screenshot,
     unexpected_external,
 )
+from tests.browser.history_sums import assert_history_adds_up
+from tests.browser.layout import assert_nothing_moved, settled_boxes
 from tests.browser.test_new_game import add_players
+from tests.browser.words import assert_words_people_use
 
 WAIT = 20_000
 PLAYERS = ["Ann", "Bob", "Cy", "Dan"]
@@ -190,17 +191,10 @@ def type_cards(page: Any, label: str, text: str) -> None:
 
 def lay(page: Any, who: str, card: str, symbol: str) -> None:
     tap(page, f"lay-by-{who.lower()}")
-    type_cards(page, "Type card laid", card)
-    shows(page, "lay-verdict", f"{who} may lay {symbol}.")
+    tap(page, f"lay-card-{card.upper()}")  # one tap in the still grid
+    says(page, "lay-verdict", f"Lay. {who} may lay {symbol}")
     tap(page, "record-lay")
     says(page, "laid-log", f"{card.upper()} by {who}")
-
-
-def shot(page: Any, ident: str, name: str) -> None:
-    """A phone screenshot with ``ident`` scrolled into view."""
-    with contextlib.suppress(Exception):
-        page.get_by_test_id(ident).scroll_into_view_if_needed(timeout=5_000)
-    stable_screenshot(page, name)
 
 
 def snap(browser: Any, url: str, name: str, main: Any) -> None:
@@ -214,7 +208,7 @@ def snap(browser: Any, url: str, name: str, main: Any) -> None:
         pg = new_page(browser, viewport, dark=dark)
         try:
             open_app(pg, url)
-            expect(pg.get_by_test_id("board")).to_be_visible(timeout=WAIT)
+            expect(pg.get_by_test_id("pots")).to_be_visible(timeout=WAIT)
             pg.wait_for_timeout(1500)  # the theme cross-fade can stall on a loaded machine
             stable_screenshot(pg, f"rummoli-{name}-{size}")
             assert unexpected_external(pg) == []
@@ -237,8 +231,10 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     flutter_fill(page, page.get_by_test_id("chips-Dan").get_by_role("textbox"), "60")
     press(page.get_by_role("radio", name="Ann"))
     says(page, "opening", "Ann deals; Bob, on the dealer's left, opens the poker betting.")
+    assert_words_people_use(page, "new game")
     press(page.get_by_role("button", name="Start Rummoli"))
     expect(page.get_by_test_id("deal")).to_be_visible(timeout=WAIT)
+    assert_words_people_use(page, "the table")
     game_url = page.url
     assert "/play/" in game_url
     says(page, "stack-Ann", "Ann: 50 chips, dealer")
@@ -252,20 +248,25 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     # the widow auction: Cy bid highest, 2 chips; pay cards are asked first (M2.4)
     tap(page, "bidder-cy")
     step(page, "bid", "Bid (chips)", 2)
-    tap(page, "widow-auction")
-    says(page, "pay-card-question", "Does Cy's hand hold a pay card")
+    says(page, "widow-verdict", "Does Cy's hand hold a pay card")
+    shows(page, "widow-confirm", "No pay card: Cy pays 2 to Ann")
+    assert_words_people_use(page, "widow")
     stable_screenshot(page, "rummoli-widow-auction-phone")
     tap(page, "widow-confirm")
     says(page, "widow-result", "Cy took the widow for 2 chips, paid to Ann.")
     sheet(page, (43, 41, 39, 51), (4,) * 9)
-    # one betting round: Bob, Cy and Ann bet 1, Dan folds
+    # one betting round: Bob, Cy and Ann bet 1, Dan folds; the first bet moves no
+    # target (the rows, the stacks and the bar keep their room)
+    before = settled_boxes(page)
     tap(page, "bet-bob")
     says(page, "stack-Bob", "Bob: 40 chips")
+    assert_nothing_moved(before, settled_boxes(page), 2, "the first bet")
     tap(page, "bet-cy")
     says(page, "stack-Cy", "Cy: 38 chips")
     tap(page, "fold-dan")
     says(page, "folded-dan", "Dan folded")
     tap(page, "bet-ann")
+    assert_words_people_use(page, "betting")
     stable_screenshot(page, "rummoli-betting-phone")
     sheet(page, (42, 40, 38, 51), (7, 4, 4, 4, 4, 4, 4, 4, 4))
     # a tie: Bob and Cy split 7, the odd chip stays in the Poker pot
@@ -279,24 +280,27 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     # the Rummoli phase, quick: tap a pot on the board, then who laid it
     tap(page, "rummoli-mode-quick")
     tap(page, "pot-10S")
+    says(page, "claim-verdict", "Who laid 10♠?")
     tap(page, "claim-by-dan")
     says(page, "won-so-far", "10♠ by Dan")
-    tap(page, "claim-7-8-9")
-    says(page, "combo-question", "Did one player lay all of it?")
-    shot(page, "combo-question", "rummoli-combo-question-phone")
+    tap(page, "pot-7-8-9")
+    says(page, "claim-verdict", "Did one player lay all of it?")
+    assert_words_people_use(page, "combination pot")
+    stable_screenshot(page, "rummoli-combo-question-phone")
     tap(page, "combo-yes")
     tap(page, "claim-by-bob")
     sheet(page, (42, 47, 41, 55), (1, 0, 4, 4, 4, 4, 4, 0, 4))
-    tap(page, "claim-ad-kd")
+    tap(page, "pot-AD+KD")
     tap(page, "combo-no")
-    says(page, "combo-no-payout", "Nobody wins the A♦+K♦ pot this round")
+    says(page, "end-verdict", "Nobody wins the A♦+K♦ pot this round")
     # Cy goes out; the others still hold 2, 1 and 3 cards
     tap(page, "out-cy")
     step(page, "held-ann", "Ann holds", 2)
     step(page, "held-bob", "Bob holds", 1)
     step(page, "held-dan", "Dan holds", 3)
     shows(page, "record-out", "Cy went out: collects 6 + the Rummoli pot")
-    shot(page, "record-out", "rummoli-going-out-phone")
+    assert_words_people_use(page, "going out")
+    stable_screenshot(page, "rummoli-going-out-phone")
     tap(page, "record-out")
     expect(page.get_by_test_id("settlement-1")).to_be_visible(timeout=WAIT)
     sheet(page, (40, 46, 51, 52), (1, 0, 4, 4, 4, 4, 4, 0, 0))
@@ -310,16 +314,34 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     )
     shows(page, "statement-cy-line-4", "Cy: Rummoli pot +4, rule M6.1")
     shows(page, "statement-cy-line-5", "Cy: cards owed +6 (Dan 3, Ann 2, Bob 1), rule A-M11")
+    says(page, "round-1-carried", "Poker 1, J♦ 4, Q♣ 4, K♥ 4, A♠ 4, A♦+K♦ 4")
+    assert_words_people_use(page, "settlement")
+    snap(browser, game_url, "settlement", page)
+    # one statement at a time: a tap on a player's net shows theirs
+    says(page, "statement-tab-ann", "Ann -10, now 40 chips")
+    tap(page, "statement-tab-ann")
     shows(page, "statement-ann-line-1", "Ann: widow bid from Cy +2, rule M2.3")
     shows(page, "statement-ann-line-3", "Ann: 2 cards held, paid to Cy -2, rule M6.1")
+    tap(page, "statement-tab-dan")
     shows(page, "statement-dan-line-1", "Dan: 10♠ pot +4, rule M5.6")
+    tap(page, "statement-tab-bob")
     shows(page, "statement-bob-line-3", "Bob: 7-8-9 pot +4, rule A-M9")
-    says(page, "round-1-carried", "Poker 1, J♦ 4, Q♣ 4, K♥ 4, A♠ 4, A♦+K♦ 4")
-    snap(browser, game_url, "settlement", page)
-    # a settlement line links to its rule; then the game resumes where it was
-    tap(page, "statement-cy-line-5-rule")
-    expect(page).to_have_url(re.compile(r"/rules/rummoli/A-M11/?$"), timeout=WAIT)
-    open_app(page, game_url)
+    # a settlement line's rule opens over the table and closes back to it
+    tap(page, "statement-bob-line-3-rule")
+    expect(page.get_by_test_id("rule-sheet")).to_be_visible(timeout=WAIT)
+    says(page, "rule-sheet-heading", "A-M9")
+    assert_words_people_use(page, "the rule sheet")
+    tap(page, "rule-sheet-close")
+    expect(page.get_by_test_id("rule-sheet")).not_to_be_attached(timeout=WAIT)
+    shows(page, "statement-bob-line-3", "Bob: 7-8-9 pot +4, rule A-M9")
+    # the collapsed scoreboard opens the score sheet (it adds up); a second tap folds it
+    tap(page, "scoreline")
+    shows(page, "sheet-row-0", "Start: Ann +50, Bob +50, Cy +50, Dan +60")
+    shows(page, "sheet-row-1", "Round 1: Ann -10, Bob -4, Cy +1, Dan -8")
+    shows(page, "sheet-now", "Now: Ann 40 chips, Bob 46 chips, Cy 51 chips, Dan 52 chips")
+    assert_words_people_use(page, "score sheet")
+    tap(page, "scoreline")
+    expect(page.get_by_test_id("score-sheet")).not_to_be_attached(timeout=WAIT)
     sheet(page, (40, 46, 51, 52), (1, 0, 4, 4, 4, 4, 4, 0, 0))
 
     # ---------------------------------------------------------------- round 2: Bob deals
@@ -329,7 +351,7 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     sheet(page, (31, 37, 42, 43), (5, 4, 8, 8, 8, 8, 8, 4, 4))
     says(page, "stack-Bob", "Bob: 37 chips, dealer")
     tap(page, "widow-dealer")
-    says(page, "pay-card-question", "Does Bob's hand hold a pay card")
+    says(page, "widow-verdict", "Does Bob's hand hold a pay card")
     tap(page, "widow-confirm")
     says(page, "widow-result", "Bob took the widow.")
     # the hands, for the referee to judge
@@ -341,36 +363,52 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
         ("Dan", "3c 6c 7c 10c jc", "Flush, jack high"),
     ):
         tap(page, f"hand-of-{who.lower()}")
-        type_cards(page, f"Type {who.lower()}'s hand", cards)
-        says(page, f"eval-{who.lower()}", f"{who}: {name}")
+        tap(page, f"hand-{who.lower()}-type")  # typing, one tap away from the grid
+        type_cards(page, f"Type {who}'s hand", cards)
+        says(page, f"eval-{who.lower()}", f"{who}: Poker hand: {name}")
     says(page, "eval-dan", "(JC 10C 7C 6C 3C)")
+    assert_words_people_use(page, "poker hands")
     stable_screenshot(page, "rummoli-poker-hands-phone")
     tap(page, "judge-poker")
+    says(page, "poker-result-verdict", "Dan wins the Poker pot: 5 chips. Dan starts")
+    tap(page, "hands-shown")  # the hands shown fold away under the verdict
     says(page, "poker-result-hand-dan", "Dan: Flush, jack high (JC 10C 7C 6C 3C)")
     says(page, "poker-result-hand-bob", "Bob: Three of a kind, 9s (9S 9C 9D 5S 2S)")
     says(page, "poker-result-verdict", "Dan wins the Poker pot: 5 chips. Dan starts")
     sheet(page, (31, 37, 42, 48), (0, 4, 8, 8, 8, 8, 8, 4, 4))
     # the live log, card by card, the referee checking each
     tap(page, "rummoli-mode-live")
-    says(page, "live-hint", "Dan starts with their lowest card.")
-    lay(page, "Dan", "3c", "3♣")
+    says(page, "lay-verdict", "Dan starts with their lowest card.")
+    assert_words_people_use(page, "card by card")
+    # the first card tapped moves nothing either (the chosen strip and the bar keep room)
+    before = settled_boxes(page)
+    tap(page, "lay-card-3C")
+    says(page, "lay-verdict", "Lay. Dan may lay 3♣")
+    assert_nothing_moved(before, settled_boxes(page), 2, "the first card of the live log")
+    tap(page, "record-lay")
+    says(page, "laid-log", "3C by Dan")
     lay(page, "Ann", "4c", "4♣")
     tap(page, "lay-by-bob")
-    type_cards(page, "Type card laid", "9c")
+    tap(page, "lay-card-9C")
     says(page, "lay-verdict", "the next card must be red")
     lay(page, "Ann", "qd", "Q♦")
     lay(page, "Bob", "kd", "K♦")
     lay(page, "Cy", "ad", "A♦")
-    says(page, "live-hint", "Cy lays their lowest black card.")
+    says(page, "lay-verdict", "Cy lays their lowest black card.")
     shows(page, "pot-AD+KD", "A♦+K♦ pot: 8 chips")  # K♦ and A♦ by two players (A-M8)
     lay(page, "Cy", "10s", "10♠")
     says(page, "stack-Cy", "Cy: 46 chips")
     lay(page, "Dan", "js", "J♠")
     snap(browser, game_url, "live-log", page)
     tap(page, "impasse-live")
+    says(page, "lay-verdict", "Ann -8 (impasse, 8 cards held); Bob -9 (impasse, 9 cards held)")
+    tap(page, "record-lay")
     expect(page.get_by_test_id("settlement-2")).to_be_visible(timeout=WAIT)
     says(page, "round-2-how", "Impasse")
+    assert_words_people_use(page, "impasse settlement")
+    tap(page, "statement-tab-ann")
     shows(page, "statement-ann-line-1", "Ann: impasse, 8 cards held -8, rule M5.7")
+    tap(page, "statement-tab-cy")
     shows(page, "statement-cy-line-1", "Cy: 10♠ pot +4, rule M5.6")
     sheet(page, (23, 28, 37, 39), (0, 0, 8, 8, 8, 8, 8, 4, 39))
 
@@ -380,15 +418,16 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     says(page, "deal-sizes", "Dan 11, Ann 11, Bob 10, Cy 10, widow 10")
     sheet(page, (14, 19, 28, 30), (4, 4, 12, 12, 12, 12, 12, 8, 43))
     tap(page, "widow-none")
+    tap(page, "widow-confirm")
     says(page, "widow-result", "Nobody took the widow")
     tap(page, "poker-mode-tap")
     tap(page, "winner-ann")
     tap(page, "record-poker")
     sheet(page, (18, 19, 28, 30), (0, 4, 12, 12, 12, 12, 12, 8, 43))
     tap(page, "rummoli-mode-quick")
-    tap(page, "claim-jd")
+    tap(page, "pot-JD")
     tap(page, "claim-by-bob")
-    tap(page, "claim-ad-kd")
+    tap(page, "pot-AD+KD")
     tap(page, "combo-yes")
     tap(page, "claim-by-dan")
     sheet(page, (18, 31, 28, 42), (0, 4, 0, 12, 12, 12, 0, 8, 43))
@@ -398,8 +437,10 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     step(page, "held-dan", "Dan holds", 2)
     tap(page, "record-out")
     expect(page.get_by_test_id("settlement-3")).to_be_visible(timeout=WAIT)
+    assert_words_people_use(page, "round 3 settlement")
     shows(page, "statement-ann-line-2", "Ann: Rummoli pot +43, rule M6.1")
     shows(page, "statement-ann-line-3", "Ann: cards owed +6 (Bob 3, Cy 1, Dan 2), rule A-M11")
+    tap(page, "statement-tab-dan")
     shows(page, "statement-dan-line-1", "Dan: A♦+K♦ pot +12, rule A-M8")
     sheet(page, (67, 28, 27, 40), (0, 4, 0, 12, 12, 12, 0, 8, 0))
     shows(page, "deal", "Deal round 4: Dan deals")
@@ -408,6 +449,7 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     tap(page, "end-game")
     shows(page, "pot-final", "Final pot: 48 chips")
     says(page, "final-what", "All 48 chips left on the board")
+    assert_words_people_use(page, "final poker")
     stable_screenshot(page, "rummoli-final-poker-phone")
     tap(page, "poker-mode-tap")
     tap(page, "winner-bob")
@@ -419,6 +461,17 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     shows(page, "standing-dan", "3. Dan: 40 chips")
     shows(page, "standing-cy", "4. Cy: 27 chips")
     shows(page, "final-statement-bob-line-0", "Bob: final poker +48, rule M7.2")
+    assert_words_people_use(page, "standings")
     snap(browser, game_url, "standings", page)
     assert unexpected_external(page) == []
+
+    # ---------------------------------------------------------------- the history adds up
+    gid = game_url.rstrip("/").rsplit("/", 1)[-1]
+    open_app(page, fresh_server.url + f"history/{gid}")
+    expect(page.get_by_test_id("detail-chart")).to_be_visible(timeout=WAIT)
+    titles = assert_history_adds_up(
+        page, PLAYERS, {"Ann": 67, "Bob": 76, "Cy": 27, "Dan": 40}, "the game just played"
+    )
+    assert titles == ["Start", "1", "2", "3", "Final poker"]
+    assert_words_people_use(page, "history")
     print(f"\nRummoli game through the UI: {time.monotonic() - t0:.1f} s")

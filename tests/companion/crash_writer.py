@@ -98,6 +98,13 @@ def check_store(data_dir: str, ack_path: str) -> dict[str, int]:
     with open(ack_path, encoding="utf-8") as fh:
         for line in fh:
             parts = line.split()
+            if (
+                not parts
+                or not line.endswith("\n")
+                or len(parts) != {"c": 2, "s": 3, "a": 4}.get(parts[0])
+            ):
+                # a writer killed inside its acknowledgement: that entry was not acknowledged
+                continue
             if parts[0] == "c":
                 acked.setdefault(parts[1], set())
             elif parts[0] == "a":

@@ -29,6 +29,14 @@ class Table(HeadlessScreen):
     async def tap(self, ident: str) -> None:
         await self.click(ident)
 
+    def label(self, ident: str) -> str:
+        """The semantic label, or -- for the bar's primary action, which names itself --
+        the words on the button (what a screen reader says)."""
+        node = self.semantics(ident)
+        if node.label is None and isinstance(getattr(node.content, "content", None), ft.Text):
+            return str(node.content.content.value)
+        return str(node.label)
+
     async def type_cards(self, label: str, text: str) -> None:
         fields = [c for c in self.controls() if isinstance(c, ft.TextField) and c.label == label]
         assert len(fields) == 1, f"{label}: {len(fields)} fields"
@@ -91,14 +99,14 @@ def test_m2_3_auction_asks_about_pay_cards_before_recording() -> None:
         assert "Bob 11, Cy 11, Dan 10, Ann 10, widow 10" in t.label("deal-sizes")
         await t.tap("bidder-cy")
         await t.step("bid", 2)
-        await t.tap("widow-auction")
         assert game.summary.phase == "widow"  # not yet: pay cards are asked first
-        assert "pay card" in t.label("pay-card-question")
+        assert "Does Cy's hand hold a pay card" in t.label("widow-verdict")
+        assert t.label("widow-confirm") == "No pay card: Cy pays 2 to Ann"
         await t.tap("widow-refuse")
-        assert "may not take the widow" in t.label("widow-refused")
+        assert "may not take the widow" in t.label("widow-verdict")
+        assert t.semantics("widow-confirm").content.disabled
         await t.tap("bidder-cy")
         assert t.label("bid") == "Bid (chips): 2"  # the bid is kept
-        await t.tap("widow-auction")
         await t.tap("widow-confirm")
         assert game.summary.phase == "poker"
         assert stack(t, "Ann") == 43 and stack(t, "Cy") == 39
@@ -110,6 +118,7 @@ def test_m2_4_hand_check_explains_the_pay_card() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         await t.tap("deal")
         await t.tap("widow-dealer")
+        await t.tap("widow-check-type")
         await t.type_cards("Type Ann's hand", "2c 5h jd")
         assert "JD" in t.label("pay-card-verdict")
         assert "may not take the widow" in t.label("pay-card-verdict")
@@ -121,6 +130,7 @@ def test_m4_4_tied_poker_leaves_the_odd_chip_and_a_m8_two_layers_do_not_pay() ->
     async def scenario(t: Table, game: GameSession) -> None:
         await t.tap("deal")
         await t.tap("widow-none")
+        await t.tap("widow-confirm")
         await t.tap("bet-bob")
         await t.tap("fold-dan")
         assert "folded" in t.label("stack-Dan")
@@ -133,11 +143,12 @@ def test_m4_4_tied_poker_leaves_the_odd_chip_and_a_m8_two_layers_do_not_pay() ->
         assert pot(t, "poker") == 1
         assert stack(t, "Bob") == 43 and stack(t, "Cy") == 43
         assert "1 chip left in the Poker pot" in t.label("poker-result-verdict")
-        await t.tap("claim-ad-kd")
+        await t.tap("pot-AD+KD")
+        assert "Did one player lay all of it?" in t.label("claim-verdict")
         await t.tap("combo-no")
-        assert "stay on the board" in t.label("combo-no-payout")
+        assert "stay on the board" in t.label("end-verdict")
         assert pot(t, "AD+KD") == 4
-        await t.tap("claim-7-8-9")
+        await t.tap("pot-7-8-9")
         await t.tap("combo-yes")
         await t.tap("claim-by-bob")
         assert stack(t, "Bob") == 47 and pot(t, "7-8-9") == 0
@@ -173,21 +184,23 @@ def test_m5_live_log_checks_each_card_and_impasse_pays_the_centre() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         await t.tap("deal")
         await t.tap("widow-none")
+        await t.tap("widow-confirm")
         await t.tap("winner-bob")
         await t.tap("record-poker")
         await t.tap("rummoli-mode-live")
         await t.tap("lay-by-ann")
-        await t.type_cards("Type card laid", "3c")
+        await t.tap("lay-card-3C")
         assert "the poker winner Bob starts" in t.label("lay-verdict")
         await t.tap("lay-by-bob")
-        await t.type_cards("Type card laid", "kd")
-        assert t.label("lay-verdict") == "Bob may lay K♦."
+        await t.tap("lay-card-KD")
+        assert t.label("lay-verdict") == "Lay. Bob may lay K♦ (rule M5.1)"
         await t.tap("record-lay")
         await t.tap("lay-by-cy")
-        await t.type_cards("Type card laid", "ad")
+        await t.tap("lay-card-AD")
         await t.tap("record-lay")
         assert pot(t, "AD+KD") == 4  # two players laid K♦ and A♦ (A-M8)
         await t.tap("impasse-live")
+        await t.tap("record-lay")
         assert game.summary.phase == "idle"
         # Bob 10 cards - 1, Cy 10 - 1 (dealt 11, 11, 10, 10 from Ann's left: Bob, Cy, Dan, Ann)
         assert pot(t, "rummoli") == 4 + 10 + 10 + 10 + 10
@@ -212,9 +225,10 @@ def test_m7_2_per_pot_final_poker_plays_the_smallest_pot_first() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         await t.tap("deal")
         await t.tap("widow-none")
+        await t.tap("widow-confirm")
         await t.tap("winner-ann")
         await t.tap("record-poker")
-        await t.tap("claim-10s")
+        await t.tap("pot-10S")
         await t.tap("claim-by-bob")
         await t.tap("out-cy")
         await t.step("held-ann", 1)
@@ -241,11 +255,12 @@ def test_m5_6_strict_claim_in_the_live_log() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         await t.tap("deal")
         await t.tap("widow-none")
+        await t.tap("widow-confirm")
         await t.tap("winner-bob")
         await t.tap("record-poker")
         await t.tap("rummoli-mode-live")
         await t.tap("lay-by-bob")
-        await t.type_cards("Type card laid", "10s")
+        await t.tap("lay-card-10S")
         await t.tap("record-lay")
         assert pot(t, "10S") == 4  # not yet: strict claiming
         assert t.label("pending-10s") == "Bob claims 10♠ (4)"
@@ -260,7 +275,8 @@ def test_m7_1_the_deal_is_refused_in_the_referees_words() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         assert t.semantics("deal").content.disabled
         verdict = t.label("deal-verdict")
-        assert "fewer than two players can pay the ante" in verdict and "M7.1" in verdict
+        assert "fewer than two players can pay the ante" in verdict
+        assert t.label("deal-verdict-rule") == "Rule M7.1"
         await t.tap("end-game")
         assert game.summary.phase == "over"
 
@@ -272,7 +288,6 @@ def test_m1_1_new_entries_name_players_by_name() -> None:
         await t.tap("deal")
         await t.tap("bidder-cy")
         await t.step("bid", 1)
-        await t.tap("widow-auction")
         await t.tap("widow-confirm")
         await t.tap("bet-bob")
         await t.tap("fold-dan")
@@ -294,3 +309,117 @@ def test_the_rummoli_screens_hold_no_rule_ids_and_never_replay() -> None:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"[\"'](A-)?M\d", text), path.name
         assert "replay" not in text and "from_record" not in text, path.name
+
+
+def test_the_bar_counts_chips_not_points() -> None:
+    """The referee's verdict on a lay that wins a pot carries its chips as ``points``;
+    the Rummoli bar says them in chips (the verdict's note), never "4 points"."""
+    from companion.components.entry_bar import Primary
+    from companion.components.rummoli_parts import entry_bar
+    from rulesets.protocol import Verdict
+
+    repo = MemoryRepository()
+    game = GameSession.start(repo, "rummoli", PLAYERS, {})
+    verdict = Verdict(
+        legal=True,
+        kind="lay",
+        points=4,
+        rule="M5.4",
+        reason="Cy may lay 10♠",
+        notes=("Cy +4 (10♠ pot)",),
+    )
+
+    @ft.component
+    def Root() -> ft.Control:
+        return entry_bar(game, verdict, Primary("Lay", "record-lay", lambda: None), ident="bar")
+
+    async def scenario(t: Table) -> None:
+        words = t.label("bar")
+        assert words == "Lay. Cy may lay 10♠ (rule M5.4) Note: Cy +4 (10♠ pot)."
+        assert "point" not in words
+
+    render_headless(Root, scenario=scenario, screen=Table)
+
+
+def test_the_score_sheet_adds_up_to_the_stacks() -> None:
+    """The collapsed scoreboard opens a score sheet: the start, each round (and any
+    buy-in or final poker) from the referee's ledger rows, then the stacks now --
+    every player's column adds up to their stack."""
+    from companion.components.rummoli_parts import score_sheet
+    from rulesets.rummoli import RummoliSummary
+
+    game = play(_one_quick_round, [50, 50, 50, 60])
+    summary = game.summary
+    assert isinstance(summary, RummoliSummary)
+
+    @ft.component
+    def Root() -> ft.Control:
+        return score_sheet(summary)
+
+    async def scenario(t: Table) -> None:
+        rows = []
+        while t.has(f"sheet-row-{len(rows)}"):
+            rows.append(t.label(f"sheet-row-{len(rows)}"))
+        assert rows == [
+            "Start: Ann +50, Bob +50, Cy +50, Dan +60",
+            "Round 1: Ann -10, Bob -4, Cy +1, Dan -8",
+        ]
+        assert t.label("sheet-now") == "Now: Ann 40 chips, Bob 46 chips, Cy 51 chips, Dan 52 chips"
+        for i, name in enumerate(PLAYERS):
+            column = [
+                int(r.split(", ")[i].split(" ")[-1]) for r in (x.split(": ", 1)[1] for x in rows)
+            ]
+            assert sum(column) == summary.totals[name]
+
+    render_headless(Root, scenario=scenario, screen=Table)
+
+
+async def _one_quick_round(t: Table, game: GameSession) -> None:
+    """Round 1 of the browser test: Cy takes the widow for 2, a betting round, Bob
+    and Cy split the poker, Dan's 10♠, Bob's 7-8-9, Cy goes out."""
+    await t.tap("deal")
+    await t.tap("bidder-cy")
+    await t.step("bid", 2)
+    await t.tap("widow-confirm")
+    for ident in ("bet-bob", "bet-cy", "fold-dan", "bet-ann", "winner-bob", "winner-cy"):
+        await t.tap(ident)
+    await t.tap("record-poker")
+    await t.tap("pot-10S")
+    await t.tap("claim-by-dan")
+    await t.tap("pot-7-8-9")
+    await t.tap("combo-yes")
+    await t.tap("claim-by-bob")
+    await t.tap("out-cy")
+    await t.step("held-ann", 2)
+    await t.step("held-bob", 1)
+    await t.step("held-dan", 3)
+    await t.tap("record-out")
+    assert game.summary.phase == "idle"
+
+
+def test_m4_1_a_typed_hand_moves_the_entry_to_the_next_hand_in_betting_order() -> None:
+    """Entering the hands for the referee follows the betting order (M4.2: from the
+    dealer's left): a whole hand typed in moves the picker on to the next player whose
+    hand is not in yet; a tap on a name still picks anyone."""
+
+    def chosen(t: Table) -> list[str]:
+        return [p for p in PLAYERS if t.semantics(f"hand-of-{p.lower()}").selected]
+
+    async def scenario(t: Table, game: GameSession) -> None:
+        await t.tap("deal")
+        await t.tap("widow-none")
+        await t.tap("widow-confirm")
+        await t.tap("poker-mode-hands")
+        assert chosen(t) == ["Bob"]  # Ann deals: Bob, on her left, first
+        await t.tap("hand-bob-type")
+        await t.type_cards("Type Bob's hand", "ks kc 8s 8c 4c")
+        assert chosen(t) == ["Cy"]
+        await t.tap("hand-of-ann")
+        await t.tap("hand-ann-type")
+        await t.type_cards("Type Ann's hand", "9s 9c 9d 5s 2s")
+        assert chosen(t) == ["Cy"]  # Cy and Dan still to come: Cy first
+        await t.tap("hand-cy-card-AD")  # one card tapped: the entry stays with Cy
+        assert chosen(t) == ["Cy"]
+        assert "Bob: Poker hand: Two pair" in t.label("eval-bob")
+
+    play(scenario, [50, 50, 50, 60])

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import flet as ft
+import pytest
 
 from companion.components.card_grid import CELL, STRIP_HEIGHT, CompactPicker, in_sentence
 from companion.components.entry_bar import VERDICT_HEIGHT, EntryBar, Primary, verdict_label
@@ -28,7 +29,7 @@ from companion.components.thumb_screen import (
 from companion.components.turn_order import TurnFollow, acting_row, next_in_order
 from companion.session import GameSession, Refusal
 from companion.storage import MemoryRepository
-from rulesets.cards import Card, parse_cards
+from rulesets.cards import Card, Rank, Suit, parse_cards
 from rulesets.protocol import Verdict
 from tests.companion.flet_harness import HeadlessScreen, flush, render_headless, run_async
 
@@ -82,6 +83,37 @@ def test_picker_tap_adds_then_removes_and_every_card_is_a_44px_target() -> None:
         assert sc.semantics("p-card-7H").selected is True
         await sc.tap("p-card-7H")
         assert state["changes"] == [_cards("7H"), _cards("7H 8H"), _cards("8H")]
+
+    _picker(scenario)
+
+
+def test_picker_draws_again_only_the_suit_whose_cards_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each suit row is memoized: a tap on 7♥ draws the 13 hearts again, not all 52
+    cards (with several phones at a table, every device redraws on every entry).  The
+    rows not drawn again still call this render's tap: 8♠ after 7♥ keeps both."""
+    from companion.components import card_grid
+
+    drawn: list[str] = []
+    real = card_grid.card_cell
+
+    def counting(card: Card, **kw: Any) -> Any:
+        drawn.append(str(card))
+        return real(card, **kw)
+
+    monkeypatch.setattr(card_grid, "card_cell", counting)
+
+    async def scenario(sc: Screen, state: dict[str, Any]) -> None:
+        assert len(drawn) == 52
+        drawn.clear()
+        await sc.tap("p-card-7H")
+        assert sorted(drawn) == sorted(str(Card(r, Suit.HEARTS)) for r in Rank)
+        drawn.clear()
+        await sc.tap("p-card-8S")
+        assert {d[-1] for d in drawn} == {"S"} and len(drawn) == 13
+        assert state["changes"] == [_cards("7H"), _cards("7H 8S")]
+        assert sc.semantics("p-card-7H").selected and sc.semantics("p-card-8S").selected
 
     _picker(scenario)
 

@@ -12,9 +12,11 @@ from typing import Any
 import flet as ft
 
 from companion.components.common import verdict_line
+from companion.components.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
+from companion.components.thumb_screen import scoreline_of
 from companion.components.umtali_sheet import action_text
 from companion.components.umtali_sides import meld_caption, side_total_text
-from companion.session import GameSession
+from companion.session import GameSession, Who
 from companion.storage import MemoryRepository
 from companion.views.umtali_table import UmtaliTable
 from rulesets.protocol import Verdict
@@ -86,9 +88,18 @@ def test_u2_1_hand_spans_come_from_the_referee_and_action_text() -> None:
 
 @ft.component
 def Host(session: GameSession) -> ft.Control:
-    """What the play frame does: subscribe to the session, render the table."""
+    """What the play frame does: subscribe to the session, show the table's collapsed
+    scoreboard (its title slot) and render the table under it."""
     ft.use_state(session)
-    return UmtaliTable(session)
+    board = use_scoreboard()
+    words = scoreline_of(UmtaliTable)
+    assert words is not None
+    return ft.Column(
+        [
+            scoreline_title(words(session.summary), board),
+            ScoreboardContext(board, lambda: UmtaliTable(session)),
+        ]
+    )
 
 
 class Screen(HeadlessScreen):
@@ -112,7 +123,7 @@ def test_u5_1_illegal_meld_refused_live_then_u6_2_extension_on_opponent_side() -
     game = new_session()
 
     async def scenario(sc: Screen) -> None:
-        assert "Hand 1 of 4 · Ann dealt · Bob to play" in sc.texts()
+        assert sc.label("scoreline").startswith("Ann 0 · Bob 0. Hand 1 of 4 · Bob to play.")
         await sc.tap_cards("meld", "JH JD JS")
         assert str(sc.sem("verdict").label).endswith("(rule U5.1)")
         assert sc.sem("add-meld").content.disabled
@@ -153,10 +164,8 @@ def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
         await sc.tap_cards("pair", "4C 4D")
         await sc.click("part-discard")
         await sc.tap_cards("out-discard", "2C")
-        sc.fs.apply_patch(sc.sem("face-down").content._i, {"value": True})
-        await sc.fs.dispatch_event(sc.sem("face-down").content._i, "change", None)
-        await flush()
-        assert "Discard: 2♣ (face down)" in sc.texts()
+        await sc.click("face-down")
+        assert sc.label("part-discard") == "Discard: 2♣ (face down)"
         await sc.click("add-go-out")
         assert game.actions[-1].to_json() == {
             "type": "go_out",
@@ -166,18 +175,24 @@ def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
             "face_down": True,
         }
         assert game.summary.to_json()["phase"] == "final"
-        # Ann's final turn: a 4 on Bob's pair (U8.3), then her leftovers go to Bob
-        await sc.click("mode-extend")
+        # turn order drives the screen (U8.2): Ann's final turn, melding first -- no tap
+        assert sc.sem("acting-ann").selected and not sc.sem("acting-bob").selected
+        assert sc.sem("mode-meld").selected and not sc.sem("mode-go_out").selected
+        assert sc.label("scoreline").startswith("Ann 0 · Bob 0. Bob went out: Ann's final turn")
+        # Ann's final turn: a 4 on Bob's pair (U8.3) -- a tap on the meld extends it --
+        # then her leftovers go to Bob
         await sc.click("meld-bob-1")
+        assert sc.sem("mode-extend").selected
         await sc.tap_cards("extend", "4H")
         await sc.click("add-extend")
-        await sc.click("mode-leftovers")
+        # after the final turn's entry the likely next one is the leftovers
+        assert sc.sem("mode-leftovers").selected and sc.sem("acting-ann").selected
         await sc.tap_cards("leftovers", "3S KD")
         assert "6 points" in str(sc.sem("verdict").label)
         await sc.click("add-leftovers")
         # Ann: 20 + 1 = 21; Bob: 3 + 2 + 1 + 5 = 11
         assert game.summary.to_json()["hands"][0]["scores"] == {"Ann": 21, "Bob": 11}
-        assert "Hand 2 of 4: Bob deals (the deal alternates)." in sc.texts()
+        assert sc.label("next-hand") == "Hand 2 of 4: Bob deals (the deal alternates). (rule U2.3)"
         # edit hand 1: KD was not a leftover after all -> Bob 3 + 2 + 1 = 6
         await sc.click("edit-hand-1")
         await sc.click("fix-leftovers-card-KD")
@@ -195,6 +210,8 @@ def test_u4_6_empty_stock_needs_a_second_tap() -> None:
     assert game.add({"type": "meld", "player": "Bob", "cards": ["QH", "KH"]}) is None
 
     async def scenario(sc: Screen) -> None:
+        assert not sc.has("empty-stock")  # a rare action: on the opened board, not in the bar
+        await sc.click("scoreline")
         await sc.click("empty-stock")
         assert game.summary.to_json()["phase"] == "play"
         await sc.click("empty-stock")
@@ -229,3 +246,32 @@ def test_u7_2_private_hand_checks_no_breaking_and_suggests_best_line() -> None:
         assert game.actions[-1].type == "meld"  # nothing recorded by checking
 
     drive(game, scenario)
+
+
+def test_my_hand_only_on_the_device_of_the_acting_players_seat() -> None:
+    """At a table of devices, "My hand" (a private hand, never saved) shows only on the
+    device whose seat is the acting player's; a screen alone shows it for everyone."""
+    repo = MemoryRepository()
+    ann_phone = Who(device="phone-1", words="Ann", seat="Ann", at_table=True)
+    game = GameSession.start(repo, "umtali", PLAYERS, {}, who=ann_phone)
+    assert game.add({"type": "start_hand", "dealer": "Ann"}) is None  # Bob plays first
+
+    async def scenario(sc: Screen) -> None:
+        assert sc.label("scoreline").startswith("Ann 0 · Bob 0. Hand 1 of 4 · Bob to play.")
+        assert not sc.has("mode-hand")  # Bob's turn: his hand is not on Ann's phone
+        await sc.click("acting-ann")
+        assert sc.has("mode-hand")
+        await sc.click("mode-hand")
+        await sc.tap_cards("hand", "QH KH 9S")
+        assert sc.has("suggestion")
+        await sc.click("acting-bob")  # back to Bob: Ann's hand and its advice go away
+        assert not sc.has("mode-hand") and not sc.has("suggestion")
+        assert sc.has("meld-card-QH")
+
+    drive(game, scenario)
+    alone = new_session()
+
+    async def alone_scenario(sc: Screen) -> None:
+        assert sc.has("mode-hand")  # one screen: Bob may enter his hand
+
+    drive(alone, alone_scenario)

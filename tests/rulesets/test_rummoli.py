@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,6 +36,7 @@ from rulesets.rummoli import (
     simulate_play,
 )
 
+ROOT = Path(__file__).resolve().parents[2]
 NAMES4 = ["Ann", "Bob", "Cy", "Di"]
 NAMES3 = ["Ann", "Bob", "Cy"]
 
@@ -989,6 +992,28 @@ def test_m6_2_round_summary_lists_the_pots_carried_over() -> None:
     assert g.open_pots() == []
     carried = js(g)["hands"][0]["carried"]
     assert carried == {p: 3 for p in ("10S", "JD", "QC", "KH", "AD+KD", "7-8-9")}
+
+
+def test_m6_2_a_pot_claimed_after_the_last_card_is_not_carried_over() -> None:
+    """claim=strict: the card that ends the round may win a pot, claimed once the round
+    is over.  The round's "carried" list (and its note) is what stays on the board for
+    the next round, so that pot is not in it.  Demo game rummoli-3, round 1: Sam lays
+    his last card, the A♠, then claims the A♠ pot."""
+    demo = json.loads((ROOT / "seeds" / "demo" / "rummoli-3.json").read_text(encoding="utf-8"))
+    first_round = demo["actions"][:38]  # up to Sam's A♠, his last card
+    assert first_round[-1] == {"type": "lay", "player": 2, "card": "AS"}
+    g = RULESET.from_record(GameRecord.model_validate({**demo, "actions": first_round}))
+    assert g.summary().phase == "idle"
+    assert g.pending_claims == [("Sam", "AS")]
+    assert "AS" in g.summary().hands[-1].carried  # not claimed yet: still on the board
+    g.push(Claim(player="Sam", pot="AS"))
+    hand = g.summary().hands[-1]
+    assert g.pots["AS"] == 0
+    assert hand.carried == {p: c for p, c in g.pots.items() if c}
+    note = hand.note("carried")
+    assert note is not None and "A♠" not in note.text
+    g.pop()  # and undoing the claim puts it back
+    assert "AS" in g.summary().hands[-1].carried
 
 
 def test_m7_2_summary_names_the_next_final_pot() -> None:
