@@ -143,7 +143,9 @@ def _play_bar(session: GameSession, summary: RummySummary, on_hand_over: Any) ->
         hint = f"Someone went out{stock}? Tap Hand over."
         return EntryBar(session, None, primary, hint=hint)
     primary = Primary(f"Start hand {done + 1}", "start-hand", deal, icon=ft.Icons.PLAY_ARROW)
-    return EntryBar(session, None, primary, hint=status_line(summary))
+    # short (the board above says it in full): the bar's line holds two or three lines
+    hint = f"{summary.dealer} deals hand {done + 1}. Tap Start once the cards are out."
+    return EntryBar(session, None, primary, hint=hint)
 
 
 @fills_screen(rummy_scoreline)

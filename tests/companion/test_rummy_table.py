@@ -501,3 +501,15 @@ def test_r2_2_table_log_cards_can_be_typed_too() -> None:
         assert sc.semantics("log-player-cy").selected
 
     drive(game, scenario)
+
+
+def test_r1_2_between_hands_the_bar_names_the_next_dealer() -> None:
+    game = new_session()
+    assert game.add(end("Bob", remaining={"Ann": "KS", "Cy": "5C"})) is None  # no deal yet
+
+    async def scenario(sc: Screen) -> None:
+        assert sc.label("verdict") == "Bob deals hand 2. Tap Start once the cards are out."
+        await sc.click("start-hand")
+        assert game.actions[-1] == StartHand(dealer="Bob")
+
+    drive(game, scenario)
