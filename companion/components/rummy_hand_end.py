@@ -636,7 +636,8 @@ def _hint(ui: HandOverUi, facts: _Facts) -> str:
     if facts.answer.missing:
         names = list(facts.answer.missing)
         left = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-        return f"Still to enter: {left}. Tap each card they show (or Won't show)."
+        # the bar's line is short on a phone: the how is on the screen (the pack, Won't show)
+        return f"Still to enter: {left}."
     return ""
 
 

@@ -212,6 +212,7 @@ def test_r6_2_component_hand_over_scores_and_deals_next() -> None:
         assert sc.label("rem-ann-chosen") == "Ann's cards: 2♣ 3♦"
         assert sc.label("hand-running") == "So far: Ann 5 · Bob … (going rummy doubles them)"
         assert sc.semantics("confirm-hand").content.disabled  # Bob is still to enter
+        assert sc.label("hand-verdict") == "Still to enter: Bob."
         # Next: Bob, who won't show his cards: a typed total on the keypad
         await sc.click("next-player")
         assert sc.has_id("rem-bob-card-2C") and not sc.has_id("rem-ann-card-2C")
