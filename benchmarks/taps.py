@@ -206,6 +206,98 @@ def umtali_hand(d: Driver, gid: str) -> None:
     d.wait_label("next-hand", "Hand 2 of 4")
 
 
+# ---------------------------------------------------------------------------- Rummy
+
+
+def said(d: Driver, ident: str, text: str) -> None:
+    """Wait until the read-only sentence ``ident`` says ``text`` (an entry landed)."""
+    expect(d.by_id(ident)).to_contain_text(text, timeout=T)
+
+
+def rummy3_setup(data_dir: Path) -> str:
+    """Ann deals to Ann, Bob, Cy (7 cards each); Cy's meld 7♥ 8♥ 9♥ was logged."""
+    return seed(
+        data_dir,
+        "rummy",
+        ["Ann", "Bob", "Cy"],
+        [
+            {"type": "start_hand", "dealer": "Ann"},
+            {"type": "meld", "player": "Cy", "cards": ["7H", "8H", "9H"]},
+        ],
+    )
+
+
+def rummy3_hand_end(d: Driver, gid: str) -> None:
+    """Bob goes out.  Round the table from his left: Cy shows the 4 cards he has left,
+    Ann her 7 (each player moves on by itself once all their cards are in)."""
+    d.open(f"/play/{gid}")
+    said(d, "hand-status", "Hand 1: Ann deals")
+    d.entry("Hand end: Bob out, Cy 4 cards, Ann 7", 11, 2 + 11 + 1)
+    d.tap("hand-over")
+    d.tap("went-out-bob", "Bob went out")
+    d.cards("rem-cy", "KS QS JS 2D")
+    d.cards("rem-ann", "AC 2C 3C 4C 5C 6C 7C")
+    said(d, "hand-preview", "This hand: Ann 28 · Bob 0 · Cy 32")
+    d.tap("confirm-hand")
+    said(d, "hand-status", "Hand 2: Bob deals")
+
+
+SIX = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+
+
+def rummy6_setup(data_dir: Path) -> str:
+    """Ann deals to six (6 cards each); Bob's meld and Dee's lay-off were logged."""
+    return seed(
+        data_dir,
+        "rummy",
+        SIX,
+        [
+            {"type": "start_hand", "dealer": "Ann"},
+            {"type": "meld", "player": "Bob", "cards": ["7H", "8H", "9H"]},
+            {"type": "lay_off", "player": "Dee", "cards": ["10H"], "meld": 0},
+        ],
+    )
+
+
+def rummy6_hand_end(d: Driver, gid: str) -> None:
+    """Eve goes out.  From her left: Fay 6 cards, Ann 6, Bob 3, Cy won't show his
+    (a typed 42, then Next), Dee 5."""
+    d.open(f"/play/{gid}")
+    said(d, "hand-status", "Hand 1: Ann deals")
+    d.entry("Hand end: Eve out, 5 players show 26 cards", 26, 2 + 26 + 1)
+    d.tap("hand-over")
+    d.tap("went-out-eve", "Eve went out")
+    d.cards("rem-fay", "AS 2S 3S 4S 5S 6S")
+    d.cards("rem-ann", "AD 2D 3D 4D 5D 6D")
+    d.cards("rem-bob", "KS QS JS")
+    d.tap("typed-switch-cy", "Cy won't show")
+    d.tap("typed-cy-key-4", "4")
+    d.tap("typed-cy-key-2", "2")
+    d.tap("next-player", "Next: Dee")
+    d.cards("rem-dee", "AC 2C 3C 4C 5C")
+    said(d, "hand-preview", "Totals after it: Ann 21 · Bob 30 · Cy 42 · Dee 15 · Eve 0")
+    d.tap("confirm-hand")
+    said(d, "hand-status", "Hand 2: Bob deals")
+
+    # hand 2, nothing logged: a player who melded holds fewer cards than the referee's
+    # most (6), so moving on from them is one tap on Next (the target's one extra tap)
+    d.entry("Hand 2 end, melds not logged: +1 Next", 25, 2 + 25 + 1 + 1)
+    d.tap("hand-over")
+    d.tap("went-out-ann", "Ann went out")
+    d.cards("rem-bob", "AS 2S 3S 4S 5S 6S")
+    d.cards("rem-cy", "AD 2D 3D")
+    d.tap("next-player", "Next: Dee")
+    d.cards("rem-dee", "AC 2C 3C 4C 5C 6C")
+    d.cards("rem-eve", "AH 2H 3H 4H 5H 6H")
+    d.cards("rem-fay", "7S 8S 9S 10S")
+    said(d, "hand-preview", "This hand: Ann 0 · Bob 21 · Cy 6 · Dee 21 · Eve 21 · Fay 34")
+    d.tap("confirm-hand")
+    said(d, "hand-status", "Hand 3: Cy deals")
+
+
+# ---------------------------------------------------------------------------- Rummoli
+
+
 RUMMOLI_PLAYERS = ["Ann", "Bob", "Cy", "Dan"]
 
 
@@ -322,6 +414,8 @@ class Scenario:
 
 SCENARIOS: list[Scenario] = [
     Scenario("Umtali: one hand", umtali_setup, umtali_hand),
+    Scenario("Rummy: 3-player hand end", rummy3_setup, rummy3_hand_end),
+    Scenario("Rummy: 6-player hand end", rummy6_setup, rummy6_hand_end),
     Scenario("Rummoli: one 4-player round", rummoli_setup, rummoli_round),
     Scenario("Rummoli: the live log, card by card", rummoli_setup, rummoli_live),
 ]

@@ -9,12 +9,15 @@ the referee gave it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from companion.session import GameSession
+from rulesets import RulesetError
 from rulesets.cards import Card, parse_cards
 from rulesets.protocol import Action, Verdict
 from rulesets.rummy import (
+    RULESET,
     HandEnd,
     LayOff,
     Meld,
@@ -25,6 +28,9 @@ from rulesets.rummy import (
 )
 
 __all__ = [
+    "HandOverAnswer",
+    "ask_hand_over",
+    "cards_expected",
     "cards_of",
     "corrected",
     "hand_end_action",
@@ -32,9 +38,11 @@ __all__ = [
     "lay_off_action",
     "lay_off_verdict",
     "live_game",
+    "losers_in_order",
     "meld_action",
     "meld_verdict",
     "next_deal",
+    "replayed_change",
     "summary_of",
     "unavailable",
 ]
@@ -124,3 +132,145 @@ def next_deal(summary: RummySummary) -> StartHand | None:
     if summary.finished or summary.in_hand:
         return None
     return StartHand(dealer=summary.dealer)
+
+
+# --------------------------------------------------------------------------- the hand over
+
+
+def replayed_change(
+    shown: Sequence[Card], picked: Sequence[Card], now: Sequence[Card]
+) -> list[Card]:
+    """A picker's change (``shown`` -> ``picked``) made again on what is entered ``now``.
+
+    A picker hands back the whole new list, worked out from the cards it showed; two
+    quick taps can both start from the same ``shown`` (the screen had not caught up).
+    One card added or taken away is replayed on ``now``, so neither tap is lost;
+    anything else (typed cards) replaces the list.
+
+    >>> a, b, c = cards_of(["7H", "8H", "9H"])
+    >>> def show(cards): return " ".join(map(str, cards))
+    >>> show(replayed_change([a], [a, b], [a, c]))  # 8H tapped while 9H was on its way
+    '7H 9H 8H'
+    >>> show(replayed_change([a, b], [b], [a, b, c]))  # 7H tapped off
+    '8H 9H'
+    >>> show(replayed_change([a], [b, c], [a]))  # typed: the new cards
+    '8H 9H'
+    """
+    shown, picked, now = list(shown), list(picked), list(now)
+    if len(picked) == len(shown) + 1 and picked[:-1] == shown:
+        card = picked[-1]
+        return now if card in now and not card.is_joker else [*now, card]
+    if len(picked) == len(shown) - 1:
+        gone = [c for c in shown if c not in picked or shown.count(c) > picked.count(c)]
+        if len(set(gone)) == 1:
+            out = list(now)
+            if gone[0] in out:
+                out.remove(gone[0])
+            return out
+    return picked
+
+
+def losers_in_order(players: Sequence[str], went_out: str | None, dealer: str | None) -> list[str]:
+    """Everyone who did not go out, round the table clockwise from the left of the player
+    who went out (from the dealer's left when nobody did): the order cards are shown in.
+
+    >>> losers_in_order(["Ann", "Bob", "Cy", "Dee"], "Cy", "Ann")
+    ['Dee', 'Ann', 'Bob']
+    >>> losers_in_order(["Ann", "Bob", "Cy"], None, "Bob")
+    ['Cy', 'Ann', 'Bob']
+    """
+    seats = list(players)
+    start = went_out if went_out is not None else dealer
+    i = seats.index(start) if start in seats else -1
+    return [p for p in seats[i + 1 :] + seats[: i + 1] if p != went_out]
+
+
+def cards_expected(play: RummyPlay | None, player: str) -> int | None:
+    """How many cards the referee says ``player`` holds at the hand end: exactly when
+    turns are logged, else the most they can hold (A-R14) -- exact when every meld and
+    lay-off of the hand was logged.  None when the referee cannot say."""
+    if play is None:
+        return None
+    return play.held.get(player) if play.turns else play.most_held.get(player)
+
+
+@dataclass(frozen=True)
+class HandOverAnswer:
+    """What the referee says about a hand end as entered so far.
+
+    ``action`` is the hand end with every loser not yet entered showing no cards;
+    ``missing`` the losers with neither cards nor a typed total; ``verdict`` and
+    ``preview`` the referee's answer on ``action`` once nobody is missing (the
+    preview is None when it is refused); ``penalties`` each entered loser's
+    penalty as the referee counts it.
+    """
+
+    action: HandEnd | None = None
+    missing: tuple[str, ...] = ()
+    verdict: Verdict | None = None
+    preview: RummySummary | None = None
+    penalties: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def ready(self) -> bool:
+        """Complete and accepted: Confirm may record it."""
+        return self.action is not None and not self.missing and self.preview is not None
+
+
+def _ask_preview(game: RummyGame, index: int | None, action: HandEnd) -> RummySummary | None:
+    try:
+        return game.preview(action, at=index)
+    except RulesetError:
+        return None
+
+
+def _penalties(
+    game: RummyGame,
+    preview: RummySummary | None,
+    number: int,
+    remaining: Mapping[str, Sequence[Card]],
+    typed: Mapping[str, int],
+) -> dict[str, int]:
+    """Each entered loser's penalty: the referee's scoring of the whole hand when it
+    accepts it as entered so far, else the ruleset's value of each player's cards."""
+    if preview is not None and len(preview.hands) >= number:
+        hand = preview.hands[number - 1]
+        return {p: v for p, v in hand.penalties.items() if remaining.get(p) or p in typed}
+    out = dict(typed)
+    for p, cards in remaining.items():
+        if cards and p not in typed:
+            try:
+                out[p] = RULESET.score(list(cards), rules=game.rules).points
+            except RulesetError:
+                continue
+    return out
+
+
+def ask_hand_over(
+    game: RummyGame,
+    index: int | None,
+    number: int,
+    *,
+    went_out: str | None,
+    claim_rummy: bool,
+    losers: Sequence[str],
+    remaining: Mapping[str, Sequence[Card]],
+    typed: Mapping[str, int],
+) -> HandOverAnswer:
+    """Ask the referee about hand ``number``'s end as entered so far (in place of entry
+    ``index`` when a finished hand is corrected).  Nothing changes."""
+    action = hand_end_action(
+        went_out, claim_rummy, losers, {p: list(c) for p, c in remaining.items()}, dict(typed)
+    )
+    missing = tuple(p for p in losers if not remaining.get(p) and p not in typed)
+    preview = _ask_preview(game, index, action)
+    verdict = None
+    if not missing:
+        verdict = game.judge(action) if index is None else game.judge_at(index, action)
+    return HandOverAnswer(
+        action=action,
+        missing=missing,
+        verdict=verdict,
+        preview=preview if not missing else None,
+        penalties=_penalties(game, preview, number, remaining, typed),
+    )

@@ -1,188 +1,283 @@
 """The optional Rummy table log: melds and lay-offs as they go down.
 
-Pick who is playing and the cards; the referee answers at once whether they
-make a new meld and whether they lay off onto each meld on the table, each
-verdict with its rule.  Recording is one tap; an illegal entry is refused by
-the referee and the refusal is shown next to the entry, with its rule link.
+Who is putting cards down follows the turn order (the referee's turn when turns are
+logged, else the player after the last one who put cards down, else the dealer's left),
+changeable with one tap. Each card is one tap in the thumb kit's still grid of the pack
+(or typed: ``7h 8h 9h``). The referee judges the cards at once as a new meld and as a
+lay-off onto every meld on the table; the bar at the bottom shows its verdict on the
+first way it accepts (or why not, with the rule) and records it with one tap. Another
+way is one tap on its chip. A card on the table stays greyed where it is. While no card
+is chosen the bar's action is "Hand over".
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import flet as ft
 
-from companion.components.cards import card_row
-from companion.components.common import rule_link, said, tag
-from companion.components.picker import CardPicker
+from companion.components.card_grid import CompactPicker
+from companion.components.common import said
+from companion.components.entry_bar import EntryBar, Primary
 from companion.components.rummy_entry import (
     cards_of,
     lay_off_action,
-    lay_off_verdict,
     meld_action,
-    meld_verdict,
+    replayed_change,
     summary_of,
     unavailable,
 )
-from companion.components.rummy_scores import box, radio, refusal_note
+from companion.components.rummy_hand_end import target
 from companion.session import GameSession, Refusal
-from companion.ui import labelled
-from rulesets.cards import Card
+from companion.ui import slug
+from rulesets.cards import Card, format_cards
 from rulesets.protocol import Action, Verdict
-from rulesets.rummy import RummyMeld
+from rulesets.rummy import LayOff, Meld, RummyMeld, RummySummary
+
+__all__ = ["LogBar", "LogEntry", "LogUi", "acting_player", "table_melds"]
+
+NEW_MELD = -1  # the target "a new meld" (table melds are 0, 1, ...)
 
 
 @ft.observable
 @dataclass
 class LogUi:
-    """What the table log holds between taps: who is playing, the cards, the last "no"."""
+    """What the table log holds between taps: who, the cards, the way."""
 
-    player: str = ""
+    player: str = ""  # chosen by a tap; "" follows the turn order
     cards: list[Card] = field(default_factory=list)
-    message: str = ""
-    refused: Refusal | None = None
+    target: int | None = None  # NEW_MELD or a table meld; None: the first the referee accepts
 
 
-def verdict_row(title: str, verdict: Verdict, button: ft.Control, ident: str) -> ft.Control:
-    """One verdict: ✓ or ✗, the referee's reason, its rule link, and the action."""
-    word = "legal" if verdict.legal else "refused"
-    icon = (
-        ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.GREEN)
-        if verdict.legal
-        else ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR)
-    )
-    text = f"{title}: {word}. {verdict.reason}"
-    color = None if verdict.legal else ft.Colors.ERROR
-    return ft.Column(
-        [
-            said(
-                ft.Row(
-                    [icon, ft.Text(text, expand=True, color=color)],
-                    vertical_alignment=ft.CrossAxisAlignment.START,
-                ),
-                f"{text} (rule {verdict.rule})",
-                ident,
-            ),
-            ft.Row(
-                [rule_link(verdict.rule, f"{ident}-rule"), button],
-                wrap=True,
-                alignment=ft.MainAxisAlignment.END,
-            ),
-        ],
-        spacing=0,
-    )
+def acting_player(summary: RummySummary, actions: tuple[Action, ...]) -> str:
+    """Who most likely puts cards down next: the referee's turn when turns are logged,
+    else the player after the last one who put cards down in this hand, else the
+    player on the dealer's left (who plays first, R1.4)."""
+    players = summary.players
+    if summary.turn:
+        return summary.turn
+    for a in reversed(actions):
+        if a.type == "start_hand":
+            break
+        if isinstance(a, Meld | LayOff) and a.player in players:
+            return players[(players.index(a.player) + 1) % len(players)]
+    dealer = summary.dealer
+    if dealer in players:
+        return players[(players.index(dealer) + 1) % len(players)]
+    return players[0]
 
 
-def _meld_name(m: RummyMeld) -> str:
-    return f"Meld {m.index + 1}: {m.owner}'s {m.kind}"
+@dataclass(frozen=True)
+class _Way:
+    """One way to put the chosen cards down, and the referee's verdict on it."""
+
+    target: int
+    action: Action
+    verdict: Verdict | None  # None while no card is chosen
+
+    @property
+    def legal(self) -> bool:
+        return self.verdict is not None and self.verdict.legal
+
+    @property
+    def words(self) -> str:
+        return "New meld" if self.target == NEW_MELD else f"Onto meld {self.target + 1}"
+
+    @property
+    def button(self) -> str:
+        return "Meld" if self.target == NEW_MELD else f"Lay off onto {self.target + 1}"
 
 
-def _table(table: tuple[RummyMeld, ...]) -> list[ft.Control]:
-    items: list[ft.Control] = [ft.Text("On the table", weight=ft.FontWeight.BOLD)]
+def _ways(session: GameSession, who: str, cards: list[Card]) -> list[_Way]:
+    """A new meld, and a lay-off onto each meld on the table, each with its verdict."""
+    table = summary_of(session).detail.table
+    actions: list[tuple[int, Action]] = [(NEW_MELD, meld_action(who, cards))]
+    actions += [(m.index, lay_off_action(who, cards, m.index)) for m in table]
+    return [_Way(t, a, session.judge(a) if cards else None) for t, a in actions]
+
+
+def _chosen_way(ui: LogUi, ways: list[_Way]) -> _Way | None:
+    if not ui.cards:
+        return None
+    for w in ways:
+        if w.target == ui.target:
+            return w
+    return next((w for w in ways if w.legal), ways[0])
+
+
+def _meld_line(m: RummyMeld) -> ft.Control:
+    shown = format_cards(cards_of(m.cards), symbols=True)
+    text = f"{m.index + 1}. {m.owner}'s {m.kind}: {shown}"
+    if m.jokers:
+        text += f" ({', '.join(m.jokers)})"
+    label = f"Meld {m.index + 1}: {m.owner}'s {m.kind}, {' '.join(m.cards)}"
+    return said(ft.Text(text, size=14), label, f"meld-{m.index + 1}")
+
+
+def table_melds(summary: RummySummary) -> list[ft.Control]:
+    """The melds on the table in this hand, numbered as the lay-off chips name them."""
+    table = summary.detail.table
+    items: list[ft.Control] = [ft.Text("On the table", size=14, weight=ft.FontWeight.BOLD)]
     if not table:
-        items.append(ft.Text("No melds yet in this hand.", italic=True))
-    for m in table:
-        parts: list[ft.Control] = [
-            ft.Text(_meld_name(m), weight=ft.FontWeight.W_500),
-            card_row(cards_of(m.cards), width=34),
-        ]
-        if m.jokers:
-            parts.append(ft.Text(", ".join(m.jokers), size=12, italic=True))
-        label = f"{_meld_name(m)}, {' '.join(m.cards)}"
-        items.append(said(ft.Column(parts, spacing=2), label, f"meld-{m.index + 1}"))
+        items.append(ft.Text("No melds yet in this hand.", size=14, italic=True))
+    items += [_meld_line(m) for m in table]
     return items
 
 
-def _verdicts(
-    session: GameSession, ui: LogUi, table: tuple[RummyMeld, ...], record: Callable[[Action], None]
+#: px: a player or target chip -- the same width chosen or not, marked or not, so a
+#: tap never moves the chips after it (three a row on a 390 px phone)
+CHIP_WIDTH = 116
+#: the referee's yes or no on a way to put the cards down
+_MARKS = {"yes": ft.Icons.CHECK, "no": ft.Icons.CLOSE}
+
+
+def _still_chip(
+    words: str, mark: str, *, chosen: bool, on_click: Any, ident: str, label: str
 ) -> ft.Control:
-    """The referee's verdicts on the chosen cards: as a new meld, onto each meld."""
-    who = ui.player or session.players[0]
-    head = f"The referee, for {who}:" if ui.player else "The referee (choose the player to record):"
-    rows: list[ft.Control] = [ft.Text(head, weight=ft.FontWeight.W_500)]
-    cards = list(ui.cards)
-    meld_button = ft.FilledTonalButton(
-        "Meld", icon=ft.Icons.ADD, on_click=lambda _: record(meld_action(ui.player, cards))
+    """A chip of fixed size: its words, and a reserved slot for the referee's yes or no
+    (``mark``: "yes", "no" or "")."""
+    box = ft.Container(
+        ft.Row(
+            [
+                ft.Text(
+                    words,
+                    size=14,
+                    weight=ft.FontWeight.W_600,
+                    color=ft.Colors.ON_PRIMARY if chosen else None,
+                    max_lines=1,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                ),
+                # an icon, not a ✓ glyph: the app's fonts have none (offline, no fallback)
+                ft.Container(
+                    ft.Icon(
+                        _MARKS[mark],
+                        size=16,
+                        color=ft.Colors.ON_PRIMARY if chosen else None,
+                    )
+                    if mark
+                    else None,
+                    width=16,
+                ),
+            ],
+            spacing=2,
+            tight=True,
+            alignment=ft.MainAxisAlignment.CENTER,
+        ),
+        width=CHIP_WIDTH,
+        height=45,
+        alignment=ft.Alignment.CENTER,
+        border_radius=22,
+        bgcolor=ft.Colors.PRIMARY if chosen else ft.Colors.SURFACE_CONTAINER_HIGHEST,
+        border=ft.Border.all(1, ft.Colors.OUTLINE),
+        on_click=on_click,
+        ink=True,
     )
-    rows.append(
-        verdict_row(
-            "As a new meld",
-            meld_verdict(session, who, cards),
-            tag(meld_button, "record-meld"),
-            "verdict-meld",
+    return target(box, label=label, ident=ident, selected=chosen)
+
+
+def _players(ui: LogUi, who: str, players: tuple[str, ...]) -> ft.Control:
+    def pick(p: str) -> None:
+        ui.player = p
+
+    chips = [
+        _still_chip(
+            p,
+            "",
+            chosen=p == who,
+            on_click=lambda _, p=p: pick(p),
+            ident=f"log-player-{slug(p)}",
+            label=f"{p} is putting cards down",
         )
-    )
-    for m in table:
-        n = m.index + 1
-        button = ft.FilledTonalButton(
-            f"Lay off onto {n}",
-            icon=ft.Icons.CALL_MERGE,
-            on_click=lambda _, i=m.index: record(lay_off_action(ui.player, cards, i)),
-        )
-        rows.append(
-            verdict_row(
-                f"Lay off onto meld {n} ({m.owner}'s {m.kind})",
-                lay_off_verdict(session, who, cards, m.index),
-                tag(button, f"record-lay-off-{n}"),
-                f"verdict-lay-off-{n}",
+        for p in players
+    ]
+    return ft.Row(chips, wrap=True, spacing=6, run_spacing=4)
+
+
+def _targets(ui: LogUi, ways: list[_Way], way: _Way | None) -> ft.Control:
+    """A chip per way to put the cards down, each marked with the referee's yes or no."""
+
+    def pick(t: int) -> None:
+        ui.target = t
+
+    chips: list[ft.Control] = []
+    for w in ways:
+        mark = "" if w.verdict is None else ("yes" if w.legal else "no")
+        state = "" if w.verdict is None else (": allowed" if w.legal else ": not allowed")
+        ident = "log-target-meld" if w.target == NEW_MELD else f"log-target-{w.target + 1}"
+        chips.append(
+            _still_chip(
+                w.words,
+                mark,
+                chosen=way is not None and w.target == way.target,
+                on_click=lambda _, t=w.target: pick(t),
+                ident=ident,
+                label=w.words + state,
             )
         )
-    return ft.Column(rows, spacing=6)
+    return ft.Row(chips, wrap=True, spacing=6, run_spacing=4)
 
 
 @ft.component
-def TableLog(session: GameSession) -> ft.Control:
-    ui, _ = ft.use_state(LogUi())
+def LogEntry(session: GameSession, ui: LogUi) -> ft.Control:
+    """The log's still part: who, which way, the cards (the verdict is in the bar)."""
     summary = summary_of(session)
-    play = summary.detail.play
-    table = summary.detail.table
-    jokers = bool(summary.detail.rules.get("jokers"))
+    who = ui.player or acting_player(summary, session.actions)
+    ways = _ways(session, who, list(ui.cards))
+    way = _chosen_way(ui, ways)
 
-    def record(action: Action) -> None:
-        if not ui.player:
-            ui.message = "Choose who is putting the cards down."
-            return
-        ui.message = ""
-        refusal = session.add(action)
-        if refusal is None:
-            ui.refused = None
-            ui.cards = []
-        else:
-            session.clear_error()  # shown here, next to the entry, not at the top of the page
-            ui.refused = refusal
+    shown = list(ui.cards)
 
-    def choose(cards: list[Card]) -> None:
-        ui.cards = list(cards)
+    def change(picked: list[Card]) -> None:
+        ui.cards = replayed_change(shown, picked, ui.cards)  # a quick second tap counts
+        if not ui.cards:
+            ui.target = None
 
-    def pick_player(e: ft.Event[ft.RadioGroup]) -> None:
-        ui.player = e.control.value or ""
-
-    items = _table(table)
-    items += [
-        ft.Divider(),
-        ft.Text("Who is putting cards down?", weight=ft.FontWeight.W_500),
-        labelled(
-            ft.RadioGroup(
-                value=ui.player or None,
-                on_change=pick_player,
-                content=ft.Row([radio(p, p) for p in session.players], wrap=True),
+    return ft.Column(
+        [
+            _players(ui, who, session.players),
+            _targets(ui, ways, way),
+            # the chosen strip, the pack, and typing the cards one tap away ("Type")
+            CompactPicker(
+                shown,
+                change,
+                ident="log",
+                label="Cards going down",
+                jokers=bool(summary.detail.rules.get("jokers")),
+                unavailable=unavailable(summary.detail.play),
             ),
-            "Who is putting cards down?",
-            "log-player",
-        ),
-        CardPicker(
-            ui.cards,
-            choose,
-            ident="log",
-            label="Cards going down",
-            jokers=jokers,
-            unavailable=unavailable(play),
-        ),
-    ]
-    if ui.cards:
-        items.append(_verdicts(session, ui, table, record))
-    if ui.message:
-        items.append(ft.Text(ui.message, color=ft.Colors.ERROR))
-    items += refusal_note(ui.refused, "log-refusal")
-    return box(ft.Column(items, spacing=8))
+        ],
+        spacing=4,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+    )
+
+
+@ft.component
+def LogBar(session: GameSession, ui: LogUi, on_hand_over: Callable[[], None]) -> ft.Control:
+    """The referee's verdict on the chosen way and the button that records it (while
+    no card is chosen: "Hand over")."""
+    summary = summary_of(session)
+    who = ui.player or acting_player(summary, session.actions)
+    ways = _ways(session, who, list(ui.cards))
+    way = _chosen_way(ui, ways)
+
+    def record() -> Refusal | None:
+        if way is None:
+            on_hand_over()
+            return None
+        refusal = session.add(way.action)  # a "no" shows in the bar, with its rule
+        if refusal is None:
+            ui.cards = []
+            ui.target = None
+            ui.player = ""  # the next entry follows the turn order again
+        return refusal
+
+    if way is None:
+        primary = Primary("Hand over", "hand-over", record, icon=ft.Icons.FLAG)
+        hint = f"{who}: tap the cards going down. Someone went out? Hand over."
+        return EntryBar(session, None, primary, hint=hint, ident="log-verdict")
+    primary = Primary(
+        f"{way.button} ({who})", "log-record", record, enabled=way.legal, icon=ft.Icons.ADD
+    )
+    return EntryBar(session, way.verdict, primary, ident="log-verdict")

@@ -223,10 +223,10 @@ def result_card(summary: RummySummary) -> ft.Control:
     cite = summary.detail.cite
     if len(winners) == 1:
         headline = f"{winners[0]} wins with {totals.get(winners[0], 0)}"
-        rule = cite.get("end", "R6.3")
+        rule = cite.get("end")
     else:
         headline = f"Shared win: {' and '.join(winners)} ({totals.get(winners[0], 0)} each)"
-        rule = cite.get("shared_win", "A-R11")
+        rule = cite.get("shared_win")
     sign = -1 if summary.higher_is_better else 1
     order = sorted(summary.players, key=lambda p: sign * totals.get(p, 0))
     return box(
@@ -241,7 +241,7 @@ def result_card(summary: RummySummary) -> ft.Control:
                 ft.Row(
                     [
                         ft.Text(goal_text(summary), size=13, expand=True),
-                        rule_link(rule, "result-rule"),
+                        *([rule_link(rule, "result-rule")] if rule else []),
                     ]
                 ),
                 *[_final_row(summary, p) for p in order],

@@ -1,133 +1,183 @@
-"""The Rummy table: running totals, the hand in play, its end, the result.
+"""The Rummy table: for one thumb on a phone, readable on a desktop.
 
-What it shows, all from the referee's typed summary (``session.summary``, a
-:class:`~rulesets.rummy.RummySummary`):
+Laid out with the thumb kit (``thumb_screen``): the collapsed scoreboard in the
+app bar ("Ann 12 · Bob 7 · Cy 0" over "Hand 2 · Bob deals"; a tap opens the
+totals and the score sheet), a board that scrolls on its own, a still entry
+under it, and the bar pinned to the bottom with the referee's line, Undo and
+the one action that most likely comes next:
 
-* the running totals with the target (or the hands left) and the dealer;
-* "Hand over": who went out, going rummy, each other player's remaining cards
-  (penalty shown live) or a typed total, marked typed; confirming scores the
-  hand and deals the next one to the next dealer by the rules (R1.2);
-* an optional table log of melds and lay-offs with live verdicts and rule links;
-* the score sheet, where any finished hand can be reopened and corrected
-  (the referee judges the correction and everything after it);
-* when the game ends (R6.3): the winner or a shared win, and the final totals.
+* during a hand: "Hand over" (or, with the table log open and cards chosen,
+  Meld / Lay off, ``rummy_log``);
+* during the hand over (``rummy_hand_end``): who went out, then one player's
+  cards at a time with the referee's running numbers, typed totals, going
+  rummy; Confirm scores the hand and deals the next one to the next dealer (R1.2);
+* between hands (after an undo): "Start hand N";
+* at the end (R6.3): the winner or a shared win, and the final totals.
 
-Undo and redo live in the frame (``views/play.py``).
+Any finished hand can be reopened from the score sheet and corrected.
+Everything shown comes from the referee's typed summary (``session.summary``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import flet as ft
 
 from companion.components.common import said, tag
+from companion.components.entry_bar import EntryBar, Primary
 from companion.components.rummy_entry import next_deal, summary_of
-from companion.components.rummy_hand_end import HandEndForm
-from companion.components.rummy_log import TableLog
+from companion.components.rummy_hand_end import (
+    HandOverBar,
+    HandOverBoard,
+    HandOverEntry,
+    HandOverUi,
+    hand_over_ui,
+)
+from companion.components.rummy_log import LogBar, LogEntry, LogUi, table_melds
 from companion.components.rummy_scores import hand_sheet, result_card, scoreboard, status_line
-from companion.session import GameSession
+from companion.components.scoreline import totals_words, use_scoreboard
+from companion.components.thumb_screen import fills_screen, thumb_screen
+from companion.session import GameSession, Refusal
+from rulesets.protocol import Summary
 from rulesets.rummy import RummySummary
 
-NEW = 0  # the "editing" state for the hand in play (finished hands use their number)
+__all__ = ["RummyTable", "rummy_scoreline"]
+
+
+def rummy_scoreline(summary: Summary) -> tuple[str, str]:
+    """The collapsed scoreboard: every total, then the hand and its dealer.
+
+    >>> from rulesets.rummy import RummyGame
+    >>> g = RummyGame(["Ann", "Bob", "Cy"]); _ = g.start_hand("Bob")
+    >>> rummy_scoreline(g.summary())
+    ('Ann 0 · Bob 0 · Cy 0', 'Hand 1 · Bob deals')
+    >>> _ = g.push({"type": "hand_end", "went_out": "Ann", "remaining": {"Bob": ["KS"], "Cy": []}})
+    >>> rummy_scoreline(g.summary())
+    ('Ann 0 · Bob 10 · Cy 0', 'Cy deals hand 2')
+    """
+    top = totals_words(summary.players, summary.totals)
+    if summary.finished:
+        return top, "Game over"
+    dealer = summary.dealer
+    players = summary.players
+    if not isinstance(summary, RummySummary) or dealer not in players:
+        return top, f"Hand {summary.hand}"
+    if not summary.in_hand:  # short: the app bar leaves a phone about 160 px for it
+        return top, f"{dealer} deals hand {len(summary.hands) + 1}"
+    if summary.turn:  # turns are logged: the referee knows whose turn it is
+        return top, f"Hand {summary.hand} · {summary.turn} to play"
+    return top, f"Hand {summary.hand} · {dealer} deals"
 
 
 @ft.observable
 @dataclass
 class TableUi:
-    """Which hand-end form is open (None, NEW or a finished hand's number), and the log."""
+    """The hand over being filled in (or None), and the table log."""
 
-    editing: int | None = None
+    hand_over: HandOverUi | None = None
     show_log: bool = False
+    log: LogUi = field(default_factory=LogUi)
 
 
-def _big_button(text: str, icon: ft.IconData, on_click: Any, ident: str) -> ft.Control:
-    button = ft.FilledButton(text, icon=icon, on_click=on_click, height=52)
-    return ft.Row(key=f"{ident}-row", controls=[tag(button, ident, expand=True)])
+def _open_hand_over(ui: TableUi, summary: RummySummary) -> HandOverUi | None:
+    """The hand over to show: none for a hand that is gone (undone) or already scored."""
+    h = ui.hand_over
+    if h is None:
+        return None
+    if h.number > len(summary.hands) + (1 if summary.in_hand else 0):
+        return None
+    return h
 
 
-def _hand_controls(
-    session: GameSession, summary: RummySummary, ui: TableUi, editing: int | None
+def _board(
+    session: GameSession, summary: RummySummary, ui: TableUi, board_open: bool, entering: bool
 ) -> list[ft.Control]:
-    """The hand in play (its "Hand over" button or form, and the log), or the next deal."""
-    done = len(summary.hands)
+    """The part that scrolls: where the game stands, the table, the score sheet."""
 
-    def close() -> None:
-        ui.editing = None
+    def edit(n: int) -> None:
+        ui.hand_over = hand_over_ui(session, n)
 
-    def open_new(_: Any) -> None:
-        ui.editing = NEW
-
-    def deal(_: Any) -> None:
-        action = next_deal(summary)
-        if action is not None:
-            session.add(action)
-
-    if summary.in_hand and editing == NEW:
-        return [HandEndForm(session, done + 1, close, key="new")]  # type: ignore[call-arg]
-    if summary.in_hand and editing is None:
-        out = [_big_button("Hand over", ft.Icons.FLAG, open_new, "hand-over")]
-        return out + _log(session, ui, done)
-    if not summary.finished and not summary.in_hand:
-        return [_big_button(f"Start hand {done + 1}", ft.Icons.PLAY_ARROW, deal, "start-hand")]
-    return []
-
-
-def _log(session: GameSession, ui: TableUi, done: int) -> list[ft.Control]:
     def flip(e: ft.Event[ft.Switch]) -> None:
         ui.show_log = bool(e.control.value)
 
-    switch = ft.Switch(
-        label="Table log (melds and lay-offs, with verdicts)", value=ui.show_log, on_change=flip
-    )
-    out: list[ft.Control] = [tag(switch, "table-log-switch")]
-    if ui.show_log:
-        out.append(TableLog(session, key=f"log-{done + 1}"))  # type: ignore[call-arg]
+    status = status_line(summary)
+    out: list[ft.Control] = []
+    if summary.finished:
+        out.append(result_card(summary))
+    elif not entering:  # during a hand over the app bar says the hand and the dealer
+        out.append(
+            said(ft.Text(status, size=15, weight=ft.FontWeight.W_600), status, "hand-status")
+        )
+    if board_open and not summary.finished:
+        out.append(scoreboard(summary))
+    if summary.in_hand and not entering:
+        switch = ft.Switch(label="Table log: melds and lay-offs", value=ui.show_log, on_change=flip)
+        out.append(tag(switch, "table-log-switch"))
+        if ui.show_log:
+            out += table_melds(summary)
+    out.append(hand_sheet(summary, edit))
     return out
 
 
-def _editing(ui: TableUi, summary: RummySummary) -> int | None:
-    """The form to show: none for a hand that is gone (undone) or already scored."""
-    if ui.editing == NEW and not summary.in_hand:
+def _play_bar(session: GameSession, summary: RummySummary, on_hand_over: Any) -> ft.Control:
+    """The bar outside the hand over and the log: Hand over, Start hand N, or nothing."""
+    done = len(summary.hands)
+
+    def open_hand_over() -> Refusal | None:
+        on_hand_over()
         return None
-    if ui.editing is not None and ui.editing > len(summary.hands):
-        return None
-    return ui.editing
+
+    def deal() -> Refusal | None:
+        action = next_deal(summary)
+        return session.add(action) if action is not None else None
+
+    if summary.finished:
+        return EntryBar(session, None, None, hint="Game over. Undo takes back the last hand.")
+    if summary.in_hand:
+        primary = Primary("Hand over", "hand-over", open_hand_over, icon=ft.Icons.FLAG)
+        play = summary.detail.play
+        block = play is not None and play.may_end_without_winner  # the stock may run out
+        stock = " (or the stock ran out)" if block else ""
+        hint = f"Someone went out{stock}? Tap Hand over."
+        return EntryBar(session, None, primary, hint=hint)
+    primary = Primary(f"Start hand {done + 1}", "start-hand", deal, icon=ft.Icons.PLAY_ARROW)
+    # short (the board above says it in full): the bar's line holds two or three lines
+    hint = f"{summary.dealer} deals hand {done + 1}. Tap Start once the cards are out."
+    return EntryBar(session, None, primary, hint=hint)
 
 
+@fills_screen(rummy_scoreline)
 @ft.component
 def RummyTable(session: GameSession) -> ft.Control:
     ui, _ = ft.use_state(TableUi())
+    board_state = use_scoreboard()
     summary = summary_of(session)
-    editing = _editing(ui, summary)
-
-    def edit(n: int) -> None:
-        ui.editing = n
+    hand_over = _open_hand_over(ui, summary)
 
     def close() -> None:
-        ui.editing = None
+        ui.hand_over = None
 
-    controls: list[ft.Control] = []
-    if summary.finished:
-        controls.append(result_card(summary))
-    else:
-        status = status_line(summary)
-        controls.append(
-            said(ft.Text(status, size=17, weight=ft.FontWeight.W_600), status, "hand-status")
+    def start_hand_over() -> None:
+        ui.hand_over = HandOverUi(len(summary.hands) + 1)
+        ui.log.cards = []
+
+    board = _board(session, summary, ui, board_state.open, hand_over is not None)
+    if hand_over is not None:
+        return thumb_screen(
+            board=[HandOverBoard(session, hand_over), *board],
+            entry=[HandOverEntry(session, hand_over, close)],
+            bar=HandOverBar(session, hand_over, close),
+            board_ident="rummy-board",
         )
-    if editing not in (None, NEW):
-        form = HandEndForm(session, editing, close, key=f"edit-{editing}")  # type: ignore[call-arg]
-        controls.append(form)
-    if not summary.finished:  # at the end the result card lists the final totals
-        controls.append(scoreboard(summary))
-    controls += _hand_controls(session, summary, ui, editing)
-    controls.append(hand_sheet(summary, edit))
-    column = ft.Column(
-        controls,
-        spacing=12,
-        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
-        col={"xs": 12, "md": 10, "lg": 8, "xl": 7},
+    if ui.show_log and summary.in_hand:
+        return thumb_screen(
+            board=board,
+            entry=[LogEntry(session, ui.log)],
+            bar=LogBar(session, ui.log, start_hand_over),
+            board_ident="rummy-board",
+        )
+    return thumb_screen(
+        board=board, bar=_play_bar(session, summary, start_hand_over), board_ident="rummy-board"
     )
-    # full width on a phone, a readable centred column on a desktop
-    return ft.ResponsiveRow([column], alignment=ft.MainAxisAlignment.CENTER)

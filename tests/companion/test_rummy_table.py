@@ -13,19 +13,22 @@ import flet as ft
 import pytest
 
 from companion.components.rummy_entry import (
+    cards_expected,
     corrected,
     hand_end_action,
     hand_end_index,
     lay_off_verdict,
     meld_verdict,
     next_deal,
+    replayed_change,
     summary_of,
     unavailable,
 )
+from companion.components.rummy_log import acting_player
 from companion.components.rummy_scores import goal_text, hand_lines, result_card, status_line
 from companion.session import GameSession
 from companion.storage import MemoryRepository
-from companion.views.rummy_table import RummyTable
+from companion.views.rummy_table import RummyTable, rummy_scoreline
 from rulesets.cards import parse_cards
 from rulesets.rummy import HandEnd, Meld, RummySummary, StartHand
 from tests.companion.flet_harness import HeadlessScreen, render_headless
@@ -200,25 +203,89 @@ def test_r6_2_component_hand_over_scores_and_deals_next() -> None:
     async def scenario(sc: Screen) -> None:
         assert "Hand 1: Ann deals" in sc.label("hand-status")
         await sc.click("hand-over")
-        await sc.change(sc.by_id("went-out"), "Cy")
+        await sc.click("went-out-cy")
         await sc.change(sc.by_id("going-rummy"), True)
-        # Ann: picker taps; Bob: a typed total
+        # round the table from Cy's left: Ann's cards come first, one tap a card
         for card in ("2C", "3D"):
             await sc.click(f"rem-ann-card-{card}")
         assert sc.label("live-ann") == "Ann: penalty 5"
-        # the card Ann holds is not offered for Bob
-        await sc.click("rem-bob-card-2C")
-        assert sc.label("live-bob") == "Bob: penalty 0"
-        await sc.change(sc.by_id("typed-switch-bob"), True)
-        await sc.change(sc.by_id("typed-bob"), "13")
-        assert "This hand: Ann 10 · Bob 26 typed · Cy 0" in sc.label("hand-preview")
+        assert sc.label("rem-ann-chosen") == "Ann's cards: 2♣ 3♦"
+        assert sc.label("hand-running") == "So far: Ann 5 · Bob … (going rummy doubles them)"
+        assert sc.semantics("confirm-hand").content.disabled  # Bob is still to enter
+        assert sc.label("hand-verdict") == "Still to enter: Bob."
+        # Next: Bob, who won't show his cards: a typed total on the keypad
+        await sc.click("next-player")
+        assert sc.has_id("rem-bob-card-2C") and not sc.has_id("rem-ann-card-2C")
+        await sc.click("typed-switch-bob")
+        for key in ("1", "3"):
+            await sc.click(f"typed-bob-key-{key}")
+        assert sc.label("live-bob") == "Bob: typed 13"
+        assert sc.label("hand-preview").startswith("This hand: Ann 10 · Bob 26 typed · Cy 0")
         await sc.click("confirm-hand")
         assert summary(game).totals == {"Ann": 10, "Bob": 26, "Cy": 0}
         assert summary(game).hands[0].typed == ("Bob",)
         assert game.actions[-1] == StartHand(dealer="Bob")
         assert "Hand 2: Bob deals" in sc.label("hand-status")
-        assert sc.label("total-bob") == "Bob: total 26 penalty points, dealer"
+        assert rummy_scoreline(summary(game)) == (
+            "Ann 10 · Bob 26 · Cy 0",
+            "Hand 2 · Bob deals",
+        )
         assert sc.label("hand-1-bob") == "Hand 1, Bob: typed 13 ×2 = 26"
+
+    drive(game, scenario)
+
+
+def test_a_r14_hand_over_moves_on_once_a_player_shows_all_their_cards() -> None:
+    """Three players are dealt 7 (R1.3); Cy put 3 down (logged), so holds at most 4."""
+    game = new_session()
+    assert game.add({"type": "meld", "player": "Cy", "cards": ["7H", "8H", "9H"]}) is None
+    assert cards_expected(summary(game).detail.play, "Cy") == 4
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("hand-over")
+        await sc.click("went-out-bob")
+        assert sc.has_id("rem-cy-card-KS")  # Bob's left: Cy first
+        for card in ("KS", "QS", "JS"):
+            await sc.click(f"rem-cy-card-{card}")
+        assert sc.has_id("rem-cy-card-KS")  # three of four: still Cy
+        await sc.click("rem-cy-card-2D")
+        assert sc.has_id("rem-ann-card-KS") and not sc.has_id("rem-cy-card-KS")  # moved on
+        assert sc.label("rem-ann-chosen") == "Ann's cards: none yet"
+        # Cy's cards are greyed for Ann, the meld on the table too: a tap does nothing
+        await sc.click("rem-ann-card-KS")
+        await sc.click("rem-ann-card-7H")
+        assert sc.label("rem-ann-chosen") == "Ann's cards: none yet"
+        for card in ("AC", "2C", "3C", "4C", "5C", "6C", "7C"):
+            await sc.click(f"rem-ann-card-{card}")
+        assert sc.has_id("rem-ann-card-KS")  # everyone entered: stays on the last one
+        assert sc.label("hand-preview").startswith("This hand: Ann 28 · Bob 0 · Cy 32")
+        # any player's chip goes back to them
+        await sc.click("live-cy")
+        assert sc.label("rem-cy-chosen") == "Cy's cards: K♠ Q♠ J♠ 2♦"
+        await sc.click("confirm-hand")
+        assert summary(game).totals == {"Ann": 28, "Bob": 0, "Cy": 32}
+
+    drive(game, scenario)
+
+
+def test_a_r14_more_cards_than_dealt_is_refused_in_the_bar() -> None:
+    game = new_session()
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("hand-over")
+        await sc.click("went-out-cy")
+        for card in ("AS", "2S", "3S", "4S", "5S", "6S", "7S"):
+            await sc.click(f"rem-ann-card-{card}")
+        for card in ("AH", "2H"):
+            await sc.click(f"rem-bob-card-{card}")
+        await sc.click("live-ann")
+        await sc.click("rem-ann-card-8S")  # an eighth card: more than Ann was dealt
+        problem = sc.label("hand-verdict")
+        assert problem.startswith("Not allowed. hand end: Ann cannot hold 8 cards")
+        assert problem.endswith("(rule A-R14)")
+        assert sc.semantics("confirm-hand").content.disabled
+        await sc.click("rem-ann-back")  # take the last card back
+        assert "This hand: Ann 28 · Bob 3 · Cy 0" in sc.label("hand-preview")
 
     drive(game, scenario)
 
@@ -228,31 +295,36 @@ def test_r2_2_component_table_log_refuses_and_lays_off() -> None:
 
     async def scenario(sc: Screen) -> None:
         await sc.change(sc.by_id("table-log-switch"), True)
-        await sc.change(sc.by_id("log-player"), "Cy")
+        # nobody has put cards down yet: the player on the dealer's left comes first
+        assert sc.semantics("log-player-bob").selected
+        await sc.click("log-player-cy")
         for card in ("QH", "KH", "AH"):
             await sc.click(f"log-card-{card}")
-        assert "refused" in sc.label("verdict-meld") and "(rule R2.2)" in sc.label("verdict-meld")
-        await sc.click("record-meld")
-        assert "(rule R2.2)" in sc.label("log-refusal")  # shown next to the entry
-        assert game.error is None  # not repeated in the frame's banner
+        verdict = sc.label("log-verdict")
+        assert verdict.startswith("Not allowed. ") and verdict.endswith("(rule R2.2)")
+        assert sc.semantics("log-record").content.disabled  # the referee says no: greyed
         assert summary(game).detail.table == ()
         await sc.click("log-clear")
-        await sc.change(sc.by_id("log-player"), "Bob")
+        await sc.click("log-player-bob")
         for card in ("7H", "8H", "9H"):
             await sc.click(f"log-card-{card}")
-        await sc.click("record-meld")
+        assert sc.label("log-verdict").startswith('Run: 24 points. "7H 8H 9H" is a run')
+        await sc.click("log-record")
         assert [list(m.cards) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
-        await sc.change(sc.by_id("log-player"), "Cy")
+        # the turn passes: Cy is next after Bob
+        assert sc.semantics("log-player-cy").selected
         await sc.click("log-card-10H")
-        assert "legal" in sc.label("verdict-lay-off-1")
-        assert "(rule R3.3)" in sc.label("verdict-lay-off-1")
-        await sc.click("record-lay-off-1")
+        # the referee refuses a new meld of one card, so the lay-off is the way it takes
+        assert sc.semantics("log-target-1").selected
+        assert sc.label("log-verdict").endswith("(rule R3.3)")
+        await sc.click("log-record")
         assert list(summary(game).detail.table[0].cards) == ["7H", "8H", "9H", "10H"]
-        # the cards on the table are not offered in the hand-end picker
+        assert game.error is None
+        # the cards on the table are not offered in the hand over
         await sc.click("hand-over")
-        await sc.change(sc.by_id("went-out"), "Bob")
-        await sc.click("rem-ann-card-10H")
-        assert sc.label("live-ann") == "Ann: penalty 0"
+        await sc.click("went-out-bob")
+        await sc.click("rem-cy-card-10H")
+        assert sc.label("live-cy") == "Cy: cards to enter"
 
     drive(game, scenario)
 
@@ -268,6 +340,8 @@ def test_component_edit_finished_hand_recomputes_totals() -> None:
 
     async def scenario(sc: Screen) -> None:
         await sc.click("edit-hand-1")
+        assert sc.label("rem-cy-chosen") == "Cy's cards: 5♣"  # Bob's left first
+        await sc.click("live-ann")
         await sc.click("rem-ann-card-AC")  # Ann also held the ace: 10 + 7 + 1 = 18
         assert "This hand: Ann 18 · Bob 0 · Cy 5" in sc.label("hand-preview")
         await sc.click("confirm-hand")
@@ -283,11 +357,12 @@ def test_r7_jokers_in_the_picker_only_with_the_variant(jokers: bool) -> None:
 
     async def scenario(sc: Screen) -> None:
         await sc.click("hand-over")
-        await sc.change(sc.by_id("went-out"), "Bob")
-        assert sc.has_id("rem-ann-card-JK") is jokers
+        await sc.click("went-out-bob")
+        assert sc.has_id("rem-cy-card-JK") is jokers
         if jokers:
-            await sc.click("rem-ann-card-JK")
-            assert sc.label("live-ann") == "Ann: penalty 15"
+            await sc.click("rem-cy-card-JK")
+            await sc.click("rem-cy-card-JK")  # jokers may repeat
+            assert sc.label("live-cy") == "Cy: penalty 30"
 
     drive(game, scenario)
 
@@ -313,15 +388,129 @@ def test_r5_2_block_rummy_offers_nobody_and_everyone_scores() -> None:
     game = new_session({"block_rummy": True})
 
     async def scenario(sc: Screen) -> None:
+        assert sc.label("verdict") == "Someone went out (or the stock ran out)? Tap Hand over."
         await sc.click("hand-over")
-        await sc.change(sc.by_id("went-out"), "(nobody)")
+        await sc.click("went-out-nobody")
         assert not sc.has_id("going-rummy")
-        await sc.click("rem-ann-card-2C")
+        # nobody went out: everyone shows, from the dealer's (Ann's) left
         await sc.click("rem-bob-card-3C")
+        await sc.click("next-player")
         await sc.click("rem-cy-card-4C")
+        await sc.click("next-player")
+        await sc.click("rem-ann-card-2C")
         assert "This hand: Ann 2 · Bob 3 · Cy 4" in sc.label("hand-preview")
         await sc.click("confirm-hand")
         assert summary(game).hands[0].went_out is None
         assert summary(game).totals == {"Ann": 2, "Bob": 3, "Cy": 4}
+
+    drive(game, scenario)
+
+
+def test_r5_2_without_block_rummy_the_stock_is_not_mentioned() -> None:
+    game = new_session()
+
+    async def scenario(sc: Screen) -> None:
+        assert sc.label("verdict") == "Someone went out? Tap Hand over."
+        await sc.click("hand-over")
+        assert not sc.has_id("went-out-nobody")
+
+    drive(game, scenario)
+
+
+def test_r1_4_acting_player_follows_the_turn_order() -> None:
+    s = new_session(dealer="Cy")
+    assert acting_player(summary(s), s.actions) == "Ann"  # the dealer's left plays first
+    assert s.add({"type": "meld", "player": "Ann", "cards": ["7H", "8H", "9H"]}) is None
+    assert acting_player(summary(s), s.actions) == "Bob"  # the player after the last meld
+    # with turns logged the referee knows whose turn it is
+    t = GameSession.start(MemoryRepository(), "rummy", PLAYERS, {})
+    assert t.add({"type": "start_hand", "dealer": "Ann", "turns": True}) is None
+    assert acting_player(summary(t), t.actions) == "Bob" == summary(t).turn
+    assert t.add({"type": "draw", "player": "Bob"}) is None
+    assert t.add({"type": "discard", "player": "Bob"}) is None
+    assert acting_player(summary(t), t.actions) == "Cy"
+    # and how many cards each holds: exactly
+    assert cards_expected(summary(t).detail.play, "Cy") == 7
+
+
+def test_r4_2_going_rummy_offered_only_to_who_may_claim_it() -> None:
+    game = new_session()
+    # Bob put cards down on an earlier turn (someone else melded after him): no going rummy
+    assert game.add({"type": "meld", "player": "Bob", "cards": ["7H", "8H", "9H"]}) is None
+    assert game.add({"type": "meld", "player": "Cy", "cards": ["2S", "3S", "4S"]}) is None
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("hand-over")
+        await sc.click("went-out-bob")
+        assert not sc.has_id("going-rummy")
+        await sc.click("went-out-bob")  # tap the one who went out again: choose again
+        await sc.click("went-out-ann")
+        assert sc.has_id("going-rummy")
+
+    drive(game, scenario)
+
+
+def test_r6_2_hand_over_cards_can_be_typed_too() -> None:
+    """A keyboard at hand: the cards as notation ("ks 7d"), Enter."""
+    game = new_session()
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("hand-over")
+        await sc.click("went-out-cy")
+        await sc.click("rem-ann-type")
+        field = next(c for c in sc.controls() if isinstance(c, ft.TextField))
+        await sc.change(field, "ks 7d")
+        await sc.fs.dispatch_event(field._i, "submit", None)
+        await sc.flush()
+        assert sc.label("rem-ann-chosen") == "Ann's cards: K♠ 7♦"
+        assert sc.label("live-ann") == "Ann: penalty 17"
+
+    drive(game, scenario)
+
+
+def test_hand_over_two_quick_card_taps_both_count() -> None:
+    """A picker works out its new list from the cards it showed: two taps before the
+    screen catches up both start from the same list; neither card is lost."""
+    seven, eight, nine = parse_cards("7H 8H 9H")
+    # 8H tapped while 7H was shown; 9H's tap (also from [7H]) had already landed
+    assert replayed_change([seven], [seven, eight], [seven, nine]) == [seven, nine, eight]
+    # the same card twice (a double tap) is still one card
+    assert replayed_change([seven], [seven, eight], [seven, eight]) == [seven, eight]
+    # taken off, whatever else arrived meanwhile
+    assert replayed_change([seven, eight], [eight], [seven, eight, nine]) == [eight, nine]
+    # typed cards replace the list
+    assert replayed_change([seven], [eight, nine], [seven]) == [eight, nine]
+
+
+def test_r2_2_table_log_cards_can_be_typed_too() -> None:
+    """The table log's picker keeps typing one tap away ("Type"), like the hand over."""
+    game = new_session()
+
+    async def scenario(sc: Screen) -> None:
+        await sc.change(sc.by_id("table-log-switch"), True)
+        await sc.click("log-type")
+        field = next(c for c in sc.controls() if isinstance(c, ft.TextField))
+        await sc.change(field, "7h 8h 9h")
+        await sc.fs.dispatch_event(field._i, "submit", None)
+        await sc.flush()
+        assert sc.label("log-verdict").startswith('Run: 24 points. "7H 8H 9H" is a run')
+        await sc.click("log-record")
+        assert [list(m.cards) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
+        # recorded: the typed text goes, the next player comes up with nothing chosen
+        field = next(c for c in sc.controls() if isinstance(c, ft.TextField))
+        assert not field.value
+        assert sc.semantics("log-player-cy").selected
+
+    drive(game, scenario)
+
+
+def test_r1_2_between_hands_the_bar_names_the_next_dealer() -> None:
+    game = new_session()
+    assert game.add(end("Bob", remaining={"Ann": "KS", "Cy": "5C"})) is None  # no deal yet
+
+    async def scenario(sc: Screen) -> None:
+        assert sc.label("verdict") == "Bob deals hand 2. Tap Start once the cards are out."
+        await sc.click("start-hand")
+        assert game.actions[-1] == StartHand(dealer="Bob")
 
     drive(game, scenario)
