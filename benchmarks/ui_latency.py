@@ -35,7 +35,8 @@ from tests.browser.conftest import (  # noqa: E402
     AppServer,
     new_page,
 )
-from tests.browser.test_umtali_game import reveal, settled_click, start_game  # noqa: E402
+from tests.browser.layout import reveal  # noqa: E402
+from tests.browser.test_umtali_game import settled_click, start_game  # noqa: E402
 
 SHOWN = """text => [...document.querySelectorAll('flt-semantics')]
     .some(e => e.textContent === text)"""
