@@ -283,6 +283,7 @@ def test_a_table_that_fills_the_screen_says_so_with_its_scoreline() -> None:
         return ("a", "b")
 
     @fills_screen(words)
+    @ft.component
     def Table() -> ft.Control:
         return thumb_screen(board=[ft.Text("board")], entry=[ft.Text("entry")])
 
@@ -291,8 +292,39 @@ def test_a_table_that_fills_the_screen_says_so_with_its_scoreline() -> None:
 
     assert is_full_screen(Table) and scoreline_of(Table) is words
     assert not is_full_screen(Other) and scoreline_of(Other) is None
-    layout = Table()
-    assert isinstance(layout, ft.Row) and layout.expand
+
+    async def scenario(sc: Screen) -> None:
+        assert any(isinstance(c, ft.Row) and c.expand for c in sc.controls())
+        assert {"board", "entry"} <= set(sc.texts())
+
+    render_headless(Table, scenario=scenario, screen=Screen)
+
+
+def test_the_frame_notes_go_on_top_of_the_scrolling_board_not_above_the_table() -> None:
+    """A note from the play frame ("you were offline") sits in the board's scrolling
+    column: on a phone it can never squeeze the board off the screen nor move the entry."""
+    from companion.components.thumb_screen import FrameNotesContext
+
+    @ft.component
+    def Table() -> ft.Control:
+        return thumb_screen(board=[ft.Text("board")], entry=[ft.Text("entry")])
+
+    @ft.component
+    def Framed() -> ft.Control:
+        return FrameNotesContext((ft.Text("You were offline"),), lambda: Table())
+
+    async def scenario(sc: Screen) -> None:
+        (board,) = [
+            c
+            for c in sc.controls()
+            if isinstance(c, ft.Column) and c.scroll is not None and c.expand
+        ]
+        notes = board.controls[0]
+        texts = [t.value for t in notes._b.controls] if hasattr(notes, "_b") else []
+        assert texts == ["You were offline"], texts
+        assert sc.texts().index("You were offline") < sc.texts().index("board")
+
+    render_headless(Framed, scenario=scenario, screen=Screen)
 
 
 # ---------------------------------------------------------------- turn order
