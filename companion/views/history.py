@@ -16,11 +16,12 @@ from typing import Any
 import flet as ft
 import flet_charts as fch
 
+from companion.components.phone import share_text
 from companion.preferences import describe_rules
 from companion.services import Services, use_services, use_ui
 from companion.stats import PlayerStats, Series, higher_is_better, player_stats, series, units
 from companion.storage import GameListItem, StorageError, StoredGame
-from companion.ui import go, labelled, slug
+from companion.ui import go, icon_button, labelled, slug
 from rulesets import GAMES, RulesetError, load_ruleset
 from rulesets.protocol import LedgerRow, Summary
 
@@ -48,6 +49,19 @@ def _fmt(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return "" if value is None else str(value)
+
+
+def result_text(
+    title: str, played: str, outcome: str, players: list[str], totals: dict[str, Any], unit: str
+) -> str:
+    """A finished game's result as a message to share (names as typed, units as shown).
+
+    >>> result_text("Rummy", "2026-11-30 21:05", "Winner: Bob", ["Ann", "Bob"],
+    ...             {"Ann": 17, "Bob": 0}, "penalty points")
+    'Rummy, 2026-11-30 21:05. Winner: Bob. Ann 17, Bob 0 (penalty points).'
+    """
+    scores = ", ".join(f"{p} {_fmt(totals.get(p, 0))}" for p in players)
+    return f"{title}, {played}. {outcome}. {scores} ({unit})."
 
 
 def _game_tile(item: GameListItem) -> ft.Control:
@@ -493,7 +507,8 @@ def GameDetailView() -> ft.View:
 
     listed = stored.list_item()
     winners = list(summary.winners) if summary is not None else listed.winners
-    if stored.status == "finished" or (summary is not None and summary.finished):
+    finished = stored.status == "finished" or (summary is not None and summary.finished)
+    if finished:
         outcome = (
             f"Winner: {', '.join(winners)}"
             if len(winners) == 1
@@ -501,6 +516,18 @@ def GameDetailView() -> ft.View:
         )
     else:
         outcome = "In progress"
+
+    async def share(_: object) -> None:
+        totals = dict(summary.totals) if summary is not None else dict(listed.totals)
+        unit = summary.units.value if summary is not None else "points"
+        text = result_text(title, when(stored.created), outcome, stored.players, totals, unit)
+        words = await share_text(text, f"{title} result")
+        if words:
+            ft.context.page.show_dialog(ft.SnackBar(ft.Text(words)))
+
+    bar_actions: list[ft.Control] = []
+    if finished:  # in the app bar: far from "Delete game"
+        bar_actions.append(icon_button(ft.Icons.SHARE, "Share the result", share, "detail-share"))
     controls: list[ft.BaseControl] = [
         ft.Text(f"{title} · {when(stored.created)}", size=20, weight=ft.FontWeight.BOLD),
         ft.Text(f"Players: {', '.join(stored.players)}", size=15),
@@ -546,7 +573,7 @@ def GameDetailView() -> ft.View:
         controls.append(ft.Text("No hand finished yet.", size=15))
     return ft.View(
         route=route,
-        appbar=ft.AppBar(title=ft.Text(f"{title} game")),
+        appbar=ft.AppBar(title=ft.Text(f"{title} game"), actions=bar_actions),
         scroll=ft.ScrollMode.AUTO,
         padding=12,
         controls=controls,

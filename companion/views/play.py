@@ -23,6 +23,7 @@ import flet as ft
 
 from companion.access import Capability
 from companion.components.common import choice, said
+from companion.components.phone import keep_awake
 from companion.components.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
 from companion.components.thumb_screen import FrameNotesContext, is_full_screen, scoreline_of
 from companion.routes import rule_route
@@ -187,6 +188,12 @@ def PlayView() -> ft.View:
         return opened.close  # leaving the screen stops hearing of changes
 
     ft.use_effect(follow, [gid])
+
+    def awake() -> Any:
+        keep_awake(True)  # the phone stays on while a game is open at the table
+        return functools.partial(keep_awake, False)
+
+    ft.use_effect(awake, [gid])
     if isinstance(opened, str):
         return ft.View(
             route=f"/play/{gid}",

@@ -183,6 +183,12 @@ def new_page(
     return pg
 
 
+#: a test that needs one size only (the suite still covers both sizes: each file
+#: alternates them over its tests, so a flow is not driven twice for the same check)
+AT_PHONE = pytest.mark.parametrize("page", [PHONE], ids=["phone"], indirect=True)
+AT_DESKTOP = pytest.mark.parametrize("page", [DESKTOP], ids=["desktop"], indirect=True)
+
+
 @pytest.fixture(params=[PHONE, DESKTOP], ids=["phone", "desktop"])
 def page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
     pg = new_page(browser, request.param)
@@ -269,6 +275,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/browser" in str(item.fspath):
             item.add_marker(pytest.mark.browser)
+    # The long browser tests (whole games) start first: run on two workers
+    # (``-n 2``), they then run side by side, and the short ones fill in after them
+    # instead of one long game finishing alone at the end.
+    items.sort(key=lambda it: 0 if it.get_closest_marker("slow") and _is_browser(it) else 1)
+
+
+def _is_browser(item: pytest.Item) -> bool:
+    return item.get_closest_marker("browser") is not None
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -14,7 +14,14 @@ from companion.storage import open_repository
 from rulesets.cards import parse_card
 from rulesets.poker import evaluate
 from rulesets.umtali import suggest_table
-from tests.browser.conftest import AppServer, open_app, stable_screenshot, unexpected_external
+from tests.browser.conftest import (
+    AT_DESKTOP,
+    AT_PHONE,
+    AppServer,
+    open_app,
+    stable_screenshot,
+    unexpected_external,
+)
 
 
 def _open_checker(page: Any, url: str) -> None:
@@ -88,6 +95,7 @@ def _verdict(page: Any) -> Any:
     return page.get_by_test_id("checker-verdict")
 
 
+@AT_PHONE
 def test_umtali_legal_and_illegal_meld_and_rule_link(app_server: AppServer, page: Any) -> None:
     _open_checker(page, app_server.url)
     _says(_verdict(page), re.compile("Tap cards"), timeout=10_000)
@@ -133,6 +141,7 @@ def test_umtali_extension_and_whole_hand(app_server: AppServer, phone_page: Any)
     stable_screenshot(page, "checker-umtali-hand-phone")
 
 
+@AT_DESKTOP
 def test_rummy_legal_illegal_and_house_rule(app_server: AppServer, page: Any) -> None:
     _open_checker(page, app_server.url)
     page.get_by_test_id("checker-game-rummy").click()
@@ -161,6 +170,7 @@ def test_rummy_legal_illegal_and_house_rule(app_server: AppServer, page: Any) ->
     assert unexpected_external(page) == []
 
 
+@AT_PHONE
 def test_rummoli_widow_and_poker(app_server: AppServer, page: Any) -> None:
     _open_checker(page, app_server.url)
     page.get_by_test_id("checker-game-rummoli").click()

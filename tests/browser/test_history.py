@@ -14,6 +14,8 @@ from playwright.sync_api import expect
 from companion.demo import demo_games, load_demo
 from companion.storage import open_repository
 from tests.browser.conftest import (
+    AT_DESKTOP,
+    AT_PHONE,
     PHONE,
     AppServer,
     new_page,
@@ -51,6 +53,7 @@ def _open_history(page: Any, url: str) -> None:
     expect(page.get_by_test_id("history-tab-games")).to_be_visible(timeout=20_000)
 
 
+@AT_PHONE
 def test_demo_games_newest_first_and_filter(demo_server: AppServer, page: Any) -> None:
     games = demo_games()
     newest_first = sorted(games, key=lambda g: g.created, reverse=True)
@@ -83,6 +86,7 @@ def test_player_filter(demo_server: AppServer, phone_page: Any) -> None:
     expect(tiles).to_have_count(len(with_grace), timeout=10_000)
 
 
+@AT_DESKTOP
 def test_demo_game_chart_and_hands(demo_server: AppServer, page: Any) -> None:
     game = next(g for g in demo_games() if g.game == "rummy")
     _open_history(page, demo_server.url)
@@ -98,6 +102,12 @@ def test_demo_game_chart_and_hands(demo_server: AppServer, page: Any) -> None:
     page.wait_for_timeout(500)
     page.mouse.wheel(0, -2000)
     stable_screenshot(page, f"history-detail-{page.size_name}")
+    # a finished game's result, shared as text (a browser has no share sheet: the
+    # clipboard takes it, and the app says so)
+    assert game.status == "finished"
+    page.get_by_role("button", name="Share the result").click()
+    said = page.get_by_text(re.compile(r"^Result (shared|copied)"))
+    expect(said.first).to_be_visible(timeout=15_000)
     assert unexpected_external(page) == []
 
 
@@ -114,6 +124,7 @@ def test_rummoli_chart_in_dark_mode(demo_server: AppServer, browser: Any) -> Non
         page.context.close()
 
 
+@AT_PHONE
 def test_statistics(demo_server: AppServer, page: Any) -> None:
     _open_history(page, demo_server.url)
     page.get_by_test_id("history-tab-stats").click()

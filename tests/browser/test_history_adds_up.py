@@ -41,6 +41,7 @@ def _open(page: Any, gid: str) -> None:
     expect(page.get_by_test_id("detail-chart")).to_be_visible(timeout=WAIT)
 
 
+@pytest.mark.slow
 def test_every_demo_games_history_adds_up(demo_server: AppServer, phone_page: Any) -> None:
     page = phone_page
     open_app(page, demo_server.url)

@@ -13,11 +13,19 @@ from playwright.sync_api import expect
 
 from companion.demo import load_demo
 from companion.storage import open_repository
-from tests.browser.conftest import AppServer, open_app, stable_screenshot, unexpected_external
+from tests.browser.conftest import (
+    AT_DESKTOP,
+    AT_PHONE,
+    AppServer,
+    open_app,
+    stable_screenshot,
+    unexpected_external,
+)
 from tests.browser.shots import painted_screenshot
 from tests.browser.words import assert_words_people_use
 
 
+@AT_DESKTOP
 def test_home_lists_every_game(app_server: AppServer, page: Any) -> None:
     open_app(page, app_server.url)
     for title, players in (("Umtali", "2"), ("Rummy", "2–6"), ("Rummoli", "2–8")):
@@ -30,6 +38,7 @@ def test_home_lists_every_game(app_server: AppServer, page: Any) -> None:
     assert unexpected_external(page) == []
 
 
+@AT_PHONE
 def test_rules_and_back(app_server: AppServer, page: Any) -> None:
     open_app(page, app_server.url)
     page.get_by_role("button", name="Rules").first.click()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import AppServer, flutter_fill, open_app
+from tests.browser.conftest import AT_DESKTOP, AT_PHONE, AppServer, flutter_fill, open_app
 from tests.browser.shots import painted_screenshot
 
 T = 15_000
@@ -51,6 +51,7 @@ def just_below(upper: Any, lower: Any, gap: float = 60) -> None:
     assert 0 <= under["y"] - (top["y"] + top["height"]) <= gap, (top, under)
 
 
+@AT_PHONE
 def test_each_problem_shows_at_its_control(fresh_server: AppServer, page: Any) -> None:
     open_new_game(page, fresh_server.url, "rummy")
     # the limits are there before anyone is added, and Start needs no scrolling
@@ -92,6 +93,7 @@ def test_chips_problem_shows_at_that_players_chips(
     expect(page.get_by_test_id("dealer-error")).to_have_count(0)
 
 
+@AT_DESKTOP
 def test_house_rules_fold_into_one_row(fresh_server: AppServer, page: Any) -> None:
     open_new_game(page, fresh_server.url, "rummy")
     row = page.get_by_test_id("house-rules")

@@ -219,6 +219,7 @@ def snap(browser: Any, url: str, name: str, main: Any) -> None:
 # --------------------------------------------------------------------------- the game
 
 
+@pytest.mark.slow
 def test_four_player_rummoli_game_three_rounds_and_final_poker(
     fresh_server: AppServer, phone_page: Any, browser: Any
 ) -> None:

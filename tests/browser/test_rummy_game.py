@@ -242,6 +242,7 @@ def confirm(page: Any, preview: str) -> None:
 # ---------------------------------------------------------------- the game -------------
 
 
+@pytest.mark.slow
 def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: Any) -> None:
     page = phone_page
     start_game(page, fresh_server.url, {"target": "50"}, ["going_rummy_double"])

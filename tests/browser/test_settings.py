@@ -17,6 +17,7 @@ from companion.demo import demo_games, load_demo
 from companion.preferences import default_rules
 from companion.storage import open_repository
 from tests.browser.conftest import (
+    AT_PHONE,
     PHONE,
     AppServer,
     flutter_fill,
@@ -128,6 +129,7 @@ def fresh_server(tmp_path: Path) -> Iterator[AppServer]:
         server.stop()
 
 
+@AT_PHONE
 def test_demo_players_rules_and_theme(fresh_server: AppServer, page: Any) -> None:
     _open_settings(page, fresh_server.url)
     n = len(demo_games())

@@ -121,6 +121,7 @@ def _prepare(page: Any, player: str, cards: str) -> None:
     _quiet(page)
 
 
+@pytest.mark.slow
 def test_host_and_three_phones_enter_at_the_same_moment_and_every_screen_converges(
     browser: Any, server: TableServer, devices: list[Any]
 ) -> None:

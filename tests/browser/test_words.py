@@ -49,6 +49,7 @@ def visit(page: Any, url: str, ready: Any) -> None:
     expect(ready(page).first).to_be_visible(timeout=T)
 
 
+@pytest.mark.slow
 def test_every_screen_uses_words_people_use(table_server: AppServer, phone_page: Any) -> None:
     page, url = phone_page, table_server.url.rstrip("/")
 
