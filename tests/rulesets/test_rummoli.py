@@ -1272,6 +1272,16 @@ def test_switch_widow_needs_no_pay_card_meets_the_board() -> None:
     ).legal
 
 
+def test_every_switch_meets_another_switch_in_a_test() -> None:
+    """Each house-rule switch has a ``test_switch_…`` where it meets another one (the
+    tests where each changes a verdict alone are named after their rulings above)."""
+    from rulesets.rummoli import RULESET
+
+    meets = [n for n in globals() if n.startswith("test_switch_") and "_meets_" in n]
+    for switch in RULESET.house_rules.model_fields:
+        assert any(switch in n for n in meets), f"{switch}: no test where it meets another"
+
+
 def test_switch_titles_and_settings_in_words() -> None:
     for name in RummoliRules.model_fields:
         title = RummoliRules.title_of(name)

@@ -161,3 +161,25 @@ def test_switches_jack_extends_any_suit_meets_compulsory_melding() -> None:
     own.meld("Bob", "JH")
     own.discard("Bob", "2S")
     own.discard("Ann", "10C")  # only 10♥ / Q♥ extend it
+
+
+def test_every_switch_meets_another_in_a_test_here_and_changes_a_verdict_in_test_umtali() -> None:
+    """Each house-rule switch has a test where it changes a verdict or a score (named
+    ``test_…_option_<switch>…`` or after its ruling in test_umtali / test_umtali_rulings)
+    and one here where it meets another switch."""
+    import inspect
+
+    from rulesets.umtali.melds import UmtaliRules
+    from tests.rulesets import test_umtali, test_umtali_rulings
+
+    here = [n for n in globals() if n.startswith("test_switches_")]
+    elsewhere = [
+        n
+        for module in (test_umtali, test_umtali_rulings)
+        for n, f in inspect.getmembers(module, inspect.isfunction)
+        if n.startswith("test_")
+    ]
+    for switch in UmtaliRules.model_fields:
+        assert any(switch in n for n in here), f"{switch}: no test where it meets another"
+        word = switch.removeprefix("no_")
+        assert any(word in n for n in elsewhere), f"{switch}: no test where it changes a verdict"
