@@ -247,6 +247,12 @@ def flutter_fill(page: Any, locator: Any, text: str, attempts: int = 4) -> None:
     raise AssertionError(f"Flutter did not accept text {text!r}")
 
 
+def snack(page: Any, words: Any) -> Any:
+    """A snack bar's words: Flutter gives them as text, or (mid-animation) as the
+    label of a group -- either way, the first such node."""
+    return page.get_by_text(words).or_(page.get_by_label(words)).first
+
+
 def unexpected_external(page: Any) -> list[str]:
     return [u for u in page.external_requests if not u.startswith(KNOWN_EXTERNAL)]
 

@@ -20,6 +20,7 @@ from tests.browser.conftest import (
     AppServer,
     new_page,
     open_app,
+    snack,
     stable_screenshot,
     unexpected_external,
 )
@@ -106,8 +107,7 @@ def test_demo_game_chart_and_hands(demo_server: AppServer, page: Any) -> None:
     # clipboard takes it, and the app says so)
     assert game.status == "finished"
     page.get_by_role("button", name="Share the result").click()
-    said = page.get_by_text(re.compile(r"^Result (shared|copied)"))
-    expect(said.first).to_be_visible(timeout=15_000)
+    expect(snack(page, re.compile(r"^Result (shared|copied)"))).to_be_visible(timeout=15_000)
     assert unexpected_external(page) == []
 
 
@@ -175,7 +175,7 @@ def test_more_then_delete_with_undo(busy_server: AppServer, phone_page: Any) -> 
     stable_screenshot(page, "history-deleted-phone")
     expect(page.get_by_test_id(f"history-game-{victim.id}")).not_to_be_attached()
     undo.click()
-    expect(page.get_by_text("Game restored.").last).to_be_visible(timeout=10_000)
+    expect(snack(page, "Game restored.")).to_be_visible(timeout=10_000)
     expect(page.get_by_test_id(f"history-game-{victim.id}")).to_be_attached(timeout=10_000)
     repo = open_repository(busy_server.data_dir)
     try:

@@ -18,6 +18,7 @@ from tests.browser.conftest import (
     AT_PHONE,
     AppServer,
     open_app,
+    snack,
     stable_screenshot,
     unexpected_external,
 )
@@ -126,7 +127,7 @@ def test_abandon_a_game_then_undo(games_in_progress: AppServer, phone_page: Any)
     expect(umtali).to_be_visible(timeout=20_000)
     page.get_by_role("button", name="Abandon the Umtali game of ann, Bea").click()
     expect(umtali).to_have_count(0, timeout=15_000)
-    expect(page.get_by_text("Umtali game of ann, Bea abandoned.")).to_be_visible()
+    expect(snack(page, "Umtali game of ann, Bea abandoned.")).to_be_visible(timeout=10_000)
     # the fourth game moves up; nothing more is left to show
     expect(page.get_by_role("button", name=re.compile(r"^Continue "))).to_have_count(3)
     expect(page.get_by_role("button", name="All games", exact=True)).to_be_visible()
