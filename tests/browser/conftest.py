@@ -134,6 +134,14 @@ def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
         server.stop()
 
 
+@pytest.fixture
+def fresh_server(tmp_path: Path) -> Iterator[AppServer]:
+    """A server of its own, on an empty data folder (a test that changes the history)."""
+    server = AppServer(tmp_path / "data").start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():

@@ -11,7 +11,6 @@ so a quick second tap landed on 8♠.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,13 +30,6 @@ from tests.browser.test_umtali_game import settled_click, shows, start_game
 from tests.browser.words import assert_words_people_use
 
 T = 20_000
-
-
-@pytest.fixture
-def fresh_server(tmp_path: Path) -> Iterator[AppServer]:
-    server = AppServer(tmp_path / "data").start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

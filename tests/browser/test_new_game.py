@@ -5,24 +5,14 @@ before anyone is added, house rules folded into one row."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import AT_DESKTOP, AT_PHONE, AppServer, flutter_fill, open_app
 from tests.browser.shots import painted_screenshot
 
 T = 15_000
-
-
-@pytest.fixture
-def fresh_server(tmp_path: Path) -> Iterator[AppServer]:
-    server = AppServer(tmp_path / "data").start()
-    yield server
-    server.stop()
 
 
 def add_players(page: Any, names: list[str], first_seat: int = 1) -> None:

@@ -64,8 +64,6 @@ End of game -- one final poker for all 48 chips on the board (M7.2): Bob wins ->
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -101,13 +99,6 @@ POT_WORDS = {
     "rummoli": "Rummoli",
 }
 TOTAL = 210
-
-
-@pytest.fixture
-def fresh_server(tmp_path: Path) -> Iterator[AppServer]:
-    server = AppServer(tmp_path / "data").start()
-    yield server
-    server.stop()
 
 
 # --------------------------------------------------------------------------- helpers

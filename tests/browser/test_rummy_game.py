@@ -68,13 +68,6 @@ from tests.browser.words import assert_words_people_use
 TIMEOUT = 20_000
 
 
-@pytest.fixture
-def fresh_server(tmp_path: Path) -> Iterator[AppServer]:
-    server = AppServer(tmp_path / "data").start()
-    yield server
-    server.stop()
-
-
 def phone(browser: Any, *, dark: bool = False) -> Any:
     """A 390x844 Android phone page; every request that leaves 127.0.0.1 is aborted."""
     page = phone_context(browser, dark=dark).new_page()

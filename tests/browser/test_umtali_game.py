@@ -46,7 +46,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -65,13 +64,6 @@ from tests.browser.test_new_game import add_players
 from tests.browser.words import assert_words_people_use
 
 T = 20_000
-
-
-@pytest.fixture
-def fresh_server(tmp_path: Path) -> Iterator[AppServer]:
-    server = AppServer(tmp_path / "data").start()
-    yield server
-    server.stop()
 
 
 def start_game(page: Any, url: str, dealer: str = "Ann") -> None:
