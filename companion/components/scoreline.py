@@ -96,6 +96,16 @@ def scoreline_label(lines: tuple[str, str], expanded: bool) -> str:
     return f"{words}. {'Hide' if expanded else 'Show'} the score sheet"
 
 
+def top_size(top: str) -> int:
+    """The totals line's font size: smaller for a longer table, so 4-8 players' totals
+    still fit a phone's app bar (a tap shows the whole sheet either way).
+
+    >>> top_size("Ann 12 · Bob 7"), top_size("Ann 0 · Bob 0 · Cy 0 · Dee 0"), top_size("x" * 44)
+    (15, 13, 12)
+    """
+    return 15 if len(top) <= 24 else 13 if len(top) <= 36 else 12
+
+
 def scoreline_title(
     lines: tuple[str, str], board: Scoreboard, *, ident: str = "scoreline"
 ) -> ft.Control:
@@ -111,7 +121,7 @@ def scoreline_title(
                         [
                             ft.Text(
                                 top,
-                                size=15,
+                                size=top_size(top),
                                 weight=ft.FontWeight.BOLD,
                                 max_lines=1,
                                 overflow=ft.TextOverflow.ELLIPSIS,

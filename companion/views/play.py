@@ -167,6 +167,32 @@ def _seat_button(services: Services, session: GameSession) -> ft.Control | None:
     )
 
 
+def _more_menu(
+    session: GameSession, redo: Callable[[Any], None], gid: str, game: str
+) -> ft.Control:
+    """Redo, the meld checker and the game's rules, in one menu of the app bar."""
+    items = [
+        ft.PopupMenuItem(
+            content="Redo", icon=ft.Icons.REDO, on_click=redo, disabled=not session.can_redo
+        ),
+        ft.PopupMenuItem(
+            content="Check a meld",
+            icon=ft.Icons.FACT_CHECK,
+            on_click=lambda _: go(f"/check?gid={gid}"),
+        ),
+        ft.PopupMenuItem(
+            content="Rules", icon=ft.Icons.MENU_BOOK, on_click=lambda _: go(f"/rules/{game}")
+        ),
+    ]
+    return ft.Semantics(
+        identifier="more",
+        content=ft.PopupMenuButton(
+            icon=ft.Icon(ft.Icons.MORE_VERT, semantics_label="More: redo, check a meld, rules"),
+            items=items,
+        ),
+    )
+
+
 def _open(services: Services, gid: str) -> GameSession | str:
     """The game's session, or why it cannot be opened (in plain words)."""
     try:
@@ -257,17 +283,21 @@ def PlayView() -> ft.View:
                 ft.Icons.QR_CODE, "Table: PIN and join code", lambda _: go("/table"), "table"
             )
         )
-    if not full:  # else Undo is in the table's bar, within reach of the thumb
-        actions.append(
-            icon_button(ft.Icons.UNDO, "Undo", undo, "undo", disabled=not session.can_undo)
-        )
-    actions += [
-        icon_button(ft.Icons.REDO, "Redo", redo, "redo", disabled=not session.can_redo),
-        icon_button(
-            ft.Icons.FACT_CHECK, "Check a meld", lambda _: go(f"/check?gid={gid}"), "check"
-        ),
-        icon_button(ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{meta.game}"), "game-rules"),
-    ]
+    if full:
+        # Undo is in the table's bar, within reach of the thumb; the rare actions fold
+        # into one menu, so the collapsed scoreboard has room for a table of 4-8 players
+        actions.append(_more_menu(session, redo, gid, meta.game))
+    else:
+        actions += [
+            icon_button(ft.Icons.UNDO, "Undo", undo, "undo", disabled=not session.can_undo),
+            icon_button(ft.Icons.REDO, "Redo", redo, "redo", disabled=not session.can_redo),
+            icon_button(
+                ft.Icons.FACT_CHECK, "Check a meld", lambda _: go(f"/check?gid={gid}"), "check"
+            ),
+            icon_button(
+                ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{meta.game}"), "game-rules"
+            ),
+        ]
     return ft.View(
         route=f"/play/{gid}",
         appbar=ft.AppBar(title=title, actions=actions, title_spacing=0 if full else None),
