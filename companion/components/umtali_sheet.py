@@ -13,8 +13,8 @@ from typing import Any
 
 import flet as ft
 
+from companion.components.card_grid import CompactPicker
 from companion.components.common import tag
-from companion.components.picker import CardPicker
 from companion.components.umtali_ui import Table, TableUi
 from companion.session import GameSession
 from companion.ui import icon_button
@@ -36,8 +36,8 @@ from rulesets.umtali import (
 
 __all__ = ["UmtaliHandEditor", "action_text", "hands_sheet"]
 
-#: CardPicker with a ``key`` (Flet components take one): each picker keeps its own typed text.
-Picker: Any = CardPicker
+#: the kit's picker with a ``key`` (Flet components take one): each keeps its own typed text
+Picker: Any = CompactPicker
 
 
 def _cards(cards: Sequence[str] | str) -> str:
