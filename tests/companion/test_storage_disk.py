@@ -75,14 +75,18 @@ def test_stale_temp_files_of_a_dead_writer_are_cleaned_on_open(tmp_path: Path) -
     g = repo.create_game("rummy", ["Ann"])
     repo.close()
     assert not list(tmp_path.glob(".writer-*"))  # a clean close leaves no marker
-    stale = tmp_path / "games" / f".{g.id}.json.999.abcd.tmp"
+    gone = dead_pid()  # never a fixed number: on another machine PID 999 may be alive
+    stale = tmp_path / "games" / f".{g.id}.json.{gone}.abcd.tmp"
     stale.write_text('{"half": ')
+    live = tmp_path / "games" / f".{g.id}.json.{os.getpid()}.abcd.tmp"  # a live writer's: kept
+    live.write_text('{"half": ')
     other = tmp_path / "notes.tmp"  # not ours: kept
     other.write_text("x")
-    marker = tmp_path / f".writer-{dead_pid()}-abcd"  # what a killed writer leaves
+    marker = tmp_path / f".writer-{gone}-abcd"  # what a killed writer leaves
     marker.touch()
     reopened = open_repository(tmp_path)
-    assert not stale.exists() and not marker.exists() and other.exists()
+    assert not stale.exists() and not marker.exists()
+    assert other.exists() and live.exists()
     assert reopened.get_game(g.id) == g
 
 
