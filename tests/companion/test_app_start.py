@@ -93,27 +93,24 @@ def test_start_up_loads_pokerkit_in_the_background(
     assert started == [True]
 
 
-def test_first_poker_judgement_after_the_preload_is_as_quick_as_the_rest() -> None:
-    """In a fresh interpreter: preload as start-up does, then time the first judgement."""
+def test_the_preload_leaves_nothing_for_the_first_poker_judgement_to_load() -> None:
+    """In a fresh interpreter: pokerkit is not loaded at first, the preload loads it and fills
+    the hand cache, so the first judgement at the table pays no import (its time is measured
+    in benchmarks/bench_poker.py, not asserted here)."""
     script = textwrap.dedent(
         """
-        import time
+        import sys
         from companion.preload import preload_in_background
-        preload_in_background().join(60)
         from rulesets import poker
-        t0 = time.perf_counter()
-        poker.judge(["AS KS QS JS 10S 2H", "9C 9D 9H 2S 2C 4H"])
-        first = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        poker.judge(["AH KH QH JH 9H 2D", "8C 8D 8H 3S 3C 4D"])
-        second = time.perf_counter() - t0
-        print(first, second)
+        before = "pokerkit" in sys.modules
+        preload_in_background().join(60)
+        print(before, "pokerkit" in sys.modules, poker._pk_hand.cache_info().currsize)
         """
     )
     out = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0, out.stderr
-    first, second = map(float, out.stdout.split())
-    # cold, pokerkit's import alone takes 0.23-1.2 s on this machine
-    assert first < max(0.05, 20 * second), (first, second)
+    before, after, cached = out.stdout.split()
+    assert (before, after) == ("False", "True")
+    assert int(cached) >= 1
