@@ -47,11 +47,16 @@ def cold_start_ms() -> float:
         "'2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC 2D 3D 4D 5D']); "
         "print((time.perf_counter()-t)*1000)"
     )
+    return float(_fresh_python(code))
+
+
+def _fresh_python(code: str) -> str:
+    """What ``code`` prints, run in a new interpreter at the project root."""
     root = Path(__file__).resolve().parent.parent
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
     )
-    return float(out.stdout.strip())
+    return out.stdout.strip()
 
 
 def after_preload_ms() -> tuple[float, float]:
@@ -64,11 +69,7 @@ def after_preload_ms() -> tuple[float, float]:
         "poker.judge(['AH KH QH JH 9H 2D', '8C 8D 8H 3S 3C 4D']); "
         "print(a*1000, (time.perf_counter()-t)*1000)"
     )
-    root = Path(__file__).resolve().parent.parent
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True
-    )
-    first, second = map(float, out.stdout.split())
+    first, second = map(float, _fresh_python(code).split())
     return first, second
 
 
