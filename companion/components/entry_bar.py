@@ -42,6 +42,8 @@ __all__ = [
 
 #: px: the verdict line (three short lines of text, or the rule link) -- always this tall
 VERDICT_HEIGHT = 52
+#: the verdict's line height, a multiple of its 13 px font: 3 x 13 x 1.25 < VERDICT_HEIGHT
+LINE_HEIGHT = 1.25
 #: px: the rule link's place at the end of the verdict line (kept empty without a rule)
 RULE_SLOT = 112
 #: px: Undo and the primary action
@@ -153,8 +155,14 @@ def verdict_slot(
     text = ft.Container(
         content=ft.Semantics(
             exclude_semantics=True,
+            # a fixed line height: three lines (the most it shows) fit the reserved 52 px
             content=ft.Text(
-                spans=spans, size=13, color=fg, max_lines=3, overflow=ft.TextOverflow.ELLIPSIS
+                spans=spans,
+                size=13,
+                style=ft.TextStyle(height=LINE_HEIGHT),
+                color=fg,
+                max_lines=3,
+                overflow=ft.TextOverflow.ELLIPSIS,
             ),
         ),
         expand=True,

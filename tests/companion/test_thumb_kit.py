@@ -12,7 +12,13 @@ import flet as ft
 import pytest
 
 from companion.components.card_grid import CELL, STRIP_HEIGHT, CompactPicker, in_sentence
-from companion.components.entry_bar import VERDICT_HEIGHT, EntryBar, Primary, verdict_label
+from companion.components.entry_bar import (
+    VERDICT_HEIGHT,
+    EntryBar,
+    Primary,
+    verdict_label,
+    verdict_slot,
+)
 from companion.components.phone import Phone, keep_awake, share_text, tick
 from companion.components.scoreline import (
     Scoreboard,
@@ -244,6 +250,27 @@ def test_bar_shows_a_refusal_in_the_same_slot_until_dismissed() -> None:
         assert session.error is None and sc.label("verdict") == "Pick cards."
 
     render_headless(BarHost, session, None, None, scenario=scenario, screen=Screen)
+
+
+def test_three_lines_of_verdict_fit_its_reserved_height() -> None:
+    """Flutter's default line height for 13 px text is about 19 px: three lines took 57 px
+    and the third was cut by the 52 px slot; the verdict's text fixes its line height."""
+    slot = verdict_slot(Verdict(legal=False, rule="U5.2", reason="a long reason " * 20))
+    texts = [c for c in _walk(slot) if isinstance(c, ft.Text)]
+    assert len(texts) == 1 and texts[0].max_lines == 3
+    text = texts[0]
+    assert text.size is not None and text.style is not None and text.style.height is not None
+    assert 3 * text.size * text.style.height <= VERDICT_HEIGHT
+
+
+def _walk(control: Any) -> list[Any]:
+    found = [control]
+    for name in ("content", "controls"):
+        child = getattr(control, name, None)
+        for c in child if isinstance(child, list) else [child] if child is not None else []:
+            if isinstance(c, ft.Control):
+                found += _walk(c)
+    return found
 
 
 def test_verdict_label_words_notes_and_plurals() -> None:
