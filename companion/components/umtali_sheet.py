@@ -15,10 +15,11 @@ import flet as ft
 
 from companion.components.card_grid import CompactPicker
 from companion.components.common import tag
+from companion.components.umtali_sides import cards_text
 from companion.components.umtali_ui import Table, TableUi
 from companion.session import GameSession
 from companion.ui import icon_button
-from rulesets.cards import Card, format_cards, parse_cards
+from rulesets.cards import Card, parse_cards
 from rulesets.protocol import Action
 from rulesets.umtali import (
     Discard,
@@ -40,17 +41,13 @@ __all__ = ["UmtaliHandEditor", "action_text", "hands_sheet"]
 Picker: Any = CompactPicker
 
 
-def _cards(cards: Sequence[str] | str) -> str:
-    return format_cards(parse_cards(cards if isinstance(cards, str) else list(cards)), symbols=True)
-
-
 def _go_out_text(a: GoOut) -> str:
     text = f"{a.player} goes out"
     if a.pair:
-        text += f" with pair {_cards(a.pair)}"
+        text += f" with pair {cards_text(a.pair)}"
     if a.discard:
         down = " face down" if a.face_down else ""
-        text += f", discards {_cards(a.discard)}{down}"
+        text += f", discards {cards_text(a.discard)}{down}"
     return text
 
 
@@ -59,19 +56,19 @@ def action_text(a: Action) -> str:
     if isinstance(a, StartHand):
         return f"{a.dealer or 'expected dealer'} deals"
     if isinstance(a, Meld):
-        return f"{a.player} melds {_cards(a.cards)}"
+        return f"{a.player} melds {cards_text(a.cards)}"
     if isinstance(a, Extend):
-        return f"{a.player} plays {_cards(a.card)} on {a.anchor[0]} #{a.anchor[1] + 1}"
+        return f"{a.player} plays {cards_text(a.card)} on {a.anchor[0]} #{a.anchor[1] + 1}"
     if isinstance(a, Discard):
-        return f"{a.player} discards {_cards(a.card)}"
+        return f"{a.player} discards {cards_text(a.card)}"
     if isinstance(a, Draw):
         return f"{a.player} draws"
     if isinstance(a, TakeDiscards):
-        return f"{a.player} takes {_cards(a.cards)}"
+        return f"{a.player} takes {cards_text(a.cards)}"
     if isinstance(a, GoOut):
         return _go_out_text(a)
     if isinstance(a, Leftovers):
-        return f"{a.player}'s leftovers: {_cards(a.cards) or 'none'}"
+        return f"{a.player}'s leftovers: {cards_text(a.cards) or 'none'}"
     if isinstance(a, EndHandEmptyStock):
         return "Stock empty: hand ends"
     return a.type

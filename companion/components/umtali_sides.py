@@ -342,6 +342,6 @@ def game_result(summary: UmtaliSummary) -> ft.Control:
     return ft.Column(parts, spacing=8)
 
 
-def cards_text(cards: Sequence[str]) -> str:
+def cards_text(cards: Sequence[str] | str) -> str:
     """Cards as a person reads them ("K♠ Q♠")."""
-    return format_cards(parse_cards(list(cards)), symbols=True)
+    return format_cards(parse_cards(cards if isinstance(cards, str) else list(cards)), symbols=True)
