@@ -146,20 +146,18 @@ def verdict_slot(
         label = hint + (f" (rule {published_id(hint_rule)})" if hint_rule else "")
         fg, bg = ft.Colors.ON_SURFACE_VARIANT, None
         icon = ft.Icon(ft.Icons.TOUCH_APP, color=ft.Colors.ON_SURFACE_VARIANT, size=20)
-    spans: list[ft.TextSpan] = []
-    if head:
-        spans.append(ft.TextSpan(f"{head}. ", style=ft.TextStyle(weight=ft.FontWeight.BOLD)))
-    spans.append(ft.TextSpan(reason, style=ft.TextStyle(italic=not head)))
-    spans += [ft.TextSpan(f" {n}.", style=ft.TextStyle(italic=True, size=12)) for n in notes]
-    # the words are the slot's label (read once); a tap shows them whole in a sheet
+    # one plain string: Flet drops the ellipsis of a text made of styled spans, and a
+    # cut-off verdict must end in "…" so people know a tap shows the rest
+    words = (f"{head}. " if head else "") + reason + "".join(f" {n}." for n in notes)
     text = ft.Container(
         content=ft.Semantics(
             exclude_semantics=True,
             # a fixed line height: three lines (the most it shows) fit the reserved 52 px
             content=ft.Text(
-                spans=spans,
+                words,
                 size=13,
                 style=ft.TextStyle(height=LINE_HEIGHT),
+                italic=not head,
                 color=fg,
                 max_lines=3,
                 overflow=ft.TextOverflow.ELLIPSIS,

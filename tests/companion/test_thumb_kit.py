@@ -261,6 +261,9 @@ def test_three_lines_of_verdict_fit_its_reserved_height() -> None:
     text = texts[0]
     assert text.size is not None and text.style is not None and text.style.height is not None
     assert 3 * text.size * text.style.height <= VERDICT_HEIGHT
+    # one plain string, so the cut ends in "…" (Flet drops the ellipsis of styled spans)
+    assert not text.spans and text.overflow == ft.TextOverflow.ELLIPSIS
+    assert text.value.startswith("Not allowed. a long reason")
 
 
 def _walk(control: Any) -> list[Any]:
