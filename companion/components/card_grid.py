@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Sequence
 
 import flet as ft
 
-from companion.ui import BLACK_SUIT, RED_SUIT, icon_button
+from companion.ui import BLACK_SUIT, RED_SUIT, icon_button, tap_target
 from rulesets import RulesetError
 from rulesets.cards import JOKER, Card, Color, Rank, Suit, format_cards, parse_cards
 
@@ -158,7 +158,7 @@ def strip_part(
         overflow=ft.TextOverflow.ELLIPSIS,
     )
     chip = ft.Container(
-        content=ft.Semantics(content=text, exclude_semantics=True),
+        content=text,
         height=STRIP_HEIGHT - 4,
         padding=ft.Padding.symmetric(horizontal=8),
         alignment=ft.Alignment.CENTER_LEFT,
@@ -171,16 +171,7 @@ def strip_part(
         ink=True,
         expand=expand,
     )
-    return ft.Semantics(
-        content=chip,
-        label=said,
-        identifier=ident,
-        key=ident,
-        button=True,
-        selected=active,
-        container=True,
-        expand=expand,
-    )
+    return tap_target(chip, said, ident, selected=active, expand=expand)
 
 
 def chosen_strip(

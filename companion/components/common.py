@@ -19,7 +19,7 @@ import flet as ft
 
 from companion.components.rule_sheet import show_rule
 from companion.rulebook import published_id
-from companion.ui import labelled, slug
+from companion.ui import labelled, slug, tap_target
 from rulesets.protocol import Verdict
 
 __all__ = [
@@ -118,19 +118,14 @@ def choice(
     text: str, chosen: bool, on_click: Callable[..., Any], ident: str, label: str | None = None
 ) -> ft.Control:
     """A toggle chip: a player, a pot or a mode to pick (thumb-sized)."""
-    # The tap of the InkWell joins the labelled node; only the text inside is hidden from
-    # screen readers (hiding everything would hide the tap too).
     chip = ft.Container(
-        content=ft.Semantics(
-            exclude_semantics=True,
-            content=ft.Text(
-                text,
-                size=15,
-                # one weight, chosen or not: a chip never changes width when tapped, so
-                # the chips beside it stay put (chosen shows in its colours)
-                weight=ft.FontWeight.W_500,
-                color=ft.Colors.ON_PRIMARY if chosen else None,
-            ),
+        content=ft.Text(
+            text,
+            size=15,
+            # one weight, chosen or not: a chip never changes width when tapped, so
+            # the chips beside it stay put (chosen shows in its colours)
+            weight=ft.FontWeight.W_500,
+            color=ft.Colors.ON_PRIMARY if chosen else None,
         ),
         # 11 px above and below a 15 px line: 45 px, a thumb-sized target (issue 15: >= 44)
         padding=ft.Padding.symmetric(horizontal=14, vertical=11),
@@ -140,15 +135,7 @@ def choice(
         on_click=on_click,
         ink=True,
     )
-    return ft.Semantics(
-        content=chip,
-        label=label or text,
-        identifier=ident,
-        key=ident,
-        button=True,
-        selected=chosen,
-        container=True,
-    )
+    return tap_target(chip, label or text, ident, selected=chosen)
 
 
 def kind_words(kind: str | None) -> str:

@@ -47,7 +47,7 @@ from companion.components.rummy_entry import (
     unavailable,
 )
 from companion.session import GameSession, Refusal
-from companion.ui import slug
+from companion.ui import slug, tap_target
 from rulesets import RulesetError
 from rulesets.cards import JOKER, Card, Rank, Suit, format_cards
 from rulesets.protocol import Verdict
@@ -60,7 +60,6 @@ __all__ = [
     "HandOverEntry",
     "HandOverUi",
     "hand_over_ui",
-    "target",
 ]
 
 NOBODY = "(nobody)"
@@ -173,27 +172,6 @@ def _facts(session: GameSession, ui: HandOverUi) -> _Facts:
 # --------------------------------------------------------------------------- the entry
 
 
-def target(
-    box: ft.Container, *, label: str, ident: str, selected: bool | None = None
-) -> ft.Semantics:
-    """``box`` (a tappable container) as one named button for screen readers and tests.
-
-    The words inside are hidden from assistive technology (read once, by ``label``);
-    the tap is not: a wrapper that excludes its content's semantics hides the tap too.
-    """
-    if box.content is not None:
-        box.content = ft.Semantics(content=box.content, exclude_semantics=True)
-    return ft.Semantics(
-        content=box,
-        label=label,
-        identifier=ident,
-        key=ident,
-        button=True,
-        selected=selected,
-        container=True,
-    )
-
-
 def _chip(
     name: str,
     status: str,
@@ -233,7 +211,7 @@ def _chip(
         on_click=on_click,
         ink=True,
     )
-    return target(box, label=label, ident=ident, selected=chosen)
+    return tap_target(box, label, ident, selected=chosen)
 
 
 def _chip_for(p: str, ui: HandOverUi, facts: _Facts) -> tuple[str, str, str]:
@@ -400,7 +378,7 @@ def _entry_row(ui: HandOverUi, p: str | None, following: str | None) -> ft.Contr
             [
                 ft.Container(shown, expand=True),
                 ft.Semantics(content=back, identifier=f"rem-{s}-back", key=f"rem-{s}-back"),
-                target(switch, label=label, ident=f"typed-switch-{s}"),
+                tap_target(switch, label, f"typed-switch-{s}"),
                 tag(step, "next-player"),
             ],
             spacing=4,
@@ -443,7 +421,7 @@ def _keypad(ui: HandOverUi, p: str) -> ft.Control:
                 ink=True,
             )
             ident = f"typed-{slug(p)}-key-{idents.get(key, key)}"
-            keys.append(target(box, label=words.get(key, key), ident=ident))
+            keys.append(tap_target(box, words.get(key, key), ident))
         rows.append(ft.Row(keys, spacing=6, tight=True))
     return ft.Column(rows, spacing=4, tight=True)
 

@@ -29,9 +29,8 @@ from companion.components.rummy_entry import (
     summary_of,
     unavailable,
 )
-from companion.components.rummy_hand_end import target
 from companion.session import GameSession, Refusal
-from companion.ui import slug
+from companion.ui import slug, tap_target
 from rulesets.cards import Card, format_cards
 from rulesets.protocol import Action, Verdict
 from rulesets.rummy import LayOff, Meld, RummyMeld, RummySummary
@@ -174,7 +173,7 @@ def _still_chip(
         on_click=on_click,
         ink=True,
     )
-    return target(box, label=label, ident=ident, selected=chosen)
+    return tap_target(box, label, ident, selected=chosen)
 
 
 def _players(ui: LogUi, who: str, players: tuple[str, ...]) -> ft.Control:
