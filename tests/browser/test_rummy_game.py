@@ -46,7 +46,6 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import (
     DESKTOP,
-    LOCAL,
     AppServer,
     flutter_fill,
     new_page,
@@ -54,9 +53,9 @@ from tests.browser.conftest import (
     unexpected_external,
 )
 from tests.browser.layout import (
+    android_page,
     assert_nothing_moved,
     open_phone,
-    phone_context,
     settle,
     settled_boxes,
     visible_box,
@@ -69,21 +68,8 @@ TIMEOUT = 20_000
 
 
 def phone(browser: Any, *, dark: bool = False) -> Any:
-    """A 390x844 Android phone page; every request that leaves 127.0.0.1 is aborted."""
-    page = phone_context(browser, dark=dark).new_page()
-    page.external_requests = []
-    page.ws_sent = []
-
-    def guard(route: Any) -> None:
-        url = route.request.url
-        if url.startswith(LOCAL):
-            route.continue_()
-        else:
-            page.external_requests.append(url)
-            route.abort()
-
-    page.route("**/*", guard)
-    page.on("websocket", lambda ws: ws.on("framesent", lambda f: page.ws_sent.append(1)))
+    """A 390x844 Android phone page (the suite's guards), watching the server's answers."""
+    page = android_page(browser, dark=dark)
     watch_server(page)
     return page
 
