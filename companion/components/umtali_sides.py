@@ -109,6 +109,17 @@ def _badge(text: str) -> ft.Control:
     )
 
 
+def _side_head(name: str, points: int, badges: Sequence[str], *, size: int) -> list[ft.Control]:
+    """The side's total ("Bob's side: 3 points", found by its identifier) and its badges."""
+    return [
+        ft.Semantics(
+            content=ft.Text(side_total_text(name, points), size=size, weight=ft.FontWeight.BOLD),
+            identifier=f"side-total-{slug(name)}",
+        ),
+        *[_badge(b) for b in badges],
+    ]
+
+
 def side_panel(
     name: str,
     melds: Sequence[UmtaliMeld],
@@ -120,14 +131,7 @@ def side_panel(
     on_pick: OnPick | None = None,
 ) -> ft.Control:
     """A player's side: the running points, then every meld on it."""
-    total = side_total_text(name, points)
-    head: list[ft.Control] = [
-        ft.Semantics(
-            content=ft.Text(total, size=17, weight=ft.FontWeight.BOLD),
-            identifier=f"side-total-{slug(name)}",
-        ),
-        *[_badge(b) for b in badges],
-    ]
+    head = _side_head(name, points, badges, size=17)
     tiles = [
         meld_tile(name, i, m, pickable=pickable, selected=anchor == (name, i), on_pick=on_pick)
         for i, m in enumerate(melds)
@@ -230,14 +234,7 @@ def side_line(
     on_pick: OnPick | None = None,
 ) -> ft.Control:
     """A side on the live board: "Bob's side: 3 points", its badges, then its melds."""
-    total = side_total_text(name, points)
-    items: list[ft.Control] = [
-        ft.Semantics(
-            content=ft.Text(total, size=14, weight=ft.FontWeight.BOLD),
-            identifier=f"side-total-{slug(name)}",
-        ),
-        *[_badge(b) for b in badges],
-    ]
+    items = _side_head(name, points, badges, size=14)
     chips = [
         meld_chip(name, i, m, selected=anchor == (name, i), on_pick=on_pick)
         for i, m in enumerate(melds)
