@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -50,33 +51,25 @@ class Phone:
 
     def __init__(self, page: ft.Page) -> None:
         self.page = page
-        self._haptic: ft.HapticFeedback | None = None
-        self._wakelock: ft.Wakelock | None = None
-        self._share: ft.Share | None = None
-        self._clipboard: ft.Clipboard | None = None
         #: what was asked of the wakelock last (so a re-render asks only once)
         self.awake = False
 
     # the services, made on first use (registering one updates the page)
+    @functools.cached_property
     def haptic(self) -> ft.HapticFeedback:
-        if self._haptic is None:
-            self._haptic = ft.HapticFeedback()
-        return self._haptic
+        return ft.HapticFeedback()
 
+    @functools.cached_property
     def wakelock(self) -> ft.Wakelock:
-        if self._wakelock is None:
-            self._wakelock = ft.Wakelock()
-        return self._wakelock
+        return ft.Wakelock()
 
+    @functools.cached_property
     def sharer(self) -> ft.Share:
-        if self._share is None:
-            self._share = ft.Share()
-        return self._share
+        return ft.Share()
 
+    @functools.cached_property
     def clipboard(self) -> ft.Clipboard:
-        if self._clipboard is None:
-            self._clipboard = ft.Clipboard()
-        return self._clipboard
+        return ft.Clipboard()
 
     def run(self, call: Callable[[], Awaitable[Any]]) -> None:
         """Run ``call`` in the background on the page's event loop; never raises."""
@@ -93,7 +86,7 @@ class Phone:
     def tick(self, refused: bool) -> None:
         """A light tick for an accepted entry, a heavy one (a buzz) for a refused one."""
         try:
-            haptic = self.haptic()
+            haptic = self.haptic
         except Exception as exc:
             log.debug("no haptic feedback: %r", exc)
             return
@@ -104,7 +97,7 @@ class Phone:
             return
         self.awake = on
         try:
-            lock = self.wakelock()
+            lock = self.wakelock
         except Exception as exc:
             log.debug("no wakelock: %r", exc)
             return
@@ -112,11 +105,11 @@ class Phone:
 
     async def share_text(self, text: str, subject: str) -> str:
         """Share ``text``; the words to show afterwards ("Shared" / "Copied ...")."""
-        result = await _guarded(lambda: self.sharer().share_text(text, subject=subject))
+        result = await _guarded(lambda: self.sharer.share_text(text, subject=subject))
         status = getattr(result, "status", None)
         if status is not None and status != ft.ShareResultStatus.UNAVAILABLE:
             return "Result shared." if status == ft.ShareResultStatus.SUCCESS else ""
-        await _guarded(lambda: self.clipboard().set(text))
+        await _guarded(lambda: self.clipboard.set(text))
         return "Result copied: paste it into a message."
 
 
