@@ -771,11 +771,6 @@ class TableHub:
         found.catch_up()
         return found
 
-    def forget(self, game_id: str) -> None:
-        """Drop a live game (deleted, or changed by hand): the next device replays it anew."""
-        with self._lock:
-            self._games.pop(game_id, None)
-
     def _forget_idle(self, keep: int = 32) -> None:
         """Keep memory flat: drop games nobody is looking at, oldest first."""
         idle = [gid for gid, g in self._games.items() if g.listeners == 0]

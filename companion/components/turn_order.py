@@ -19,20 +19,7 @@ import flet as ft
 from companion.components.common import choice
 from companion.ui import slug
 
-__all__ = ["TurnFollow", "acting_row", "next_in_order"]
-
-
-def next_in_order(players: Sequence[str], current: str | None, step: int = 1) -> str | None:
-    """The player ``step`` seats after ``current`` (clockwise, wrapping round).
-
-    >>> next_in_order(("Ann", "Bob", "Cy"), "Cy"), next_in_order(("Ann", "Bob"), "Ann", 2)
-    ('Ann', 'Ann')
-    >>> next_in_order(("Ann", "Bob"), None) is None
-    True
-    """
-    if current not in players or not players:
-        return None
-    return players[(players.index(current) + step) % len(players)]
+__all__ = ["TurnFollow", "acting_row"]
 
 
 @ft.observable
