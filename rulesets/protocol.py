@@ -100,7 +100,10 @@ class Verdict(BaseModel):
 
     ``legal``, ``kind``, ``points``, ``rule`` and ``reason`` are a public
     contract (``companion check --json`` prints them).  ``rule`` is a rule ID of
-    RULES.md (the rulebook links it); ``reason`` is plain words.
+    RULES.md (the rulebook links it); ``reason`` is plain words.  ``moves`` are
+    the chip or score movements a legal action would make, as the ledger will
+    record them (Rummoli fills them; a view words a button from them, never
+    from a rule of its own).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -112,6 +115,7 @@ class Verdict(BaseModel):
     reason: str
     cards: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    moves: tuple[LedgerEntry, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

@@ -254,6 +254,11 @@ def _steppers(summary: RummoliSummary, play: PlayView, ui: QuickUi) -> list[ft.C
     return rows
 
 
+def _paid(verdict: Verdict) -> int:
+    """The chips the players pay, by the referee's moves for a legal verdict."""
+    return -sum(m.amount for m in verdict.moves if m.amount < 0)
+
+
 def _ending_action(
     session: GameSession, summary: RummoliSummary, play: PlayView, ui: QuickUi, ending: str
 ) -> tuple[Verdict, Primary]:
@@ -265,18 +270,22 @@ def _ending_action(
 
     if ending:
         verdict = session.judge(Out(player=ending, held=held))
-        centre = summary.detail.pot("rummoli").chips
-        owed = (verdict.points or 0) - centre if verdict.legal else sum(held)
+        words = f"{ending} went out"
+        if verdict.legal:  # what the others pay, as the referee settles it (short stacks too)
+            words += f": collects {_paid(verdict)} + the Rummoli pot"
         return verdict, Primary(
-            f"{ending} went out: collects {owed} + the Rummoli pot",
+            words,
             "record-out",
             lambda: session.add(Out(player=ending, held=now())),
             enabled=verdict.legal,
             icon=ft.Icons.DONE_ALL,
         )
     verdict = session.judge(Impasse(held=held))
+    words = "Record the impasse"
+    if verdict.legal:
+        words += f": {plural(_paid(verdict), 'chip')} to the centre"
     return verdict, Primary(
-        f"Record the impasse: {plural(sum(held), 'chip')} to the centre",
+        words,
         "record-impasse",
         lambda: session.add(Impasse(held=now())),
         enabled=verdict.legal,

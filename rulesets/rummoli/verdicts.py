@@ -44,6 +44,7 @@ def legal_verdict(before: State, after: State, act: RummoliAction) -> Verdict:
         reason=what,
         cards=_cards(act),
         notes=tuple(_move(e) for e in moved),
+        moves=tuple(moved),
     )
 
 

@@ -209,6 +209,31 @@ def test_m5_live_log_checks_each_card_and_impasse_pays_the_centre() -> None:
     play(scenario, [50, 50, 50, 60])
 
 
+def test_a_m17_the_ending_button_says_what_a_short_stack_really_pays() -> None:
+    """Bob has 3 chips left and holds 7 cards: he pays 3, not 7 (A-M17), and the button
+    that records the ending says so, from the referee's moves."""
+
+    async def scenario(t: Table, game: GameSession) -> None:
+        await t.tap("deal")
+        await t.tap("widow-none")
+        await t.tap("widow-confirm")
+        await t.tap("winner-ann")
+        await t.tap("record-poker")
+        assert stack(t, "Bob") == 3
+        await t.tap("out-cy")
+        await t.step("held-ann", 1)
+        await t.step("held-bob", 7)
+        await t.step("held-dan", 1)
+        assert t.label("record-out") == "Cy went out: collects 5 + the Rummoli pot"
+        await t.tap("impasse")
+        assert t.label("record-impasse") == "Record the impasse: 5 chips to the centre"
+        await t.tap("out-cy")
+        await t.tap("record-out")
+        assert stack(t, "Bob") == 0
+
+    play(scenario, [50, 12, 50, 60])
+
+
 def test_m7_1_a_player_who_cannot_ante_is_shown_out() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
         assert "Dan cannot pay the full ante" in t.label("short-of-chips")

@@ -1092,8 +1092,13 @@ def test_a_m17_an_impasse_and_a_pass_fine_never_take_more_than_the_stack() -> No
     g.lay(2, "5H")  # 4C missing: Bob, who laid last, has no red card; Cy starts (M5.5)
     assert [e.player for e in g.summary().ledger if e.kind == "pass_fine"] == ["Bob"]
     assert g.stacks[0] == 0
+    judged = g.judge(Impasse())
+    before = len(g.summary().ledger)
     g.push(Impasse())
     assert g.stacks[0] == 0
+    # the verdict's moves are the ledger entries the action then makes (what a view words)
+    made = tuple(e for e in g.summary().ledger[before:] if e.amount)
+    assert judged.moves == made and sum(m.amount for m in made) < 0
     ann = [e for e in g.summary().hands[0].ledger if e.player == "Ann" and e.kind == "impasse"]
     assert ann[0].amount == 0 and ann[0].detail == "had only 0"
     s = g.summary()
