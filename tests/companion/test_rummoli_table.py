@@ -46,6 +46,11 @@ class Table(HeadlessScreen):
         await self.fs.dispatch_event(tf._i, "submit", None)
         await self.flush()
 
+    async def to_the_rummoli_phase(self, winner: str) -> None:
+        """Deal, nobody takes the widow, ``winner`` takes the poker pot without betting."""
+        for ident in ("deal", "widow-none", "widow-confirm", f"winner-{winner}", "record-poker"):
+            await self.tap(ident)
+
     async def step(self, ident: str, times: int) -> None:
         for _ in range(times):
             await self.tap(f"{ident}-plus")
@@ -182,11 +187,7 @@ def test_m4_4_tied_poker_leaves_the_odd_chip_and_a_m8_two_layers_do_not_pay() ->
 
 def test_m5_live_log_checks_each_card_and_impasse_pays_the_centre() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
-        await t.tap("deal")
-        await t.tap("widow-none")
-        await t.tap("widow-confirm")
-        await t.tap("winner-bob")
-        await t.tap("record-poker")
+        await t.to_the_rummoli_phase(winner="bob")
         await t.tap("rummoli-mode-live")
         await t.tap("lay-by-ann")
         await t.tap("lay-card-3C")
@@ -214,11 +215,7 @@ def test_a_m17_the_ending_button_says_what_a_short_stack_really_pays() -> None:
     that records the ending says so, from the referee's moves."""
 
     async def scenario(t: Table, game: GameSession) -> None:
-        await t.tap("deal")
-        await t.tap("widow-none")
-        await t.tap("widow-confirm")
-        await t.tap("winner-ann")
-        await t.tap("record-poker")
+        await t.to_the_rummoli_phase(winner="ann")
         assert stack(t, "Bob") == 3
         await t.tap("out-cy")
         await t.step("held-ann", 1)
@@ -248,11 +245,7 @@ def test_m7_1_a_player_who_cannot_ante_is_shown_out() -> None:
 
 def test_m7_2_per_pot_final_poker_plays_the_smallest_pot_first() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
-        await t.tap("deal")
-        await t.tap("widow-none")
-        await t.tap("widow-confirm")
-        await t.tap("winner-ann")
-        await t.tap("record-poker")
+        await t.to_the_rummoli_phase(winner="ann")
         await t.tap("pot-10S")
         await t.tap("claim-by-bob")
         await t.tap("out-cy")
@@ -278,11 +271,7 @@ def test_m7_2_per_pot_final_poker_plays_the_smallest_pot_first() -> None:
 
 def test_m5_6_strict_claim_in_the_live_log() -> None:
     async def scenario(t: Table, game: GameSession) -> None:
-        await t.tap("deal")
-        await t.tap("widow-none")
-        await t.tap("widow-confirm")
-        await t.tap("winner-bob")
-        await t.tap("record-poker")
+        await t.to_the_rummoli_phase(winner="bob")
         await t.tap("rummoli-mode-live")
         await t.tap("lay-by-bob")
         await t.tap("lay-card-10S")
