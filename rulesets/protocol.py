@@ -44,6 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rulesets.cards import Card
 from rulesets.errors import HouseRuleError, RecordError
+from rulesets.switches import Switch
 
 __all__ = [
     "RECORD_SCHEMA_VERSION",
@@ -334,10 +335,22 @@ class HouseRulesBase(BaseModel):
 
     ``TITLES`` names each switch in the words players use ("Ace high or low");
     ``EXPLAIN`` says in one line what it changes.  Screens and messages show
-    these, never the field name.
+    these, never the field name.  A field annotated with a
+    :class:`~rulesets.switches.Switch` (``Annotated[bool, Switch(title, explain)]``)
+    fills both when the class is built.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        titles, explain = dict(cls.TITLES), dict(cls.EXPLAIN)
+        for name, info in cls.model_fields.items():
+            for mark in info.metadata:
+                if isinstance(mark, Switch):
+                    titles[name], explain[name] = mark.title, mark.explain
+        cls.TITLES, cls.EXPLAIN = titles, explain
 
     #: one-line explanation per field, shown next to each switch in the app.
     EXPLAIN: ClassVar[dict[str, str]] = {}

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import ClassVar, Final
+from typing import Final
 
 from rulesets.cards import Card, Rank, Suit, format_cards
 from rulesets.errors import IllegalActionError
-from rulesets.protocol import HouseRulesBase
+from rulesets.umtali.house_rules import UmtaliRules
 
 __all__ = [
     "BASIC_KINDS",
@@ -55,79 +55,6 @@ U7_UNCHECKED: Final = (
     "U7 (no-breaking rule) could not be checked: no hand was entered, so the app "
     "cannot see whether these cards form a set, sequence or marriage with cards still held"
 )
-
-
-class UmtaliRules(HouseRulesBase):
-    """House rules for Umtali; the defaults are RULES.md, each [REC] is a switch.
-
-    >>> UmtaliRules().marriage_extendable
-    False
-    >>> switches = sorted(UmtaliRules.model_fields)
-    >>> sorted(UmtaliRules.EXPLAIN) == sorted(UmtaliRules.TITLES) == switches
-    True
-    >>> UmtaliRules.title_of("loose_pair")
-    'Any two cards as the going-out pair'
-    """
-
-    jack_extends_any_suit: bool = False
-    marriage_extendable: bool = False
-    compulsory_melding: bool = False
-    discard_dig: bool = False
-    deal_eleven_ten: bool = False
-    winner_deals: bool = False
-    empty_stock_reshuffle: bool = False
-    no_rediscard: bool = True
-    no_breaking: bool = True
-    loose_pair: bool = False
-    fifth_hand_on_tie: bool = False
-
-    EXPLAIN: ClassVar[dict[str, str]] = {
-        "jack_extends_any_suit": (
-            "A jack single takes a 10 or Q of any suit, not only its own (A-U2)."
-        ),
-        "marriage_extendable": (
-            "A marriage can be extended like its two cards as singles: another K or Q, "
-            "or the J of its suit (A-U17)."
-        ),
-        "compulsory_melding": (
-            "A player must meld what they can before discarding: a jack, an extension or a "
-            "meld; the final turn's leftovers may hold none (A-U8, BU)."
-        ),
-        "discard_dig": (
-            "Dig to any card of the discard pile, taking everything above it; "
-            "the dug card must be melded (U4.2 variant, PGC)."
-        ),
-        "deal_eleven_ten": (
-            "Deal 11 and 10 with no upcard; the 11-card player starts without drawing (U3, BU)."
-        ),
-        "winner_deals": (
-            "The player who scored more in a hand deals the next one; on equal hand scores "
-            "the deal alternates (A-U18)."
-        ),
-        "empty_stock_reshuffle": (
-            "An empty stock is refilled from the discard pile instead of ending the hand (U4.6)."
-        ),
-        "no_rediscard": "A card taken from the discard pile may not be discarded that turn (U4.3).",
-        "no_breaking": (
-            "A card that forms a set, sequence or marriage with cards in hand may not go "
-            "down as a single or in a pair (U7.2)."
-        ),
-        "loose_pair": "The going-out two-card meld may be any two cards, not only a pair (A-U5).",
-        "fifth_hand_on_tie": "Equal totals after 4 hands are settled by a 5th hand (U2.4).",
-    }
-    TITLES: ClassVar[dict[str, str]] = {
-        "jack_extends_any_suit": "Jacks take a 10 or Q of any suit",
-        "marriage_extendable": "Marriages can be extended",
-        "compulsory_melding": "Melding is compulsory",
-        "discard_dig": "Dig into the discard pile",
-        "deal_eleven_ten": "Deal 11 and 10, no upcard",
-        "winner_deals": "Hand winner deals",
-        "empty_stock_reshuffle": "Reshuffle an empty stock",
-        "no_rediscard": "No discarding a card just taken",
-        "no_breaking": "No breaking melds into singles",
-        "loose_pair": "Any two cards as the going-out pair",
-        "fifth_hand_on_tie": "Fifth hand on a tie",
-    }
 
 
 class MeldKind(StrEnum):
@@ -231,7 +158,7 @@ def classify_meld(cards: Sequence[Card]) -> MeldKind:
             raise IllegalActionError(f"{text}: two jacks are two jack singles", rule="U5.4")
         if len(ranks) == 1:
             raise IllegalActionError(
-                f"{text}: a pair is legal only on the turn you go out (record it with go_out)",
+                f"{text}: a pair goes down only on the turn you go out, with the going-out entry",
                 rule="U5.5",
             )
         raise IllegalActionError(
