@@ -34,7 +34,11 @@ __all__ = ["legal_verdict"]
 
 
 def legal_verdict(before: State, after: State, act: RummoliAction) -> Verdict:
-    moved = [e for e in after.ledger[len(before.ledger) :] if e.amount and e.kind != "ante"]
+    """``moves`` are exactly the ledger entries the push will record (antes and a short
+    stack's 0-chip entries too); ``notes`` and ``points`` word the chips that change
+    hands beyond the ante."""
+    made = tuple(after.ledger[len(before.ledger) :])
+    moved = [e for e in made if e.amount and e.kind != "ante"]
     rule, what = _words(before, after, act)
     return Verdict(
         legal=True,
@@ -44,7 +48,7 @@ def legal_verdict(before: State, after: State, act: RummoliAction) -> Verdict:
         reason=what,
         cards=_cards(act),
         notes=tuple(_move(e) for e in moved),
-        moves=tuple(moved),
+        moves=made,
     )
 
 

@@ -114,6 +114,19 @@ def test_m1_3_ante_nine_chips_each() -> None:
     assert g.chips_total == 200
 
 
+def test_m1_3_judging_a_deal_moves_every_ante_the_ledger_records() -> None:
+    # "moves are what the ledger will record": the deal's antes too
+    g = started(NAMES3, chips=50)
+    judged = g.judge(Deal())
+    before = len(g.summary().ledger)
+    g.push(Deal())
+    made = g.summary().ledger[before:]
+    assert judged.moves == made
+    assert [(m.player, m.amount, m.kind) for m in made] == [
+        (p, -9, "ante") for p in ("Bob", "Cy", "Ann")
+    ]
+
+
 def test_a_m2_ante_is_added_to_chips_already_there() -> None:
     g = started(NAMES3)
     g.push(Deal())
@@ -1082,6 +1095,22 @@ def test_a_m17_owing_more_than_the_stack_pays_all_and_is_out_at_the_next_ante() 
     assert sum(g.stacks) + g.summary().detail.chips_on_board == 64
 
 
+def test_a_m17_a_short_stack_out_moves_its_zero_chip_entry() -> None:
+    g = RummoliGame(NAMES3)
+    g.push(Start(chips=[9, 50, 50], dealer=0))
+    g.push(Deal())  # Ann antes her last 9 chips
+    g.push(Widow())
+    g.push(Poker(winners=[1]))
+    out = Out(player=1, held=[4, 0, 2])
+    judged = g.judge(out)
+    before = len(g.summary().ledger)
+    g.push(out)
+    made = g.summary().ledger[before:]
+    assert judged.moves == made
+    ann = [m for m in judged.moves if m.player == "Ann"]
+    assert [(m.amount, m.kind, m.detail) for m in ann] == [(0, "held", "had only 0")]
+
+
 def test_a_m17_an_impasse_and_a_pass_fine_never_take_more_than_the_stack() -> None:
     g = RummoliGame(NAMES3, RummoliRules(pass_fine=True))
     g.push(Start(chips=[9, 50, 50], dealer=0))
@@ -1096,9 +1125,11 @@ def test_a_m17_an_impasse_and_a_pass_fine_never_take_more_than_the_stack() -> No
     before = len(g.summary().ledger)
     g.push(Impasse())
     assert g.stacks[0] == 0
-    # the verdict's moves are the ledger entries the action then makes (what a view words)
-    made = tuple(e for e in g.summary().ledger[before:] if e.amount)
+    # the verdict's moves are the ledger entries the action then makes (what a view words),
+    # Ann's 0-chip entry included
+    made = g.summary().ledger[before:]
     assert judged.moves == made and sum(m.amount for m in made) < 0
+    assert [m.amount for m in made if m.player == "Ann"] == [0]
     ann = [e for e in g.summary().hands[0].ledger if e.player == "Ann" and e.kind == "impasse"]
     assert ann[0].amount == 0 and ann[0].detail == "had only 0"
     s = g.summary()
