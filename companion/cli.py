@@ -18,6 +18,7 @@ from typing import Any
 from rulesets import GAMES, IllegalActionError, RulesetError, load_ruleset
 from rulesets.cards import parse_cards
 from rulesets.protocol import GameRecord, Verdict, parse_house_rules
+from rulesets.words import plural
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8550
@@ -145,9 +146,10 @@ def _print_json(data: Any) -> None:
 def _cmd_check(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.game)
     rules = parse_house_rules(ruleset.house_rules, args.rules)
-    cards = parse_cards(_cards_arg(args.cards))
-    onto = parse_cards(args.onto) if args.onto else None
-    hand = parse_cards(args.hand) if args.hand is not None else None
+    pack = ruleset.pack_rule
+    cards = parse_cards(_cards_arg(args.cards), rule=pack)
+    onto = parse_cards(args.onto, rule=pack) if args.onto else None
+    hand = parse_cards(args.hand, rule=pack) if args.hand is not None else None
     try:
         verdict = ruleset.check(cards, onto=onto, going_out=args.going_out, hand=hand, rules=rules)
     except IllegalActionError as exc:  # a referee may refuse by raising: same answer
@@ -159,7 +161,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     else:
         head = "LEGAL" if verdict.legal else "ILLEGAL"
         detail = f" {verdict.kind}" if verdict.kind else ""
-        points = f", {verdict.points} points" if verdict.points is not None else ""
+        points = f", {plural(verdict.points, 'point')}" if verdict.points is not None else ""
         print(f"{head}{detail}{points} — {verdict.reason} [{verdict.rule}]")
         for note in verdict.notes:
             print(f"  note: {note}")
@@ -169,12 +171,14 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_score(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.game)
     rules = parse_house_rules(ruleset.house_rules, args.rules)
-    report = ruleset.score(parse_cards(_cards_arg(args.cards)), rules=rules)
+    report = ruleset.score(parse_cards(_cards_arg(args.cards), rule=ruleset.pack_rule), rules=rules)
     if args.json:
         _print_json(report.to_json())
     else:
         parts = " + ".join(f"{card} {pts}" for card, pts in report.breakdown)
-        print(f"{report.points} points" + (f" ({parts})" if parts else "") + f" [{report.rule}]")
+        print(
+            plural(report.points, "point") + (f" ({parts})" if parts else "") + f" [{report.rule}]"
+        )
         for note in report.notes:
             print(f"  note: {note}")
     return EXIT_OK

@@ -26,6 +26,7 @@ from enum import StrEnum
 from typing import Final
 
 from rulesets.errors import CardParseError, DuplicateCardError
+from rulesets.words import quote_input
 
 __all__ = [
     "DECK",
@@ -258,10 +259,11 @@ def parse_card(text: str | Card) -> Card:
     rank_text = upper[:-1]
     suit = _SUIT_TOKENS.get(suit_char)
     if suit is None:
-        raise CardParseError(f'"{token}": unknown suit {token[-1]!r} ({SUIT_HELP})')
+        raise CardParseError(f"{quote_input(token)}: unknown suit {token[-1]!r} ({SUIT_HELP})")
     rank = _RANK_TOKENS.get(rank_text)
     if rank is None:
-        raise CardParseError(f'"{token}": unknown rank {token[:-1]!r} ({RANK_HELP})')
+        rank_shown = quote_input(token[:-1]).strip('"')
+        raise CardParseError(f"{quote_input(token)}: unknown rank {rank_shown!r} ({RANK_HELP})")
     return Card(rank, suit)
 
 
@@ -277,13 +279,18 @@ def _tokens(text: str | Card | Iterable[str | Card]) -> list[str | Card]:
 
 
 def parse_cards(
-    text: str | Card | Iterable[str | Card], *, allow_duplicates: bool = False
+    text: str | Card | Iterable[str | Card],
+    *,
+    allow_duplicates: bool = False,
+    rule: str | None = None,
 ) -> tuple[Card, ...]:
     """Read a list of cards separated by spaces or commas, keeping their order.
 
     Accepts one string (``"Q♠ K♠"``, ``"qs,ks"``), cards, or an iterable mixing
     both (command-line words).  A card listed twice is an error unless
-    ``allow_duplicates``; jokers may repeat (a pack can hold several).
+    ``allow_duplicates``; jokers may repeat (a pack can hold several).  ``rule``
+    is the game's one-pack rule the error names (U1.1, R1.1, M1.1); the error
+    repeats at most the first words of a long input.
 
     >>> [c.symbol for c in parse_cards(["5h", "6H 7h"])]
     ['5♥', '6♥', '7♥']
@@ -298,7 +305,7 @@ def parse_cards(
         for card in cards:
             if card in seen and not card.is_joker:
                 shown = text if isinstance(text, str) else " ".join(str(t) for t in _tokens(text))
-                raise DuplicateCardError(f'"{shown}": {card} is listed twice')
+                raise DuplicateCardError(f"{quote_input(shown)}: {card} is listed twice", rule=rule)
             seen.add(card)
     return cards
 

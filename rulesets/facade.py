@@ -48,6 +48,8 @@ class RulesetBase(Generic[GameT, ActionT]):
     """
 
     game_class: Any
+    #: the rule that allows each card once (one pack): U1.1, R1.1, M1.1.
+    pack_rule: str
     action_parser: Callable[[Any], ActionT]
     record_maker: Callable[[int], GameRecord]
 

@@ -607,6 +607,7 @@ class Ruleset(Protocol):
     ``max_players``, ``house_rules`` (the switches: a frozen model with
     ``TITLES`` and ``EXPLAIN``), ``hand_word`` ("Hand" or "Round"),
     ``starting_stack`` (chips per player at the start, None without chips),
+    ``pack_rule`` (the rule ID of "one pack": a card listed twice breaks it),
     ``checker`` (what the meld checker offers, :class:`CheckerFacts`),
     ``units(rules)``, ``higher_is_better(rules)`` and ``jokers(rules)``.
 
@@ -629,6 +630,7 @@ class Ruleset(Protocol):
     house_rules: type[HouseRulesBase]
     hand_word: str
     starting_stack: int | None
+    pack_rule: str
     checker: CheckerFacts
 
     def units(self, rules: HouseRulesBase | None = None) -> Units: ...

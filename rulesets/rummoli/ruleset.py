@@ -59,6 +59,7 @@ class RummoliRuleset(RulesetBase[RummoliGame, RummoliAction]):
     action_parser = staticmethod(parse_action)
     record_maker = staticmethod(random_record)
     hand_word = "Round"
+    pack_rule = "M1.1"
     #: chips each player starts with unless the table says otherwise
     starting_stack: int | None = 50
     #: chips each player antes before every deal: 1 into each of the 9 pots (M1.3)

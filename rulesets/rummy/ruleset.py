@@ -82,6 +82,7 @@ class RummyRuleset(RulesetBase[RummyGame, RummyAction]):
     action_parser = staticmethod(parse_action)
     record_maker = staticmethod(random_record)
     hand_word = "Hand"
+    pack_rule = "R1.1"
     starting_stack: int | None = None
     checker = CheckerFacts(
         rest_of_hand="Rest of my hand (empty: I go out)",

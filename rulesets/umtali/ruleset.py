@@ -98,6 +98,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
     action_parser = staticmethod(parse_action)
     record_maker = staticmethod(random_record)
     hand_word = "Hand"
+    pack_rule = "U1.1"
     starting_stack: int | None = None
     checker = CheckerFacts(
         going_out=True,

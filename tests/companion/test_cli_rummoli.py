@@ -59,3 +59,10 @@ def test_replay_sample_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert out["chips_total"] == 90
     assert set(out["pots"]) >= {"poker", "rummoli", "AS", "AD+KD", "7-8-9"}
     assert out["winners"] == ["Ann"]
+
+
+def test_m1_1_a_card_listed_twice_names_the_one_pack_rule(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", "rummoli", "KH", "QS", "kh"]) == 2
+    assert 'companion: "KH QS kh": KH is listed twice (M1.1)' in capsys.readouterr().err

@@ -74,3 +74,11 @@ def test_r1_1_cli_check_a_card_also_in_the_rest_of_the_hand(
 ) -> None:
     code, out = run(capsys, "check", "rummy", "7H 8H 9H", "--hand", "9H 2C", "--json")
     assert code == 1 and out["rule"] == "R1.1"
+
+
+def test_r1_1_a_card_listed_twice_names_the_one_pack_rule(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", "rummy", *(["7H", "8H", "9H"] * 1700)]) == 2
+    err = capsys.readouterr().err
+    assert "7H is listed twice (R1.1)" in err and len(err) < 200, err

@@ -70,3 +70,24 @@ def test_u2_1_cli_replay_sample_game(capsys: pytest.CaptureFixture[str]) -> None
     assert code == 0 and s["totals"] == {"Ann": 79, "Bob": 68} and s["winners"] == ["Ann"]
     assert main(["replay", str(DATA / "umtali_game_1.json")]) == 0
     assert "totals: Ann 79, Bob 68" in capsys.readouterr().out
+
+
+def test_u1_1_five_thousand_cards_say_the_pack_rule_without_the_whole_input(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", "umtali", *(["5H"] * 5000)]) == 2  # 15 KB of input
+    err = capsys.readouterr().err
+    assert "5H is listed twice" in err and "(U1.1)" in err
+    assert len(err) < 200, err  # a short repeat of the input, not 15 KB of it
+    assert err.startswith('companion: "5H 5H 5H ') and err.count("5H") < 40
+
+
+def test_u1_1_a_duplicate_card_in_json_names_the_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run_json(capsys, "score", "umtali", "QH", "qh")
+    assert code == 2 and out["rule"] == "U1.1" and "QH is listed twice" in str(out["error"])
+
+
+def test_u6_2_plain_check_words_one_point(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "umtali", "8H", "--onto", "5H 6H 7H"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("LEGAL extension, 1 point — ") and "1 points" not in out

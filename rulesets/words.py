@@ -1,0 +1,60 @@
+"""Small words every game's messages use: plurals, quoted cards, lists of names.
+
+>>> plural(1, "point"), plural(-3, "chip"), plural(2, "penalty point")
+('1 point', '-3 chips', '2 penalty points')
+>>> from rulesets.cards import parse_cards
+>>> quote_cards(parse_cards("7H 8H 9H"))
+'"7H 8H 9H"'
+>>> names_and(["Ann", "Bob", "Cy"])
+'Ann, Bob and Cy'
+>>> quote_input("5H " * 5000, limit=12)
+'"5H 5H 5H 5H … (14,999 characters)"'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:  # cards.py words its own errors with quote_input
+    from rulesets.cards import Card
+
+__all__ = ["INPUT_LIMIT", "names_and", "plural", "quote_cards", "quote_input"]
+
+#: how much of someone's input a message repeats before it cuts it short.
+INPUT_LIMIT: Final = 80
+
+
+def plural(n: int, word: str) -> str:
+    """``n`` with ``word``, singular for one (and minus one): "1 card", "3 cards"."""
+    return f"{n} {word}" if abs(n) == 1 else f"{n} {word}s"
+
+
+def names_and(names: Sequence[str]) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``.
+
+    >>> names_and([]), names_and(("Ann",)), names_and(["Ann", "Bob"])
+    ('', 'Ann', 'Ann and Bob')
+    """
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def quote_input(text: str, *, limit: int = INPUT_LIMIT) -> str:
+    """What a person typed, in double quotes, cut after ``limit`` characters (at a
+    word) so a message repeats the input without repeating kilobytes of it.
+
+    >>> quote_input("QH qh")
+    '"QH qh"'
+    """
+    text = text.strip()
+    if len(text) <= limit:
+        return f'"{text}"'
+    cut = text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
+    return f'"{cut.rstrip()} … ({len(text):,} characters)"'
+
+
+def quote_cards(cards: Iterable[Card], *, limit: int = INPUT_LIMIT) -> str:
+    """Cards in canonical text, in double quotes (cut short like :func:`quote_input`)."""
+    return quote_input(" ".join(map(str, cards)), limit=limit)
