@@ -1,0 +1,327 @@
+"""Everything a screen state needs is on screen: a layout audit over Flutter's
+accessibility tree (issue 18).
+
+Tap counts and "nothing moved" do not see a row cut off under the bar, a panel
+drawn over another, or pots squeezed into a 75 px box.  This does::
+
+    from tests.browser.layout_audit import assert_layout
+
+    assert_layout(
+        page,
+        required=["pots", *(f"stack-{p}" for p in players), "quick-end"],
+        fixed=["record-out", "end-verdict"],   # in sight without any scrolling
+        where="quick round end, 8 players",
+    )
+
+``audit(page, required, fixed=...)`` returns the problems as sentences (an
+empty list when the screen is right); ``assert_layout`` fails with all of them.
+Both read the box of every node of the accessibility tree (``flt-semantics``:
+its test id ``flt-semantics-identifier``, its label, whether it is tappable)
+and the part of it a user can see (cut by the viewport and by every clipping
+or scrolling area it sits in).  The checks:
+
+1. **present** -- every id in ``required`` and ``fixed`` names at least one node
+   (every node with that id is checked below);
+2. **reachable** -- a required node is wholly in sight, or it sits in a
+   scrolling area (the page's, or an inner one) at least :data:`MIN_SCROLL` px
+   tall, and the audit *proves* it by scrolling there with the mouse wheel
+   (``layout.reveal``) and reading it again.  A node cut off with nothing to
+   scroll, or held in a smaller scrolling box, is a problem.  A ``fixed`` node
+   must be wholly in sight as the screen is (the primary action and the verdict
+   live under the thumb);
+3. **not covered, no overlaps** -- no two visible tappable or labelled (text)
+   nodes overlap by more than ``tolerance`` px in both directions, unless one
+   holds the other (a section and its rows, a chip and its button);
+4. **no text cut** -- a label cut short ("…") must be tappable, or inside a
+   tappable node (a way to read the rest); a labelled node only partly in sight
+   with no scrolling area to bring the rest (text cut off by a box too small)
+   is a problem.
+
+What it cannot see: the accessibility tree gives a text's whole label and its
+box, not the glyphs Flutter painted, so a ``max_lines`` text clipped mid-word
+looks the same as one that ends in "…" (the app uses ``TextOverflow.ELLIPSIS``
+for every line it shortens; check 4 covers text cut by its box).
+
+The audit scrolls to prove reachability (``scroll=False`` skips that and reports
+a node out of sight in a tall enough area as fine); the scrolling areas are left
+where the last proof put them -- tap with ``dispatch_event`` afterwards, or take
+screenshots before auditing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from tests.browser.layout import reveal
+
+__all__ = ["MIN_SCROLL", "Node", "assert_layout", "audit", "read_nodes"]
+
+#: px: a scrolling area lower than this that clips required content is a defect
+#: (a ~75 px box of pots and stacks, a 39 px "On the table")
+MIN_SCROLL = 200
+
+_ROLES = ["button", "checkbox", "switch", "radio", "tab", "slider", "link", "menuitem", "textbox"]
+
+#: every semantics node: its box, the part of it in sight, its nearest scrolling
+#: ancestor's visible box, and its parent (for "one holds the other")
+_NODES_JS = f"""() => {{
+  const host = document.querySelector('flt-semantics-host');
+  if (!host) return [];
+  const roles = {_ROLES!r};
+  const els = Array.from(host.querySelectorAll('flt-semantics, input, textarea'));
+  const index = new Map(els.map((el, i) => [el, i]));
+  const vw = window.innerWidth, vh = window.innerHeight;
+  const rect = r => ({{x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}});
+  const cut = (a, b) => ({{x0: Math.max(a.x0, b.x0), y0: Math.max(a.y0, b.y0),
+                           x1: Math.min(a.x1, b.x1), y1: Math.min(a.y1, b.y1)}});
+  const scrolls = el => {{
+    const s = getComputedStyle(el);
+    return /(scroll|auto)/.test(s.overflowY + ' ' + s.overflowX)
+      && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1);
+  }};
+  return els.map((el, i) => {{
+    let parent = -1;
+    for (let p = el.parentElement; p && p !== host; p = p.parentElement) {{
+      if (index.has(p)) {{ parent = index.get(p); break; }}
+    }}
+    const full = rect(el.getBoundingClientRect());
+    let seen = cut(full, {{x0: 0, y0: 0, x1: vw, y1: vh}});
+    let area = null;
+    for (let p = el.parentElement; p && p !== host; p = p.parentElement) {{
+      const s = getComputedStyle(p);
+      if (/(scroll|hidden|auto|clip)/.test(s.overflowY + ' ' + s.overflowX)) {{
+        const r = rect(p.getBoundingClientRect());
+        seen = cut(seen, r);
+        if (area === null && scrolls(p)) {{
+          area = cut(r, {{x0: 0, y0: 0, x1: vw, y1: vh}});
+          for (let q = p.parentElement; q && q !== host; q = q.parentElement) {{
+            const t = getComputedStyle(q);
+            if (/(scroll|hidden|auto|clip)/.test(t.overflowY + ' ' + t.overflowX))
+              area = cut(area, rect(q.getBoundingClientRect()));
+          }}
+        }}
+      }}
+    }}
+    const role = el.getAttribute('role') || (el.tagName === 'INPUT' ? 'textbox' : '');
+    let label = el.getAttribute('aria-label') || '';
+    if (!label) {{
+      for (const c of el.children) if (c.tagName === 'SPAN') label += c.textContent;
+    }}
+    if (!label && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA')) label = el.value || '';
+    const visible = seen.x1 - seen.x0 > 0 && seen.y1 - seen.y0 > 0;
+    return {{
+      i, parent,
+      id: el.getAttribute('flt-semantics-identifier') || '',
+      role, label: label.trim(),
+      tappable: el.hasAttribute('flt-tappable') || roles.includes(role)
+        || el.tagName === 'INPUT' || el.tagName === 'TEXTAREA',
+      full, seen: visible ? seen : null,
+      area: area && area.y1 > area.y0 ? area : null,
+    }};
+  }});
+}}"""
+
+
+@dataclass(frozen=True)
+class Node:
+    """One node of the accessibility tree as the audit reads it (px, page coordinates)."""
+
+    i: int
+    parent: int
+    id: str
+    role: str
+    label: str
+    tappable: bool
+    full: tuple[float, float, float, float]  #: x0, y0, x1, y1 of its whole box
+    seen: tuple[float, float, float, float] | None  #: the part in sight, None if none
+    area: tuple[float, float, float, float] | None  #: its scrolling area in sight, if any
+
+    @property
+    def name(self) -> str:
+        if self.id:
+            return self.id
+        return f"[{self.label[:40]}]" if self.label else f"node #{self.i}"
+
+    @property
+    def whole_in_sight(self) -> bool:
+        if self.seen is None:
+            return False
+        return all(abs(a - b) < 1 for a, b in zip(self.seen, self.full, strict=True))
+
+
+def _box(d: dict[str, float]) -> tuple[float, float, float, float]:
+    return (d["x0"], d["y0"], d["x1"], d["y1"])
+
+
+def read_nodes(page: Any) -> list[Node]:
+    """Every node of Flutter's accessibility tree with its box (document order)."""
+    return [
+        Node(
+            i=n["i"],
+            parent=n["parent"],
+            id=n["id"],
+            role=n["role"],
+            label=n["label"],
+            tappable=bool(n["tappable"]),
+            full=_box(n["full"]),
+            seen=_box(n["seen"]) if n["seen"] else None,
+            area=_box(n["area"]) if n["area"] else None,
+        )
+        for n in page.evaluate(_NODES_JS)
+    ]
+
+
+def _lineage(nodes: list[Node]) -> list[set[int]]:
+    """Each node's ancestors (indices)."""
+    up: list[set[int]] = []
+    for n in nodes:
+        anc: set[int] = set()
+        if n.parent >= 0:
+            anc = {n.parent, *up[n.parent]}
+        up.append(anc)
+    return up
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float]:
+    return min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+
+
+def _px(box: tuple[float, ...]) -> str:
+    return f"({box[0]:.0f},{box[1]:.0f} {box[2] - box[0]:.0f}x{box[3] - box[1]:.0f})"
+
+
+def _reachable(page: Any, node: Node, min_scroll: int, scroll: bool) -> str | None:
+    """Why ``node`` cannot be brought wholly into sight (None: it can)."""
+    if node.whole_in_sight:
+        return None
+    where = "out of sight" if node.seen is None else f"cut to {_px(node.seen)} of {_px(node.full)}"
+    if node.area is None:
+        return f"{node.name} is {where} and nothing scrolls to it"
+    height = node.area[3] - node.area[1]
+    if height < min_scroll:
+        return (
+            f"{node.name} is {where}, in a scrolling box only {height:.0f} px tall "
+            f"(under {min_scroll} px)"
+        )
+    if not scroll:
+        return None
+    loc = page.get_by_test_id(node.id).first if node.id else None
+    if loc is None:
+        return None
+    try:
+        reveal(page, loc)
+    except AssertionError:
+        return f"{node.name} is {where}; scrolling its area did not bring it into sight"
+    return None
+
+
+def audit(
+    page: Any,
+    required: Iterable[str],
+    *,
+    fixed: Iterable[str] = (),
+    min_scroll: int = MIN_SCROLL,
+    tolerance: float = 2.0,
+    scroll: bool = True,
+) -> list[str]:
+    """The layout problems of the screen ``page`` shows now, as sentences ([] = none).
+
+    ``required``: test ids of what the state needs (each player's row, each pot...),
+    which must be present, uncovered and in sight or reachable by scrolling;
+    ``fixed``: test ids that must be wholly in sight as the screen is (the primary
+    action, the verdict).  See the module's docstring for every check.
+    """
+    required, fixed = list(dict.fromkeys(required)), list(dict.fromkeys(fixed))
+    problems: list[str] = []
+    nodes = read_nodes(page)
+    if not nodes:
+        return ["the accessibility tree is empty"]
+    by_id: dict[str, list[Node]] = {}
+    for n in nodes:
+        if n.id:
+            by_id.setdefault(n.id, []).append(n)
+    up = _lineage(nodes)
+
+    # 3. overlaps between visible tappable or labelled nodes (one holding the other is fine)
+    shown = [n for n in nodes if n.seen is not None and (n.tappable or n.label)]
+    for k, a in enumerate(shown):
+        for b in shown[k + 1 :]:
+            if a.i in up[b.i] or b.i in up[a.i]:
+                continue
+            assert a.seen is not None and b.seen is not None
+            w, h = _overlap(a.seen, b.seen)
+            if w > tolerance and h > tolerance:
+                problems.append(
+                    f"{a.name} {_px(a.seen)} and {b.name} {_px(b.seen)} overlap by {w:.0f}x{h:.0f}"
+                )
+
+    # 4. text cut short
+    for n in nodes:
+        if not n.label:
+            continue
+        if n.label.rstrip().endswith(("…", "...")) and not (
+            n.tappable or any(nodes[j].tappable for j in up[n.i])
+        ):
+            problems.append(
+                f"{n.name}: its text is cut short ({n.label[-30:]!r}) with no way to read the rest"
+            )
+        elif n.seen is not None and not n.whole_in_sight and n.area is None:
+            problems.append(
+                f"{n.name}: cut to {_px(n.seen)} of {_px(n.full)} and nothing scrolls to the rest"
+            )
+
+    # 1. present, 2. reachable (the fixed ones: in sight as they are)
+    for ident in fixed:
+        found = by_id.get(ident, [])
+        if not found:
+            problems.append(f"{ident} is missing")
+        for n in found:
+            if not n.whole_in_sight:
+                seen = "out of sight" if n.seen is None else f"only {_px(n.seen)} in sight"
+                problems.append(f"{ident} {_px(n.full)} must be in sight without scrolling: {seen}")
+    for ident in required:
+        found = by_id.get(ident, [])
+        if not found:
+            problems.append(f"{ident} is missing")
+        for n in found:
+            why = _reachable(page, n, min_scroll, scroll)
+            if why is not None:
+                problems.append(why)
+            problems += _covering(n, shown, up, tolerance)
+    return list(dict.fromkeys(problems))
+
+
+def _covering(
+    node: Node, shown: list[Node], up: list[set[int]], tolerance: float = 2.0
+) -> list[str]:
+    """What covers a required node (labelled or not: a board, a section) in sight."""
+    if node.seen is None:
+        return []
+    out = []
+    for other in shown:
+        if other.i == node.i or other.i in up[node.i] or node.i in up[other.i]:
+            continue
+        assert other.seen is not None
+        w, h = _overlap(node.seen, other.seen)
+        if w > tolerance and h > tolerance:
+            out.append(f"{node.name} {_px(node.seen)} is covered by {other.name} {_px(other.seen)}")
+    return out
+
+
+def assert_layout(
+    page: Any,
+    required: Iterable[str],
+    *,
+    fixed: Iterable[str] = (),
+    where: str = "",
+    min_scroll: int = MIN_SCROLL,
+    tolerance: float = 2.0,
+    scroll: bool = True,
+) -> None:
+    """Fail with every problem :func:`audit` finds on the screen ``page`` shows."""
+    problems = audit(
+        page, required, fixed=fixed, min_scroll=min_scroll, tolerance=tolerance, scroll=scroll
+    )
+    assert not problems, f"{where}: {len(problems)} layout problems:\n  " + "\n  ".join(problems)
