@@ -30,6 +30,7 @@ from companion import jsonsafe
 from companion.storage import GameRepository, GameStatus, StorageError, StoredGame
 from companion.storage.base import MAX_BACKUP_BYTES
 from rulesets import load_ruleset
+from rulesets.words import plural
 
 __all__ = [
     "backup_file_name",
@@ -89,10 +90,6 @@ def export_csv_bytes(repo: GameRepository) -> bytes:
     return ("\ufeff" + repo.export_csv(replayed_summary)).encode("utf-8")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def import_backup_bytes(repo: GameRepository, data: bytes) -> str:
     """Merge a JSON backup into ``repo``; a one-line report.  StorageError if unusable.
 
@@ -104,7 +101,7 @@ def import_backup_bytes(repo: GameRepository, data: bytes) -> str:
     except jsonsafe.JsonInputError as exc:
         raise StorageError(f"this file is not a JSON backup ({exc.reason})") from None
     report = repo.import_json(parsed)
-    line = f"Imported {_plural(len(report.added), 'game')}, {len(report.skipped)} already here."
+    line = f"Imported {plural(len(report.added), 'game')}, {len(report.skipped)} already here."
     if report.problems:
         n = len(report.problems)
         line += f" {n} {'entry' if n == 1 else 'entries'} could not be read."

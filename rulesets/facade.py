@@ -5,12 +5,6 @@ Each game's ``RULESET`` (``rulesets/<game>/ruleset.py``) subclasses
 game maker, and adds only what is its own: facts, opening words, checks,
 scoring and advice.
 
->>> left_of_dealer(["Ann", "Bob", "Cy"], "Cy")
-'Ann'
->>> left_of_dealer(["Ann", "Bob"], "Zed")
-Traceback (most recent call last):
-...
-rulesets.errors.RecordError: 'Zed': not one of the players (Ann, Bob)
 """
 
 from __future__ import annotations
@@ -18,24 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from rulesets.errors import RecordError
 from rulesets.protocol import GameRecord, HouseRulesBase
+from rulesets.seats import left_of
 
 __all__ = ["RulesetBase", "left_of_dealer"]
 
+#: the player on the dealer's left (kept for Umtali's ruleset; see :mod:`rulesets.seats`).
+left_of_dealer = left_of
+
 GameT = TypeVar("GameT")
 ActionT = TypeVar("ActionT")
-
-
-def left_of_dealer(players: Sequence[str], dealer: str) -> str:
-    """The player on the dealer's left (the next one in seating order).
-
-    Raises :class:`RecordError` when ``dealer`` is not at the table.
-    """
-    names = list(players)
-    if dealer not in names:
-        raise RecordError(f"{dealer!r}: not one of the players ({', '.join(names)})")
-    return names[(names.index(dealer) + 1) % len(names)]
 
 
 class RulesetBase(Generic[GameT, ActionT]):

@@ -7,6 +7,8 @@ or seat numbers ``range(n)``.
 ['Cy', 'Dee', 'Ann', 'Bob']
 >>> after(["Ann", "Bob", "Cy"], None)
 ['Ann', 'Bob', 'Cy']
+>>> starting_at(["Ann", "Bob", "Cy"], "Bob")
+['Bob', 'Cy', 'Ann']
 >>> left_of(["Ann", "Bob", "Cy"], "Cy")
 'Ann'
 >>> left_of(["Ann", "Bob"], "Zed")
@@ -22,7 +24,7 @@ from typing import TypeVar
 
 from rulesets.errors import RecordError
 
-__all__ = ["after", "left_of"]
+__all__ = ["after", "left_of", "starting_at"]
 
 T = TypeVar("T")
 
@@ -37,6 +39,16 @@ def after(seats: Sequence[T], start: T | None) -> list[T]:
         return order
     i = order.index(start) + 1
     return order[i:] + order[:i]
+
+
+def starting_at(seats: Sequence[T], start: T) -> list[T]:
+    """Every seat once, clockwise from ``start`` itself.
+
+    >>> starting_at(range(4), 2)
+    [2, 3, 0, 1]
+    """
+    order = after(seats, start)
+    return order[-1:] + order[:-1]
 
 
 def left_of(seats: Sequence[T], who: T) -> T:

@@ -24,6 +24,7 @@ from companion.ui import labelled, slug
 from rulesets.protocol import LedgerEntry, Verdict
 from rulesets.rummoli import FinalResult, Phase, PokerResult, RummoliSummary
 from rulesets.rummoli.notes import Note
+from rulesets.words import names_and, plural
 
 __all__ = [
     "ROW",
@@ -111,16 +112,6 @@ def summary_of(session: GameSession) -> RummoliSummary:
     if not isinstance(summary, RummoliSummary):  # pragma: no cover - a Rummoli session only
         raise TypeError(f"not a Rummoli game: {type(summary).__name__}")
     return summary
-
-
-def names_and(names: Sequence[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def explain(text: str, rule: str | None = None, ident: str | None = None) -> ft.Control:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.session import GameSession
-from rulesets import RulesetError
+from rulesets import RulesetError, seats
 from rulesets.cards import Card, parse_cards
 from rulesets.protocol import Action, Verdict
 from rulesets.rummy import (
@@ -179,10 +179,8 @@ def losers_in_order(players: Sequence[str], went_out: str | None, dealer: str | 
     >>> losers_in_order(["Ann", "Bob", "Cy"], None, "Bob")
     ['Cy', 'Ann', 'Bob']
     """
-    seats = list(players)
     start = went_out if went_out is not None else dealer
-    i = seats.index(start) if start in seats else -1
-    return [p for p in seats[i + 1 :] + seats[: i + 1] if p != went_out]
+    return [p for p in seats.after(players, start) if p != went_out]
 
 
 def cards_expected(play: RummyPlay | None, player: str) -> int | None:

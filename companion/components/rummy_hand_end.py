@@ -48,7 +48,7 @@ from companion.components.rummy_entry import (
 )
 from companion.session import GameSession, Refusal
 from companion.ui import slug, tap_target
-from rulesets import RulesetError
+from rulesets import RulesetError, seats
 from rulesets.cards import JOKER, Card, Rank, Suit, format_cards
 from rulesets.protocol import Verdict
 from rulesets.rummy import HandEnd, RummyGame, RummyPlay, RummySummary
@@ -124,9 +124,7 @@ class _Facts:
 
     def after(self, ui: HandOverUi, p: str | None) -> str | None:
         """The next player round the table after ``p`` still to enter (None: nobody)."""
-        order = self.losers
-        start = order.index(p) + 1 if p in order else 0
-        for q in order[start:] + order[:start]:
+        for q in seats.after(self.losers, p):
             if q != p and not self.entered(ui, q):
                 return q
         return None

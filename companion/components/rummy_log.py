@@ -31,6 +31,7 @@ from companion.components.rummy_entry import (
 )
 from companion.session import GameSession, Refusal
 from companion.ui import slug, tap_target
+from rulesets import seats
 from rulesets.cards import Card, format_cards
 from rulesets.protocol import Action, Verdict
 from rulesets.rummy import LayOff, Meld, RummyMeld, RummySummary
@@ -61,10 +62,10 @@ def acting_player(summary: RummySummary, actions: tuple[Action, ...]) -> str:
         if a.type == "start_hand":
             break
         if isinstance(a, Meld | LayOff) and a.player in players:
-            return players[(players.index(a.player) + 1) % len(players)]
+            return seats.left_of(players, a.player)
     dealer = summary.dealer
     if dealer in players:
-        return players[(players.index(dealer) + 1) % len(players)]
+        return seats.left_of(players, dealer)
     return players[0]
 
 

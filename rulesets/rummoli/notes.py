@@ -16,7 +16,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from rulesets.rummoli.board import ANTE, POT_LABELS, RummoliRules, pay_cards_text
-from rulesets.rummoli.results import chips, names_and
+from rulesets.words import names_and, plural
 
 __all__ = [
     "Note",
@@ -198,7 +198,7 @@ def final_notes(pot: str, label: str, amount: int, dealer: str) -> list[Note]:
         what = f"All {amount} chips left on the board are played for in one final poker."
     else:
         what = (
-            f"Final poker for {label} ({chips(amount)}): pots are played for one by one, "
+            f"Final poker for {label} ({plural(amount, 'chip')}): pots are played for one by one, "
             "fewest chips first."
         )
     return [

@@ -15,19 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["FinalResult", "PokerResult", "ShownHand", "WidowResult", "chips", "names_and"]
+from rulesets.words import names_and, plural
 
-
-def chips(n: int) -> str:
-    """``1 chip`` / ``3 chips``."""
-    return f"{n} chip" if abs(n) == 1 else f"{n} chips"
-
-
-def names_and(names: tuple[str, ...] | list[str]) -> str:
-    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+__all__ = ["FinalResult", "PokerResult", "ShownHand", "WidowResult"]
 
 
 class _Frozen(BaseModel):
@@ -70,7 +60,7 @@ class WidowResult(_Frozen):
         """
         if self.taken_by is None:
             return "Nobody took the widow: it stays dead."
-        paid = f" for {chips(self.bid)}, paid to {self.dealer}" if self.bid else ""
+        paid = f" for {plural(self.bid, 'chip')}, paid to {self.dealer}" if self.bid else ""
         return f"{self.taken_by} took the widow{paid}."
 
     def to_json(self) -> dict[str, Any]:
@@ -105,11 +95,11 @@ class PokerResult(_Frozen):
         'Bob starts the Rummoli phase.'
         """
         if len(self.winners) == 1:
-            text = f"{self.winners[0]} wins the Poker pot: {chips(self.pot)}."
+            text = f"{self.winners[0]} wins the Poker pot: {plural(self.pot, 'chip')}."
         else:
             text = (
                 f"{names_and(self.winners)} tie and split {self.pot}: {self.share} each, "
-                f"{chips(self.carried)} left in the Poker pot."
+                f"{plural(self.carried, 'chip')} left in the Poker pot."
             )
         return f"{text} {self.starter} starts the Rummoli phase."
 
@@ -151,7 +141,7 @@ class FinalResult(_Frozen):
         'Ann and Bob split the board (35): 17 each, Ann takes the odd 1.'
         """
         if len(self.winners) == 1:
-            return f"{self.winners[0]} wins {self.label}: {chips(self.chips)}."
+            return f"{self.winners[0]} wins {self.label}: {plural(self.chips, 'chip')}."
         odd = f", {self.winners[0]} takes the odd {self.odd}" if self.odd else ""
         return (
             f"{names_and(self.winners)} split {self.label} ({self.chips}): {self.share} each{odd}."

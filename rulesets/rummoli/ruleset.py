@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from rulesets.cards import Card, parse_cards
 from rulesets.errors import HouseRuleError
-from rulesets.facade import RulesetBase, left_of_dealer
+from rulesets.facade import RulesetBase
 from rulesets.protocol import (
     Advice,
     CheckerFacts,
@@ -33,6 +33,7 @@ from rulesets.rummoli.board import ANTE, RummoliRules, as_rules, pay_cards_in
 from rulesets.rummoli.game import RummoliGame
 from rulesets.rummoli.simulate import random_record
 from rulesets.rummoli.suggest import suggest
+from rulesets.seats import left_of
 
 __all__ = ["RULESET", "RummoliRuleset"]
 
@@ -89,7 +90,7 @@ class RummoliRuleset(RulesetBase[RummoliGame, RummoliAction]):
     # ---- opening a game
     def opening(self, players: Sequence[str], dealer: str) -> Opening:
         """The dealer deals; the player on their left opens the poker betting (M4.2)."""
-        left = left_of_dealer(players, dealer)
+        left = left_of(players, dealer)
         return Opening(
             dealer=dealer,
             first=left,
@@ -102,7 +103,7 @@ class RummoliRuleset(RulesetBase[RummoliGame, RummoliAction]):
     ) -> list[RummoliAction]:
         """The ``start`` action: each player's starting chips and the first dealer."""
         stacks = list(chips) if chips is not None else [self.starting_stack or 0] * len(players)
-        left_of_dealer(players, dealer)  # the dealer is one of the players
+        left_of(players, dealer)  # the dealer is one of the players
         return [Start(chips=stacks, dealer=dealer)]
 
     # ---- stateless checks

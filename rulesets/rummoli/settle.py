@@ -16,12 +16,12 @@ from rulesets.rummoli.state import (
     Phase,
     RoundState,
     State,
-    cards_word,
     left_of,
     pay_into,
     pay_out,
     record,
 )
+from rulesets.words import plural
 
 __all__ = ["completed_pots", "end_round", "win_pot"]
 
@@ -77,7 +77,7 @@ def end_round(s: State, out: int | None, held: list[int]) -> None:
                     "rummoli",
                     h,
                     kind="impasse",
-                    label=f"impasse, {cards_word(h)} held",
+                    label=f"impasse, {plural(h, 'card')} held",
                     rule="M5.7",
                     hand=log.number,
                 )
@@ -122,7 +122,7 @@ def _went_out(s: State, out: int, held: list[int]) -> None:
                 kind="held",
                 rule="M6.1",
                 hand=log.number,
-                label=f"{cards_word(h)} held, paid to {winner}",
+                label=f"{plural(h, 'card')} held, paid to {winner}",
                 other=winner,
                 detail="" if paid == h else f"had only {paid}",
             ),

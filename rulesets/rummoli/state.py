@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from rulesets import seats
 from rulesets.cards import Card, Color
 from rulesets.errors import IllegalActionError
 from rulesets.protocol import LedgerEntry
@@ -24,7 +25,6 @@ __all__ = [
     "RoundLog",
     "RoundState",
     "State",
-    "cards_word",
     "clockwise_from",
     "final_dealer",
     "illegal",
@@ -188,38 +188,26 @@ def seat_of(s: State, who: int | str | None, what: str) -> int:
     raise illegal(f"{what}: {who!r} is not a player here ({', '.join(s.players)})", rule="M1.1")
 
 
-def cards_word(n: int) -> str:
-    """``1 card`` / ``3 cards`` for statements."""
-    return f"{n} card" if n == 1 else f"{n} cards"
-
-
 def clockwise_from(s: State, seat: int) -> list[int]:
     """In-round seats holding cards, clockwise starting at ``seat`` itself."""
-    n = len(s.players)
     r = s.round
-    out = []
-    for k in range(n):
-        q = (seat + k) % n
-        if s.in_game[q] and r is not None and r.counts[q] > 0:
-            out.append(q)
-    return out
+    if r is None:
+        return []
+    return [
+        q for q in seats.starting_at(range(len(s.players)), seat) if s.in_game[q] and r.counts[q]
+    ]
 
 
 def left_of(s: State, seat: int) -> list[int]:
     """In-game seats clockwise starting at the seat left of ``seat``."""
-    n = len(s.players)
-    return [(seat + k) % n for k in range(1, n + 1) if s.in_game[(seat + k) % n]]
+    return [q for q in seats.after(range(len(s.players)), seat) if s.in_game[q]]
 
 
 def next_dealer(s: State) -> int:
     """Who deals the next round: one seat clockwise (M6.3), skipping players who
     cannot pay the ante and so will be out of the game (M7.1)."""
-    n = len(s.players)
-    for k in range(1, n + 1):
-        q = (s.dealer + k) % n
-        if s.in_game[q] and s.stacks[q] >= ANTE:
-            return q
-    return (s.dealer + 1) % n
+    order = seats.after(range(len(s.players)), s.dealer)
+    return next((q for q in order if s.in_game[q] and s.stacks[q] >= ANTE), order[0])
 
 
 def final_dealer(s: State) -> int:

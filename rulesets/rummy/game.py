@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulesets import seats
 from rulesets.cards import Card, format_cards, parse_cards
 from rulesets.errors import IllegalActionError, RecordError, RulesetError
 from rulesets.protocol import Action, GameRecord, HouseRulesBase, LedgerEntry, Units, Verdict
@@ -64,7 +65,6 @@ from rulesets.rummy.melds import (
     house_rule,
     layoff_reason,
     meld_reason,
-    quote,
 )
 from rulesets.rummy.summary import (
     Phase,
@@ -75,6 +75,7 @@ from rulesets.rummy.summary import (
     RummySummary,
     hand_ledger,
 )
+from rulesets.words import quote_cards as quote
 
 __all__ = ["RummyGame", "TableMeld", "higher_is_better", "scoring", "units"]
 
@@ -564,8 +565,7 @@ class RummyGame:
         return st.hand
 
     def _left_of(self, name: str) -> str:
-        i = self._players.index(name)
-        return self._players[(i + 1) % len(self._players)]
+        return seats.left_of(self._players, name)
 
     # ---- start --------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from pydantic import ValidationError, model_validator
 from rulesets.cards import JOKER, Card, Rank, Suit, format_cards, parse_card, parse_cards
 from rulesets.errors import CardParseError, HouseRuleError, IllegalActionError
 from rulesets.protocol import HouseRulesBase
+from rulesets.words import quote_cards as quote
 
 __all__ = [
     "DEAL_SIZES",
@@ -34,7 +35,6 @@ __all__ = [
     "extend_meld",
     "hand_value",
     "house_rule",
-    "quote",
 ]
 
 #: cards dealt to each player by number of players (R1.3).
@@ -212,11 +212,6 @@ def rank_at(value: int) -> Rank:
 
 
 _RANK_AT: Final = (Rank.KING, *(Rank.from_low((v - 1) % 13 + 1) for v in range(1, 28)))
-
-
-def quote(cards: Iterable[Card]) -> str:
-    """Cards as the player typed them, in quotes: ``"7H 8H 9H"``."""
-    return f'"{format_cards(cards)}"'
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Final
 
 from rulesets.cards import Card, format_cards
 from rulesets.errors import IllegalActionError, RulesetError
-from rulesets.facade import RulesetBase, left_of_dealer
+from rulesets.facade import RulesetBase
 from rulesets.protocol import (
     Action,
     Advice,
@@ -46,10 +46,11 @@ from rulesets.rummy.melds import (
     house_rule,
     layoff_reason,
     meld_reason,
-    quote,
 )
 from rulesets.rummy.simulate import random_record
 from rulesets.rummy.suggest import advise
+from rulesets.seats import left_of
+from rulesets.words import quote_cards as quote
 
 __all__ = ["RULESET", "RummyRuleset"]
 
@@ -105,7 +106,7 @@ class RummyRuleset(RulesetBase[RummyGame, RummyAction]):
 
     def opening(self, players: Sequence[str], dealer: str) -> Opening:
         """Who deals and who plays first (R1.4: clockwise from the dealer's left)."""
-        left = left_of_dealer(players, dealer)
+        left = left_of(players, dealer)
         return Opening(
             dealer=dealer,
             first=left,
@@ -118,7 +119,7 @@ class RummyRuleset(RulesetBase[RummyGame, RummyAction]):
     ) -> list[Action]:
         """The first deal (R1.2: the first dealer is chosen at the table)."""
         del chips  # Rummy is played without chips
-        left_of_dealer(players, dealer)  # the dealer is one of the players
+        left_of(players, dealer)  # the dealer is one of the players
         return [StartHand(dealer=dealer)]
 
     # ---- stateless checks -------------------------------------------------------------

@@ -36,10 +36,10 @@ from rulesets.rummy.melds import (
     extend_meld,
     hand_value,
     house_rule,
-    quote,
     rank_at,
     run_bounds_ok,
 )
+from rulesets.words import quote_cards as quote
 
 __all__ = ["Suggestion", "advise", "suggest"]
 
