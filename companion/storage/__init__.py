@@ -1,6 +1,8 @@
 """Game history: every table entry saved at once, crash-safe, fast after years of games.
 
-Public API (both implementations satisfy :class:`GameRepository`)::
+Public API (both implementations satisfy :class:`GameRepository`, the union of the
+small protocols in :mod:`~companion.storage.base`: ``GameStore``, ``GameHistory``,
+``PlayerDirectory``, ``Archive``, ``ProblemLog``)::
 
     repo = open_repository(data_dir)  # TinyDbRepository; None -> default_data_dir()
     repo = MemoryRepository()                 # the in-memory twin (tests, no folder)

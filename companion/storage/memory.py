@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.storage.base import (
-    BaseRepository,
+from companion.storage.archive import BaseRepository
+from companion.storage.checks import (
     check_action,
     check_merge,
     check_name,

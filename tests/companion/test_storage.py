@@ -22,6 +22,7 @@ from companion.storage import (
     TinyDbRepository,
     open_repository,
 )
+from companion.storage.base import Archive, GameHistory, GameStore, PlayerDirectory, ProblemLog
 
 
 @pytest.fixture(params=["memory", "tinydb"])
@@ -46,6 +47,40 @@ def summary_for(players: list[str], hands: list[dict[str, int]], finished: bool)
 
 def test_satisfies_protocol(repo: GameRepository) -> None:
     assert isinstance(repo, GameRepository)
+
+
+@pytest.mark.parametrize("part", [GameStore, GameHistory, PlayerDirectory, Archive, ProblemLog])
+def test_each_small_protocol_is_met_and_no_wider_than_it_says(
+    repo: GameRepository, part: type
+) -> None:
+    """A third backend may implement the parts one by one; the whole is exactly their union."""
+    assert isinstance(repo, part)
+    whole = protocol_members(GameRepository)
+    assert protocol_members(part) < whole
+    parts = (GameStore, GameHistory, PlayerDirectory, Archive, ProblemLog)
+    union = set().union(*(protocol_members(p) for p in parts))
+    assert whole - union == {"data_dir", "close"}
+    assert protocol_members(GameStore) == {
+        "create_game",
+        "get_game",
+        "snapshot",
+        "game_revision",
+        "writer_lock",
+        "append_action",
+        "append_actions",
+        "pop_action",
+        "replace_actions",
+    }
+
+
+def protocol_members(protocol: type) -> set[str]:
+    return {
+        name
+        for cls in protocol.__mro__
+        if getattr(cls, "_is_protocol", False) and cls.__module__ == "companion.storage.base"
+        for name in vars(cls)
+        if not name.startswith("_")
+    }
 
 
 def test_create_and_get(repo: GameRepository) -> None:

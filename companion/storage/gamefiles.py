@@ -1,0 +1,238 @@
+"""Game files and their action logs: ``games/<id>.json`` plus ``games/<id>.log``.
+
+A game is its file (as of its last rewrite) plus the lines of its log
+(:mod:`~companion.storage.actionlog`).  :class:`GameFiles` reads a game whole,
+appends one line per entry (one write, one fsync) and rewrites the file when
+the log is folded in.  What a writer knows about a game's files (:class:`Live`)
+is kept in memory while both files' signatures hold, so a save costs two stats,
+not a read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from companion.storage import actionlog, models, quarantine
+from companion.storage.atomic import fsync_dir
+from companion.storage.files import FileSig, game_revision, game_tables, parse_game
+from companion.storage.folder import Damaged, DataFolder, read_bytes, stat, words
+from companion.storage.models import GameNotFoundError, NewerVersionError, StorageError, StoredGame
+
+__all__ = ["GameFiles", "Live"]
+
+_ID_RE = re.compile(models.GAME_ID_PATTERN)
+_CACHE = 256
+
+
+@dataclass(frozen=True)
+class Live:
+    """What a writer knows about a game's files, valid while both signatures hold."""
+
+    json_sig: FileSig
+    log_sig: FileSig | None = None  # None: no log file
+    token: str = ""  # the game file's log token
+    count: int = 0  # actions
+    log_token: str | None = None  # the log's token (None: no log, or not even a whole header)
+    log_valid: int = 0  # bytes of whole lines in the log
+    log_torn: bool = False  # the log ends with a line cut off by a crash
+    log_ops: int = 0  # entries and undos in the log (it is folded in past COMPACT_AFTER)
+    rev: int = 0  # the game file's revision (see files.game_revision)
+
+    @property
+    def revision(self) -> int:
+        """The game's revision: its file's, plus one per line of its log."""
+        return self.rev + self.log_ops
+
+    @property
+    def log_ok(self) -> bool:
+        """New lines may be appended to the log as it is."""
+        return self.log_sig is not None and self.log_token == self.token and not self.log_torn
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+class GameFiles:
+    """The game files of one data folder (``games/``, and ``trash/`` for reading)."""
+
+    def __init__(self, folder: DataFolder, describe: Callable[[str], str]) -> None:
+        self._folder = folder
+        self._dir = folder.games_dir
+        self._describe = describe  # game id -> plain words (from the index)
+        self._live: dict[str, Live] = {}
+
+    def path(self, game_id: Any, folder: Path | None = None) -> Path:
+        if not isinstance(game_id, str) or not _ID_RE.match(game_id):
+            raise GameNotFoundError(f"no game with id {game_id!r:.80}")
+        return (folder or self._dir) / f"{game_id}.json"
+
+    def forget(self, game_id: str) -> None:
+        self._live.pop(game_id, None)
+
+    def read(self, game_id: str, folder: Path | None = None) -> tuple[StoredGame, Live]:
+        """The game (its file plus its log) and what a writer needs to know about them.
+
+        The log is read first: if the game file is rewritten in between, the log
+        read belongs to an older token and is ignored -- the new file holds it.
+        A damaged log is set aside (the game then opens from its file alone).
+        """
+        path = self.path(game_id, folder)
+        log_path = path.with_suffix(".log")
+        for _attempt in range(3):
+            log = read_bytes(log_path)
+            found = self._folder.read(path, "game", lambda: self._describe(game_id))
+            if found is None:
+                raise GameNotFoundError(f"no game with id {game_id!r}")
+            game, token = parse_game(found[0])
+            live = Live(found[1], None, token, len(game.actions), rev=game_revision(found[0]))
+            if log is None:
+                return game, live
+            try:
+                parsed = actionlog.parse(log[0])
+                live = replace(
+                    live,
+                    log_sig=log[1],
+                    log_token=parsed.token,
+                    log_valid=parsed.valid_size,
+                    log_torn=parsed.torn,
+                    log_ops=len(parsed.ops) if parsed.token == token else 0,
+                )
+                if parsed.token != token or not parsed.ops:
+                    return game, live
+                actions, last = actionlog.apply(game.actions, parsed.ops)
+            except actionlog.LogNewerError as exc:
+                message = (
+                    f"{words(self._describe(game_id))}: its latest entries were saved by a newer "
+                    f"version of Rummy Companion ({exc}). Update the app to open it; the file "
+                    "was left untouched."
+                )
+                self._folder.note(message)
+                raise NewerVersionError(message) from None
+            except actionlog.LogDamagedError as exc:
+                self._quarantine_log(log_path, log[0], str(exc), game_id)
+                continue
+            updated = max(game.updated, last)
+            game = game.model_copy(update={"actions": actions, "updated": updated})
+            return game, replace(live, count=len(actions))
+        raise StorageError(f"{words(self._describe(game_id))} keeps changing while being read")
+
+    def _quarantine_log(self, log_path: Path, raw: bytes, reason: str, game_id: str) -> None:
+        """Set a damaged log aside, unless it changed since it was judged (lock held inside)."""
+        with self._folder.writing():
+            now = read_bytes(log_path)
+            if now is None or now[0] != raw:
+                return  # rewritten meanwhile: read again
+            dest = quarantine.set_aside(self._folder.dir, log_path, durable=self._folder.durable)
+            self._folder.set_aside_note(
+                dest,
+                f"The latest entries of {self._describe(game_id)} could not be read ({reason}). "
+                f"They were kept as {dest}; the game opens as it was when last summed up.",
+            )
+            self.forget(game_id)
+
+    def load(self, game_id: str, folder: Path | None = None) -> StoredGame | None:
+        """The game, or None if it is missing, damaged (set aside) or a newer app's."""
+        try:
+            return self.read(game_id, folder)[0]
+        except (GameNotFoundError, Damaged, NewerVersionError):
+            return None
+
+    def scan(self, folder: Path | None = None) -> Iterator[StoredGame]:
+        """Every readable game of ``games/`` (or ``folder``), by id."""
+        folder = folder or self._dir
+        for path in sorted(folder.glob("*.json")):
+            game = self.load(path.stem, folder)
+            if game is not None:
+                yield game
+
+    # ---- what a writer knows ---------------------------------------------------------
+    def state(self, game_id: str) -> Live:
+        """What a writer needs to append to a game: from memory if its files did not change."""
+        path = self.path(game_id)
+        cached = self._live.get(game_id)
+        if cached is not None:
+            json_sig, log_sig = stat(path), stat(path.with_suffix(".log"))
+            if json_sig == cached.json_sig and log_sig == cached.log_sig:
+                return cached
+        return self.fresh_state(game_id)[1]
+
+    def fresh_state(self, game_id: str) -> tuple[StoredGame, Live]:
+        """Read the game whole, cut off a torn log tail or drop a stale log (lock held)."""
+        game, live = self.read(game_id)
+        log_path = self.path(game_id).with_suffix(".log")
+        if live.log_sig is not None and live.log_token == live.token and live.log_torn:
+            os.truncate(log_path, live.log_valid)
+            if self._folder.durable:
+                fd = os.open(log_path, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            live = replace(live, log_sig=stat(log_path), log_torn=False)
+        elif live.log_sig is not None and live.log_token != live.token:
+            # stale (an older token) or not even its first line whole: nothing in it counts
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(log_path)
+            live = replace(live, log_sig=None, log_token=None)
+        self.remember(game_id, live)
+        return game, live
+
+    def remember(self, game_id: str, live: Live) -> None:
+        if len(self._live) >= _CACHE and game_id not in self._live:
+            self._live.pop(next(iter(self._live)))
+        self._live[game_id] = live
+
+    # ---- writing -----------------------------------------------------------------------
+    def append_line(self, game_id: str, live: Live, line: bytes) -> Live:
+        """Append one line to the game's log: one write and one fsync."""
+        log_path = self.path(game_id).with_suffix(".log")
+        self.forget(game_id)  # if this fails half-way, read afresh next time
+        if live.log_ok:
+            fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
+            data = line
+        else:
+            fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            data = actionlog.header(live.token) + line
+        try:
+            _write_all(fd, data)
+            if self._folder.durable:
+                os.fdatasync(fd) if hasattr(os, "fdatasync") else os.fsync(fd)
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+        if not live.log_ok and self._folder.durable:
+            fsync_dir(self._dir)
+        return replace(
+            live,
+            log_sig=FileSig.of(st),
+            log_token=live.token,
+            log_torn=False,
+            log_ops=live.log_ops + 1 if live.log_ok else 1,
+        )
+
+    def rewrite(self, game: StoredGame, revision: int, folder: Path | None = None) -> None:
+        """Write the whole game file at ``revision`` (a new log token), then drop the old log."""
+        path = self.path(game.id, folder)
+        token = secrets.token_hex(4)
+        self._folder.write(path, game_tables(game, token, revision))
+        with contextlib.suppress(FileNotFoundError):  # stale now (token); no fsync needed
+            os.unlink(path.with_suffix(".log"))
+        sig = stat(path)
+        if folder in (None, self._dir) and sig is not None:
+            self.remember(game.id, Live(sig, None, token, len(game.actions), rev=revision))
+
+    def create(self, game: StoredGame, folder: Path | None = None) -> None:
+        """Write a new game's file unless it is there already (a journal replayed)."""
+        path = self.path(game.id, folder)
+        if not path.exists():
+            self._folder.write(path, game_tables(game, secrets.token_hex(4)))
