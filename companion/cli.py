@@ -150,6 +150,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     cards = parse_cards(_cards_arg(args.cards), rule=pack)
     onto = parse_cards(args.onto, rule=pack) if args.onto else None
     hand = parse_cards(args.hand, rule=pack) if args.hand is not None else None
+    if hand:  # --hand is the other cards held: none of them is played or on the table
+        parse_cards([*map(str, cards), *map(str, onto or ()), *map(str, hand)], rule=pack)
     try:
         verdict = ruleset.check(cards, onto=onto, going_out=args.going_out, hand=hand, rules=rules)
     except IllegalActionError as exc:  # a referee may refuse by raising: same answer

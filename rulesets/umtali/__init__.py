@@ -50,6 +50,7 @@ from rulesets.umtali.actions import (
 )
 from rulesets.umtali.game import HandResult, Phase, TableMeld, UmtaliGame
 from rulesets.umtali.melds import (
+    U7_OPENING,
     U7_UNCHECKED,
     MeldKind,
     UmtaliRules,
@@ -76,6 +77,7 @@ from rulesets.umtali.summary import (
 __all__ = [
     "ACTION_TYPES",
     "RULESET",
+    "U7_OPENING",
     "U7_UNCHECKED",
     "Action",
     "Discard",

@@ -171,6 +171,7 @@ class _State:
     used: frozenset[Card] = frozenset()
     turn: int | None = None
     turn_open: bool = False
+    turn_acted: bool = False
     turn_no: int = 0
     first_player: int = 0
     drew: bool = False
@@ -331,8 +332,7 @@ class UmtaliGame:
             act = parse_action(action)
             _, out = self._apply(act, hand)
         except RulesetError as exc:
-            notes = (U7_UNCHECKED,) if hand is None and _u7_applies(act) else ()
-            return Verdict(legal=False, rule=exc.rule or "U", reason=exc.reason, notes=notes)
+            return Verdict(legal=False, rule=exc.rule or "U", reason=exc.reason)
         return Verdict(
             legal=True,
             kind=out.kind,
@@ -901,16 +901,23 @@ class UmtaliGame:
         if isinstance(a, Leftovers):
             return s, self._leftovers(s, p, a, hand)
         expected = s.turn if s.turn_open else (None if s.turn is None else 1 - s.turn)
+        # the turn now open is ``p``'s own (a new draw by ``p`` then skips a whole turn)
+        own_open = s.turn == p and s.turn_open
+        # the player whose turn it is has done nothing recorded in it yet
+        idle = not s.turn_open or not s.turn_acted
         turn_no = s.turn_no
         self._enter_turn(s, p, a.type)
         out = self._play(s, p, a, hand)
+        if s.turn == p:  # going out hands the (fresh) final turn to the other player
+            s.turn_acted = True
         # The app hears only what the table reports: an unrecorded turn of the other
-        # player is assumed, but the verdict says so.
+        # player is assumed, but the verdict says so.  A turn with something recorded
+        # in it but no discard simply ended (recording the discard is optional, U4.5).
         other = self.players[1 - p]
-        if expected is not None and expected != p:
+        if expected is not None and expected != p and idle:
             note = f"the app expected {other} to play; this assumes {other}'s turn went unrecorded"
             out = dataclasses.replace(out, notes=(*out.notes, note))
-        elif s.turn_no != turn_no and expected == p and s.phase is Phase.PLAY:
+        elif s.turn_no != turn_no and own_open and s.phase is Phase.PLAY:
             note = (
                 f"a second draw by {self.players[p]} starts a new turn; this assumes "
                 f"{other}'s turn in between went unrecorded"
@@ -966,6 +973,7 @@ class UmtaliGame:
         s.first_player = 1 - dealer
         s.turn = 1 - dealer
         s.turn_open = True
+        s.turn_acted = False
         s.turn_no = 1
         s.drew = False
         s.taken = frozenset()
@@ -1156,6 +1164,10 @@ class UmtaliGame:
     def _u7(
         self, hand: frozenset[Card] | None, cards: Sequence[Card], head: str
     ) -> tuple[str, ...]:
+        """U7.2 against the hand entered; without one, nothing to say: the game's
+        opening words already say the rule is checked only when a hand is entered."""
+        if hand is None:
+            return ()
         return no_breaking(cards, hand, self.rules, head)
 
     def _meld(self, s: _State, p: int, a: Meld, hand: frozenset[Card] | None) -> _Outcome:
@@ -1376,6 +1388,7 @@ class UmtaliGame:
         s.face_down = face_down
         s.turn = 1 - p
         s.turn_open = True
+        s.turn_acted = False
         s.turn_no += 1
         s.drew = False
         s.taken = frozenset()
@@ -1521,7 +1534,3 @@ class UmtaliGame:
         s.pending = frozenset()
         s.pending_order = ()
         s.taken = frozenset()
-
-
-def _u7_applies(action: UmtaliAction | None) -> bool:
-    return isinstance(action, Extend) or (isinstance(action, GoOut) and bool(action.pair))

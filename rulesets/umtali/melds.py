@@ -25,6 +25,7 @@ from rulesets.umtali.house_rules import UmtaliRules
 __all__ = [
     "BASIC_KINDS",
     "SINGLE_KINDS",
+    "U7_OPENING",
     "U7_UNCHECKED",
     "MeldKind",
     "UmtaliRules",
@@ -50,7 +51,13 @@ SEQUENCE_TOP: Final = 10
 HANDS_PER_GAME: Final = 4
 STOCK_AFTER_DEAL: Final = 31
 
-#: the note a verdict carries when no hand was entered (A-U7).
+#: said once where a game starts: verdicts check U7.2 only against a hand entered.
+U7_OPENING: Final = (
+    "A card that makes a meld with cards still held may not go down alone (the "
+    "no-breaking rule): the app checks it only when the player enters their hand."
+)
+
+#: the note a check without a hand carries (A-U7).
 U7_UNCHECKED: Final = (
     "U7 (no-breaking rule) could not be checked: no hand was entered, so the app "
     "cannot see whether these cards form a set, sequence or marriage with cards still held"

@@ -14,8 +14,8 @@ rule (A-U5).
 'pair'
 >>> RULESET.score(parse_cards("KH QH")).points
 20
->>> RULESET.opening(["Ann", "Bob"], "Ann").text
-'Ann deals 10 each; Bob plays first.'
+>>> RULESET.opening(["Ann", "Bob"], "Ann").text  # doctest: +ELLIPSIS
+'Ann deals 10 each; Bob plays first. A card that makes a meld with cards still held ...'
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from rulesets.protocol import (
 from rulesets.umtali.actions import Extend, GoOut, Meld, StartHand, UmtaliAction, parse_action
 from rulesets.umtali.game import UmtaliGame
 from rulesets.umtali.melds import (
+    U7_OPENING,
     MeldKind,
     UmtaliRules,
     accepted_cards,
@@ -125,7 +126,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
         return Opening(
             dealer=dealer,
             first=first,
-            text=f"{dealer} deals 10 each; {first} plays first.",
+            text=f"{dealer} deals 10 each; {first} plays first. {U7_OPENING}",
             rule="U3.3",
         )
 

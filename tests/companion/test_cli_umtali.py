@@ -91,3 +91,17 @@ def test_u6_2_plain_check_words_one_point(capsys: pytest.CaptureFixture[str]) ->
     assert main(["check", "umtali", "8H", "--onto", "5H 6H 7H"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("LEGAL extension, 1 point — ") and "1 points" not in out
+
+
+def test_u1_1_cli_check_a_card_played_and_still_held_is_listed_twice(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # --hand is the player's other cards: 5C cannot be played and held (one pack)
+    assert main(["check", "umtali", "5C", "--onto", "5D", "--hand", "5C 6C"]) == 2
+    err = capsys.readouterr().err
+    assert "5C is listed twice" in err and "(U1.1)" in err
+    # ... nor held while it lies on the table as the anchor
+    assert main(["check", "umtali", "5C", "--onto", "5D", "--hand", "5D 6C"]) == 2
+    assert "5D is listed twice" in capsys.readouterr().err
+    code, v = run_json(capsys, "check", "umtali", "5C", "--onto", "5D", "--hand", "6C")
+    assert code == 0 and v["legal"]

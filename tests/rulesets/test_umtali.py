@@ -10,6 +10,7 @@ from rulesets.errors import HouseRuleError, IllegalActionError, RecordError, Rul
 from rulesets.protocol import Ruleset, parse_house_rules
 from rulesets.umtali import (
     RULESET,
+    U7_OPENING,
     U7_UNCHECKED,
     MeldKind,
     Phase,
@@ -491,11 +492,15 @@ def test_u7_2_pair_may_not_break_a_set() -> None:
     assert not v.legal and v.rule == "U7.2"
 
 
-def test_u7_2_without_a_hand_the_verdict_says_u7_was_not_checked() -> None:
+def test_u7_2_without_a_hand_the_opening_says_u7_is_checked_only_with_one() -> None:
+    # said once where the game starts (issue 18), not on every verdict of the game
+    assert U7_OPENING in RULESET.opening(("Ann", "Bob"), "Ann").text
     g = new_game()
     g.meld("Bob", "2H 3H 4H")
     v = g.check_extend("Ann", "5H", ("Bob", 0))
-    assert v.legal and U7_UNCHECKED in v.notes
+    assert v.legal and not v.notes
+    assert not g.check_extend("Ann", "9H", ("Bob", 0)).notes
+    # the stateless checker has no opening: its verdict still says so
     assert U7_UNCHECKED in RULESET.check(C("5H"), onto=C("2H 3H 4H")).notes
     assert U7_UNCHECKED not in RULESET.check(C("5H"), onto=C("2H 3H 4H"), hand=C("9C")).notes
 

@@ -17,6 +17,7 @@ from rulesets.errors import IllegalActionError
 from rulesets.protocol import Verdict
 from rulesets.umtali import (
     RULESET,
+    Draw,
     MeldKind,
     Phase,
     UmtaliGame,
@@ -407,3 +408,41 @@ def test_u9_1_u9_2_ledger_has_one_entry_per_meld_and_adds_up_to_the_totals() -> 
     assert s.totals == {"Ann": 8, "Bob": 23} == s.hands[0].scores
     assert [e.kind for e in s.hands[0].ledger] == [e.kind for e in s.ledger]
     assert {m.kind for side in s.hands[0].sides.values() for m in side} >= {MeldKind.LEFTOVER}
+
+
+def test_u4_5_a_recorded_turn_is_never_called_unrecorded() -> None:
+    """Issue 18: after Ann's recorded turn, Bob's draw, take, meld or extension is Bob's
+    next turn -- no note that a turn went unrecorded or that Bob drew twice."""
+    g = new_game()
+    g.draw("Bob")
+    g.meld("Bob", "5H 6H 7H")
+    g.discard("Bob", "KS")
+    assert not g.judge(g.take_discards_action("Ann", "KS")).notes
+    assert not g.judge(Draw(player="Ann")).notes
+    g.take_discards("Ann", "KS")
+    assert not g.check_meld("Ann", "KS QS").notes  # the marriage taken from the pile
+    g.meld("Ann", "KS QS")
+    g.discard("Ann", "2C")
+    assert not g.check_extend("Bob", "8H", ("Bob", 0)).notes
+    assert not g.judge(Draw(player="Bob")).notes
+
+
+def test_u4_5_a_turn_without_its_discard_recorded_simply_ends() -> None:
+    # the discard is an optional record: Bob's recorded draw and meld were his turn
+    g = new_game()
+    g.draw("Bob")
+    g.meld("Bob", "5H 6H 7H")
+    assert not g.check_extend("Ann", "8H", ("Bob", 0)).notes
+    assert not g.judge(Draw(player="Ann")).notes
+
+
+def test_u4_5_a_whole_turn_missing_is_still_noted() -> None:
+    g = new_game()
+    g.draw("Bob")
+    g.discard("Bob", "KS")
+    v = g.judge(Draw(player="Bob"))  # Ann's turn in between was not recorded at all
+    assert v.legal and any("expected Ann" in n for n in v.notes)
+    g.draw("Ann")
+    g.meld("Ann", "5H 6H 7H")
+    v = g.judge(Draw(player="Ann"))  # a second draw by Ann: Bob's turn unrecorded
+    assert v.legal and any("unrecorded" in n for n in v.notes)
