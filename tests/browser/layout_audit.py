@@ -24,8 +24,8 @@ or scrolling area it sits in).  The checks:
    (every node with that id is checked below);
 2. **reachable** -- a required node is wholly in sight, or it sits in a
    scrolling area (the page's, or an inner one) at least :data:`MIN_SCROLL` px
-   tall, and the audit *proves* it by scrolling there with the mouse wheel
-   (``layout.reveal``) and reading it again.  A node cut off with nothing to
+   tall, and the audit *proves* it by scrolling there with the mouse wheel (at
+   most ``WHEEL_STEP`` px a gesture) and reading it again.  A node cut off with nothing to
    scroll, or held in a smaller scrolling box, is a problem.  A ``fixed`` node
    must be wholly in sight as the screen is (the primary action and the verdict
    live under the thumb);
@@ -35,7 +35,14 @@ or scrolling area it sits in).  The checks:
 4. **no text cut** -- a label cut short ("…") must be tappable, or inside a
    tappable node (a way to read the rest); a labelled node only partly in sight
    with no scrolling area to bring the rest (text cut off by a box too small)
-   is a problem.
+   is a problem;
+5. **targets whole** -- a tappable node under :data:`MIN_TARGET` px either way is a
+   target cut by its box.
+
+Flutter gives a node cut by a clip the box of its visible part (and drops a node
+wholly clipped by a box that does not scroll), so a node flush with an edge of
+its scrolling area is scrolled to as well, a row cut off by a fixed box shows as
+missing (check 1) or as a cut target (check 5).
 
 What it cannot see: the accessibility tree gives a text's whole label and its
 box, not the glyphs Flutter painted, so a ``max_lines`` text clipped mid-word
@@ -54,13 +61,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from tests.browser.layout import reveal
+from tests.browser.layout import WHEEL_STEP
 
-__all__ = ["MIN_SCROLL", "Node", "assert_layout", "audit", "read_nodes"]
+__all__ = ["MIN_SCROLL", "MIN_TARGET", "Node", "assert_layout", "audit", "read_nodes"]
 
 #: px: a scrolling area lower than this that clips required content is a defect
 #: (a ~75 px box of pots and stacks, a 39 px "On the table")
 MIN_SCROLL = 200
+#: px: a tappable node narrower or lower than this is a target cut by its box
+MIN_TARGET = 24
 
 _ROLES = ["button", "checkbox", "switch", "radio", "tab", "slider", "link", "menuitem", "textbox"]
 
@@ -192,11 +201,63 @@ def _px(box: tuple[float, ...]) -> str:
     return f"({box[0]:.0f},{box[1]:.0f} {box[2] - box[0]:.0f}x{box[3] - box[1]:.0f})"
 
 
+def _touches_edge(node: Node) -> bool:
+    """Whether ``node`` ends exactly at an edge of its scrolling area: Flutter gives a
+    node cut by a clip the box of its visible part, so such a node may go on beyond."""
+    if node.area is None or node.seen is None:
+        return False
+    return any(abs(node.full[k] - node.area[k]) < 1 for k in range(4))
+
+
+def _in_sight(node: Node) -> bool:
+    return node.whole_in_sight and not _touches_edge(node)
+
+
+def _scroll_to(page: Any, node: Node, attempts: int = 25) -> bool:
+    """Wheel ``node``'s scrolling area (at most ``WHEEL_STEP`` px a gesture, as a
+    thumb would) until the node is wholly in sight; whether it got there."""
+    for _ in range(attempts):
+        if _in_sight(node):
+            return True
+        area = node.area
+        if area is None:
+            return False
+        dx = dy = 0.0
+        for lo, hi, axis in ((0, 2, "x"), (1, 3, "y")):
+            if node.full[lo] < area[lo] + 1 and node.full[hi] < area[hi] - 1:
+                d = -min(WHEEL_STEP, area[lo] - node.full[lo] + 60)
+            elif node.full[hi] > area[hi] - 1 and node.full[lo] > area[lo] + 1:
+                d = min(WHEEL_STEP, node.full[hi] - area[hi] + 60)
+            else:
+                continue
+            if axis == "x":
+                dx = d
+            else:
+                dy = d
+        if not (dx or dy):
+            return node.whole_in_sight  # it fills its area, or sits flush at an edge
+        page.mouse.move((area[0] + area[2]) / 2, (area[1] + area[3]) / 2)
+        page.mouse.wheel(dx, dy)
+        page.wait_for_timeout(200)
+        again = [n for n in read_nodes(page) if n.id == node.id]
+        if not again:
+            return False
+        if again[0].full == node.full:  # nothing scrolled: as far as it goes
+            return again[0].whole_in_sight
+        node = again[0]
+    return _in_sight(node)
+
+
 def _reachable(page: Any, node: Node, min_scroll: int, scroll: bool) -> str | None:
     """Why ``node`` cannot be brought wholly into sight (None: it can)."""
-    if node.whole_in_sight:
+    if node.whole_in_sight and not _touches_edge(node):
         return None
-    where = "out of sight" if node.seen is None else f"cut to {_px(node.seen)} of {_px(node.full)}"
+    if node.seen is None:
+        where = "out of sight"
+    elif node.whole_in_sight:
+        where = f"at the edge of its scrolling area {_px(node.area or node.full)}"
+    else:
+        where = f"cut to {_px(node.seen)} of {_px(node.full)}"
     if node.area is None:
         return f"{node.name} is {where} and nothing scrolls to it"
     height = node.area[3] - node.area[1]
@@ -205,14 +266,9 @@ def _reachable(page: Any, node: Node, min_scroll: int, scroll: bool) -> str | No
             f"{node.name} is {where}, in a scrolling box only {height:.0f} px tall "
             f"(under {min_scroll} px)"
         )
-    if not scroll:
+    if not scroll or not node.id:
         return None
-    loc = page.get_by_test_id(node.id).first if node.id else None
-    if loc is None:
-        return None
-    try:
-        reveal(page, loc)
-    except AssertionError:
+    if not _scroll_to(page, node):
         return f"{node.name} is {where}; scrolling its area did not bring it into sight"
     return None
 
@@ -225,6 +281,7 @@ def audit(
     min_scroll: int = MIN_SCROLL,
     tolerance: float = 2.0,
     scroll: bool = True,
+    min_target: int = MIN_TARGET,
 ) -> list[str]:
     """The layout problems of the screen ``page`` shows now, as sentences ([] = none).
 
@@ -243,34 +300,10 @@ def audit(
         if n.id:
             by_id.setdefault(n.id, []).append(n)
     up = _lineage(nodes)
-
-    # 3. overlaps between visible tappable or labelled nodes (one holding the other is fine)
     shown = [n for n in nodes if n.seen is not None and (n.tappable or n.label)]
-    for k, a in enumerate(shown):
-        for b in shown[k + 1 :]:
-            if a.i in up[b.i] or b.i in up[a.i]:
-                continue
-            assert a.seen is not None and b.seen is not None
-            w, h = _overlap(a.seen, b.seen)
-            if w > tolerance and h > tolerance:
-                problems.append(
-                    f"{a.name} {_px(a.seen)} and {b.name} {_px(b.seen)} overlap by {w:.0f}x{h:.0f}"
-                )
-
-    # 4. text cut short
-    for n in nodes:
-        if not n.label:
-            continue
-        if n.label.rstrip().endswith(("…", "...")) and not (
-            n.tappable or any(nodes[j].tappable for j in up[n.i])
-        ):
-            problems.append(
-                f"{n.name}: its text is cut short ({n.label[-30:]!r}) with no way to read the rest"
-            )
-        elif n.seen is not None and not n.whole_in_sight and n.area is None:
-            problems.append(
-                f"{n.name}: cut to {_px(n.seen)} of {_px(n.full)} and nothing scrolls to the rest"
-            )
+    problems += _overlaps(shown, up, tolerance)
+    problems += _cut_text(nodes, up)
+    problems += _cut_targets(shown, min_target)
 
     # 1. present, 2. reachable (the fixed ones: in sight as they are)
     for ident in fixed:
@@ -291,6 +324,53 @@ def audit(
                 problems.append(why)
             problems += _covering(n, shown, up, tolerance)
     return list(dict.fromkeys(problems))
+
+
+def _overlaps(shown: list[Node], up: list[set[int]], tolerance: float) -> list[str]:
+    """3. visible tappable or labelled nodes that overlap (one holding the other is fine)."""
+    out = []
+    for k, a in enumerate(shown):
+        for b in shown[k + 1 :]:
+            if a.i in up[b.i] or b.i in up[a.i]:
+                continue
+            assert a.seen is not None and b.seen is not None
+            w, h = _overlap(a.seen, b.seen)
+            if w > tolerance and h > tolerance:
+                out.append(
+                    f"{a.name} {_px(a.seen)} and {b.name} {_px(b.seen)} overlap by {w:.0f}x{h:.0f}"
+                )
+    return out
+
+
+def _cut_text(nodes: list[Node], up: list[set[int]]) -> list[str]:
+    """4. a label cut short with no tap to read the rest; text cut off by its box."""
+    out = []
+    for n in nodes:
+        if not n.label:
+            continue
+        if n.label.rstrip().endswith(("…", "...")) and not (
+            n.tappable or any(nodes[j].tappable for j in up[n.i])
+        ):
+            out.append(
+                f"{n.name}: its text is cut short ({n.label[-30:]!r}) with no way to read the rest"
+            )
+        elif n.seen is not None and not n.whole_in_sight and n.area is None:
+            out.append(
+                f"{n.name}: cut to {_px(n.seen)} of {_px(n.full)} and nothing scrolls to the rest"
+            )
+    return out
+
+
+def _cut_targets(shown: list[Node], min_target: int) -> list[str]:
+    """5. a target cut by its box (Flutter gives a clipped node the box of what is left)."""
+    out = []
+    for n in shown:
+        if not n.tappable or n.role == "textbox" or _touches_edge(n):
+            continue
+        w, h = n.full[2] - n.full[0], n.full[3] - n.full[1]
+        if min(w, h) < min_target:
+            out.append(f"{n.name}: a target only {w:.0f}x{h:.0f} px (cut by its box?)")
+    return out
 
 
 def _covering(

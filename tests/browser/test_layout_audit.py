@@ -101,3 +101,15 @@ def test_missing_out_of_sight_action_and_a_cut_label_fail(page: Any) -> None:
     )
     problems = audit(page, ROWS, fixed=["action"])
     assert any(p.startswith("action ") and "without scrolling" in p for p in problems), problems
+
+
+def test_a_target_cut_by_its_box_fails(page: Any) -> None:
+    """Flutter gives a clipped node the box of what is left of it: a 14 px high button."""
+    screen(page)
+    page.evaluate(
+        """() => document.querySelector('flt-semantics-host').insertAdjacentHTML('beforeend',
+        '<flt-semantics flt-semantics-identifier="plus" role="button" flt-tappable=""'
+        + ' style="position:absolute;left:300px;top:715px;width:48px;height:14px"></flt-semantics>')"""
+    )
+    problems = audit(page, ROWS)
+    assert any(p.startswith("plus: a target only 48x14 px") for p in problems), problems
