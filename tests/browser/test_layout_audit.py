@@ -109,7 +109,8 @@ def test_a_target_cut_by_its_box_fails(page: Any) -> None:
     page.evaluate(
         """() => document.querySelector('flt-semantics-host').insertAdjacentHTML('beforeend',
         '<flt-semantics flt-semantics-identifier="plus" role="button" flt-tappable=""'
-        + ' style="position:absolute;left:300px;top:715px;width:48px;height:14px"></flt-semantics>')"""
+        + ' style="position:absolute;left:300px;top:715px;width:48px;height:14px">'
+        + '</flt-semantics>')"""
     )
     problems = audit(page, ROWS)
     assert any(p.startswith("plus: a target only 48x14 px") for p in problems), problems
