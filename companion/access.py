@@ -20,7 +20,9 @@ reach, or ``--pin NNNNNN``) puts a PIN in front of the app:
   back to the PIN screen and their tokens stop working) and picks a new PIN.
   The host stays.
 * **Seats**: a device may say who it is ("I am Ann"); that player's private
-  hand then shows only on that device.
+  hand then shows only on that device.  One device per seat: a seat another
+  device holds is refused ("Ann's seat is taken on another phone"); the host
+  can free it.
 
 Roles are enforced on the server, not by hiding buttons: every screen reaches
 the history through ``Services.repo``, which for a device at a table is a
@@ -341,9 +343,32 @@ class Table:
                 key=lambda d: (d.role is not Role.HOST, d.number),
             )
 
-    def set_seat(self, device: Device, seat: str | None) -> None:
+    def seat_holder(self, seat: str) -> Device | None:
+        """The joined device sitting in ``seat`` (a player's name), if any."""
         with self._lock:
-            device.seat = seat or None
+            return next((d for d in self._devices.values() if d.active and d.seat == seat), None)
+
+    def set_seat(self, device: Device, seat: str | None) -> str:
+        """ "I am Ann": one device per seat.  Returns why not ("" when seated).
+
+        A private hand shows only on its seat's device, so a seat another device
+        holds is refused; the host can free it (:meth:`free_seat`)."""
+        with self._lock:
+            seat = seat or None
+            holder = self.seat_holder(seat) if seat else None
+            if holder is not None and holder is not device:
+                return seat_taken(seat or "")
+            device.seat = seat
+            self._changed()
+            return ""
+
+    def free_seat(self, by: Device, device_id: str) -> None:
+        """The host frees the seat of a device (a phone left, or sits in the wrong place)."""
+        by.require(Capability.RUN_TABLE)
+        with self._lock:
+            for device in self._devices.values():
+                if device.id == device_id:
+                    device.seat = None
             self._changed()
 
     def end(self, by: Device) -> str:
@@ -384,6 +409,11 @@ class Table:
                 self._listeners.remove(ref)
             else:
                 fn()
+
+
+def seat_taken(seat: str) -> str:
+    """Why a seat cannot be taken, in words."""
+    return f"{seat}'s seat is taken on another phone. The host can free it on the table screen."
 
 
 def _wait_words(wait: float) -> str:

@@ -92,6 +92,7 @@ EVENTS_KEPT = 64
 #: how many idempotency keys a game remembers (a retry comes within seconds)
 KEYS_KEPT = 512
 
+NOT_UNDONE = "nothing was undone"
 BUSY_ELSEWHERE = (
     "Another copy of the app using this data folder keeps changing this game; your entry "
     "was not added. Close the other copy, or try again in a moment."
@@ -433,9 +434,12 @@ class LiveGame:
 
     def _stale(self, seen: int | None, actor: Actor, doing: str) -> Refusal | None:
         """Refuse an undo/redo/edit made on a screen that has not seen others' changes."""
-        if seen is None or not self.changes_since(seen, actor):
+        changes = [] if seen is None else self.changes_since(seen, actor)
+        if not changes:
             return None
-        news = self._news(seen, actor)
+        news = self._news(seen or 0, actor)
+        if doing == NOT_UNDONE and any(e.kind == "undo" for e in changes):
+            doing = "nothing else was undone"  # two people undid the same last entry
         return Refusal(
             f"{'; '.join(news)}; {doing} — look at the table and try again if you still want to.",
             changed=news,
@@ -544,7 +548,7 @@ class LiveGame:
             outcome, undone[0] = self._undo_once(actor, done)
             return outcome
 
-        outcome = self._checked_write(actor, seen, key, "nothing was undone", once)
+        outcome = self._checked_write(actor, seen, key, NOT_UNDONE, once)
         return outcome, undone[0] if outcome.event is not None else None
 
     def _checked_write(

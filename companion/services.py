@@ -36,6 +36,12 @@ if TYPE_CHECKING:
     from companion.session import GameSession, Who
 
 
+#: what the round trip asks the browser's storage (never written: any key would do)
+ROUND_TRIP_KEY = "rummy-companion.shown"
+#: how long a round trip may take before the screen counts as not confirmed
+ROUND_TRIP_SECONDS = 20.0
+
+
 @ft.observable
 @dataclass
 class UiState:
@@ -79,6 +85,7 @@ class Services:
     _offline_since: float | None = None
     _page: Any = None
     _unwatch: Any = None
+    _probe: Any = None
 
     @classmethod
     def at_table(
@@ -115,8 +122,34 @@ class Services:
     def _on_table(self) -> None:
         if self.gate.state == "in" and not self.device.active:
             self.drop("The host ended the table. Ask for the new PIN to join again.")
+        elif any(s.who.seat != self.device.seat for s in list(self._sessions)):
+            self._seated()  # the host freed this device's seat: its private hand goes
         else:
             self.gate.revision += 1
+
+    async def round_trip(self) -> bool:
+        """Wait until this session's browser has applied every update sent before this call.
+
+        One cheap question to the browser (does its storage hold a key); the
+        browser handles messages in order, so its answer comes after it applied
+        the updates sent earlier -- and any tap it sent before drawing them
+        reaches the server before the answer.  False if the browser did not
+        answer in time (offline, no browser at all).
+        """
+        page = self._page() if self._page is not None else None
+        if page is None:
+            return False
+        try:
+            if self._probe is None:  # made in the page's context: it registers with it
+                self._probe = ft.SharedPreferences()
+            # asked through the page's session: the service is registered with the page
+            # at once, but mounted under it only by the next full update
+            await page.session.invoke_method(
+                self._probe._i, "contains_key", {"key": ROUND_TRIP_KEY}, ROUND_TRIP_SECONDS
+            )
+        except (TimeoutError, RuntimeError):
+            return False
+        return True
 
     def history_changed(self) -> None:
         self.ui.history_revision += 1
@@ -148,13 +181,18 @@ class Services:
         self.gate.message = message
         self.gate.state = "pin"
 
-    def set_seat(self, seat: str | None) -> None:
-        """ "I am Ann": that player's private hand shows only on this device."""
+    def set_seat(self, seat: str | None) -> str:
+        """ "I am Ann": that player's private hand shows only on this device.
+
+        Returns why not ("" when seated): another device holds the seat."""
         if self.table is not None:
-            self.table.set_seat(self.device, seat)
+            refusal = self.table.set_seat(self.device, seat)
+            if refusal:
+                return refusal
         else:
             self.device.seat = seat or None
         self._seated()
+        return ""
 
     def _seated(self) -> None:
         who = self.who()

@@ -10,9 +10,12 @@ with its reason and rule ID and nothing is saved.  Every accepted entry is
 durable when ``add`` returns (the repository fsyncs it).
 
 Several devices, one game.  Each write carries the hub revision this device's
-screen last showed (:meth:`GameSession.mark_shown`, called by the play
-screen as it renders) and an idempotency key made of this session, that
-revision and the entry: the same tap sent twice is applied once, an entry made
+screen last showed -- the revision the *device* confirmed it had drawn
+(:meth:`GameSession.mark_shown`, called by the play screen once the browser has
+answered a round trip sent after the redraw), not the one the server last drew:
+a tap already on its way was made on the screen before -- and an idempotency
+key made of this session, that revision and the entry: the same tap sent twice
+is applied once, an entry made
 on a stale screen is judged against the current state, and undo/redo/edit
 from a stale screen is refused with what changed.  Undo and redo are
 table-wide.  After any device's change every session showing the game
@@ -263,9 +266,17 @@ class GameSession:
         with self._live.lock:
             return self._live.game.can(action, hand=hand)
 
-    def mark_shown(self) -> None:
-        """The screen is being drawn from this session now (the play screen calls this)."""
-        self._shown = self._synced
+    def follow_screen(self) -> None:
+        """A screen draws this session: from now on a write is judged against the revision
+        the device confirmed it shows (:meth:`mark_shown`), starting with the one it opened."""
+        if self._shown is None:
+            self._shown = self._synced
+
+    def mark_shown(self, revision: int | None = None) -> None:
+        """The device shows ``revision`` of the table now (default: what this session
+        synced last).  Called when the device confirmed it drew it; never goes back."""
+        shown = self._synced if revision is None else revision
+        self._shown = shown if self._shown is None else max(self._shown, shown)
 
     # ---- changing ----------------------------------------------------------------------------
     def add(self, action: ActionIn, *, hand: Sequence[Card] | None = None) -> Refusal | None:
@@ -309,6 +320,11 @@ class GameSession:
             key=entry_key(self._actor, seen, "replace", list(actions)),
         )
         return self._settle(outcome)
+
+    def refuse(self, message: str) -> None:
+        """Show ``message`` where this screen shows a refusal (nothing changed)."""
+        self.error = Refusal(message)
+        self._changed()
 
     def clear_error(self) -> None:
         self.error = None

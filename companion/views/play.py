@@ -6,9 +6,11 @@ after this device was offline, "I am …" at a table of several devices, and a
 link to the rules; the body is the game's own table component.
 
 Every device showing a game shares one live game (:mod:`companion.hub`); this
-screen marks the revision it draws (``session.mark_shown``), so an entry made
-on it is judged knowing what it showed.  Leaving the screen stops hearing of
-changes.  A reload of the browser tab or a restart of the app resumes exactly
+screen marks the revision the *device* shows (``session.mark_shown``, once the
+browser answered a round trip sent after the redraw), so an entry, undo or redo
+made on it is judged against what the person saw -- not against what the server
+drew last, which a tap already on its way never showed.  Leaving the screen
+stops hearing of changes.  A reload of the browser tab or a restart of the app resumes exactly
 where it was.
 """
 
@@ -112,15 +114,23 @@ def _seat_chips(
     services: Services, session: GameSession, after: Callable[[], Any]
 ) -> list[ft.Control]:
     mine = session.seat
+    table = services.table
 
     def sit(player: str | None, _: Any = None) -> None:
-        services.set_seat(player)
+        refusal = services.set_seat(player)
+        if refusal:
+            session.refuse(refusal)  # nothing changed: the seat stays with its phone
         after()
 
-    chips = [
-        choice(p, mine == p, functools.partial(sit, p), f"seat-{p}", f"I am {p}")
-        for p in session.players
-    ]
+    def chip(player: str) -> ft.Control:
+        holder = table.seat_holder(player) if table is not None else None
+        taken = holder is not None and holder is not services.device
+        words = f"{player} (taken)" if taken else player
+        label = f"I am {player}: taken on another phone" if taken else f"I am {player}"
+        tap = functools.partial(sit, player)
+        return choice(words, mine == player, tap, f"seat-{player}", label)
+
+    chips = [chip(p) for p in session.players]
     chips.append(choice("Just watching", mine is None, functools.partial(sit, None), "seat-none"))
     return chips
 
@@ -193,6 +203,25 @@ def _more_menu(
     )
 
 
+def use_shown(services: Services, session: GameSession) -> None:
+    """Mark the revision this device shows once the browser confirms it drew it.
+
+    The server redraws a screen the moment another device changes the game; the
+    browser shows that a little later.  A tap sent in between was made on the
+    screen before, and must be judged against that (two people pressing Undo at
+    once mean the same last entry).  So the revision counts as shown only after a
+    round trip sent behind the redraw comes back (:meth:`Services.round_trip`).
+    """
+    session.follow_screen()
+    revision = session.table_revision
+
+    async def confirmed() -> None:
+        if await services.round_trip():
+            session.mark_shown(revision)
+
+    ft.use_effect(confirmed, [session, revision])
+
+
 def _open(services: Services, gid: str) -> GameSession | str:
     """The game's session, or why it cannot be opened (in plain words)."""
     try:
@@ -232,7 +261,7 @@ def PlayView() -> ft.View:
     session = opened
     ft.use_state(session)  # the one subscriber: each change re-renders this screen once
     handle = ft.use_memo(session.handle, [gid])  # for the table: not observable
-    session.mark_shown()  # what this screen draws now is what an entry made on it saw
+    use_shown(services, session)  # a tap is judged against what the device showed
     scoreboard = use_scoreboard()  # the collapsed scoreboard, open or folded
 
     def undo(_: Any) -> None:

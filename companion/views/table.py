@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import io
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -46,8 +47,9 @@ def host_only_view(route: str, title: str, need: Capability) -> ft.View:
     )
 
 
-def _device_line(device: Device, me: Device) -> ft.Control:
-    """ "The host (this device)", "Phone 2", "Ann (phone 1)"."""
+def _device_line(device: Device, me: Device, free: Callable[[str], None]) -> ft.Control:
+    """ "The host (this device)", "Phone 2", "Ann (phone 1)" -- and, for a seated
+    device, "Free Ann's seat" (the phone left, or sits in the wrong place)."""
     if device.role is Role.HOST:
         words = f"{device.seat}, the host" if device.seat else "The host"
         icon = ft.Icons.COMPUTER
@@ -55,7 +57,15 @@ def _device_line(device: Device, me: Device) -> ft.Control:
         words = f"{device.seat} (phone {device.number})" if device.seat else device.words
         icon = ft.Icons.SMARTPHONE
     words += " (this device)" if device is me else ""
-    return said(ft.Row([ft.Icon(icon), ft.Text(words, size=15)]), words, f"device-{device.id}")
+    line = said(ft.Row([ft.Icon(icon), ft.Text(words, size=15)]), words, f"device-{device.id}")
+    if not device.seat:
+        return line
+    seat = device.seat
+    button = tag(
+        ft.TextButton(f"Free {seat}'s seat", on_click=lambda _: free(device.id)),
+        f"free-seat-{seat}",
+    )
+    return ft.Row([line, button], wrap=True, spacing=8)
 
 
 def _join_panel(services: Services, pin: str) -> ft.Control:
@@ -109,13 +119,19 @@ def TableView() -> ft.View:
         set_asking(False)
         set_message(f"The table was ended: every phone left. The new PIN is {pin}.")
 
+    def free(device_id: str) -> None:
+        try:
+            table.free_seat(services.device, device_id)
+        except NotAllowed as exc:
+            set_message(str(exc))
+
     devices = table.devices()
     phones = sum(d.role is Role.PHONE for d in devices)
     controls: list[ft.BaseControl] = [
         heading("Join this table"),
         _join_panel(services, table.pin),
         heading(f"At the table: {phones} phone{'' if phones == 1 else 's'}", 18),
-        *[_device_line(d, services.device) for d in devices],
+        *[_device_line(d, services.device, free) for d in devices],
     ]
     if message:
         controls.append(said(ft.Text(message, size=15), message, "table-message"))

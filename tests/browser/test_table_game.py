@@ -226,3 +226,100 @@ def test_a_phone_that_drops_off_comes_back_to_the_current_state_and_says_so(
     _sides(phone, ann=3, bob=0)
     said(phone, "back-online", r"You were offline for \d+ s\. Meanwhile: The host: Ann meld")
     expect(phone.get_by_role("button", name="Join")).to_have_count(0)
+
+
+class Held:
+    """A device's connection through the test, with its downlink held back on demand: what
+    the server sends it waits (a slow browser that has not drawn the table yet), while the
+    device's own taps still go up."""
+
+    def __init__(self, page: Any) -> None:
+        self.holding = False
+        self.held: list[tuple[Any, Any]] = []
+        page.route_web_socket(re.compile(r".*/ws$"), self._connect)
+
+    def _connect(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def down(message: Any) -> None:
+            if self.holding:
+                self.held.append((ws, message))
+            else:
+                ws.send(message)
+
+        server.on_message(down)
+        ws.on_message(server.send)
+
+    def release(self) -> None:
+        self.holding = False
+        for ws, message in self.held:
+            ws.send(message)
+        self.held.clear()
+
+
+def _wait(page: Any, ready: Any, what: str, limit_s: float = 30.0) -> None:
+    deadline = time.monotonic() + limit_s
+    while not ready():
+        assert time.monotonic() < deadline, what
+        page.wait_for_timeout(25)
+
+
+@pytest.mark.slow
+def test_host_and_three_phones_two_undos_at_once_take_off_one_entry_and_a_seat_is_one_phones(
+    browser: Any, server: TableServer, devices: list[Any]
+) -> None:
+    opening = UMTALI["opening"]
+    melds = [
+        {"type": "meld", "player": "Bob", "cards": ["10C", "10D", "10H"]},
+        {"type": "meld", "player": "Ann", "cards": ["5H", "6H", "7H"]},
+    ]
+    game = GameSession.start(server.repo, "umtali", UMTALI["players"], {}, opening)
+    for meld in melds:
+        assert game.add(meld) is None
+    gid = game.game_id
+    host = _at_table(browser, devices, server, gid, host=True)
+    first = _at_table(browser, devices, server, gid, host=False)
+    slow = _watch(new_page(browser, PHONE))  # the phone whose browser is slow to hear
+    devices.append(slow)
+    held = Held(slow)
+    arrive(slow, f"{server.url}play/{gid}")
+    type_pin(slow, server.table.pin)
+    third = _at_table(browser, devices, server, gid, host=False)
+    for page in (host, first, slow, third):
+        _sides(page, ann=3, bob=15)
+        _quiet(page)
+
+    # Both people press Undo for Ann's meld at the same moment.  The slow phone's tap is
+    # made on the screen that still shows the meld: the server has redrawn that phone's
+    # screen after the first undo, but the phone has not heard it yet.
+    held.holding = True
+    first.get_by_role("button", name="Undo").click()
+    _wait(slow, lambda: len(server.repo.get_game(gid).actions) == 2, "the first undo")
+    _wait(slow, lambda: held.held, "the slow phone's redraw is held back")
+    before = len(held.held)
+    slow.get_by_role("button", name="Undo").dispatch_event("click")
+    _wait(slow, lambda: len(held.held) > before, "the server answered the slow phone's tap")
+    held.release()
+    expect(slow.get_by_test_id("verdict")).to_have_attribute(
+        "aria-label",
+        re.compile(
+            r"Refused: Phone \d just undid (.+'s )?Ann meld 5♥ 6♥ 7♥; nothing else was undone"
+        ),
+        timeout=T,
+    )
+    assert server.repo.get_game(gid).actions == [*opening, melds[0]]  # one entry came off
+    for page in (host, first, slow, third):
+        _sides(page, ann=0, bob=15)
+
+    # One phone per seat: "I am Ann" on a second phone is refused, in words.
+    first.get_by_test_id("seat").click()
+    first.get_by_test_id("seat-Ann").click()
+    expect(first.get_by_role("button", name="This device: Ann. Change")).to_have_count(1)
+    _quiet(third)
+    third.get_by_test_id("seat").click()
+    third.get_by_test_id("seat-Ann").click()
+    expect(third.get_by_test_id("verdict")).to_have_attribute(
+        "aria-label", re.compile(r"Refused: Ann's seat is taken on another phone"), timeout=T
+    )
+    expect(third.get_by_role("button", name="This device: just watching. Change")).to_have_count(1)
+    assert [d.seat for d in server.table.devices()].count("Ann") == 1

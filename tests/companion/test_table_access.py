@@ -254,3 +254,32 @@ def test_guard_is_a_repository_view_sharing_the_hub() -> None:
     services, _ = _phone_services(repo)
     assert isinstance(services.repo, GuardedRepository)
     assert hub_for(services.repo) is hub_for(repo)
+
+
+@pytest.mark.usefixtures("tally")
+def test_one_phone_per_seat_a_taken_seat_is_refused_and_the_host_can_free_it() -> None:
+    repo = MemoryRepository()
+    table, _ = _table()
+    ann_phone, other_phone = (Services.at_table(AppConfig(), repo, table) for _ in range(2))
+    host = table.claim_host(table.host_link()).device
+    first, second = (table.join(f"10.0.0.{n}", "204518").device for n in (7, 8))
+    assert host is not None and first is not None and second is not None
+    ann_phone.admit(first)
+    other_phone.admit(second)
+    gid = ann_phone.repo.create_game("tally", PLAYERS).id
+    mine = GameSession.open(ann_phone.repo, gid, who=ann_phone.who())
+    theirs = GameSession.open(other_phone.repo, gid, who=other_phone.who())
+    ann_phone.opened(mine)
+    other_phone.opened(theirs)
+    assert ann_phone.set_seat("Ann") == ""
+    refusal = other_phone.set_seat("Ann")  # "I am Ann" on a second phone
+    assert refusal.startswith("Ann's seat is taken on another phone")
+    assert second.seat is None and not theirs.private_view("Ann") and mine.private_view("Ann")
+    assert [d.seat for d in table.devices()].count("Ann") == 1
+    assert ann_phone.set_seat("Ann") == ""  # sitting down again where one sits is fine
+    with pytest.raises(NotAllowed):
+        table.free_seat(second, first.id)  # a phone cannot free another's seat
+    table.free_seat(host, first.id)  # the host frees it: Ann's phone no longer shows her hand
+    assert first.seat is None and not mine.private_view("Ann")
+    assert other_phone.set_seat("Ann") == "" and theirs.private_view("Ann")
+    assert not mine.private_view("Ann")
