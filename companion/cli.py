@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rulesets import GAMES, IllegalActionError, RulesetError, load_ruleset
+from rulesets import GAMES, IllegalActionError, RulesetError, load_ruleset, timeline
 from rulesets.cards import parse_cards
 from rulesets.protocol import GameRecord, Verdict, parse_house_rules
 from rulesets.words import plural
@@ -203,7 +203,7 @@ def _read_record(path: Path) -> GameRecord:
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     record = _read_record(args.file)
-    summary = load_ruleset(record.game).replay(record)
+    summary = timeline.replay(record).game.summary().to_json()
     if args.json:
         _print_json(summary)
         return EXIT_OK

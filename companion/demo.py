@@ -24,7 +24,7 @@ from typing import Any
 from companion.config import SEEDS_DIR
 from companion.storage import STORAGE_SCHEMA_VERSION, GameRepository, StoredGame
 from companion.storage.base import BACKUP_FORMAT
-from rulesets import GAMES, RulesetError, load_ruleset
+from rulesets import GAMES, RulesetError, timeline
 from rulesets.protocol import GameRecord
 
 __all__ = ["DEMO_DIR", "demo_games", "demo_records", "load_demo"]
@@ -54,7 +54,7 @@ def demo_games(folder: Path | None = None) -> list[StoredGame]:
     records = demo_records(folder)
     games = []
     for n, (stem, record) in enumerate(records):
-        summary = load_ruleset(record.game).replay(record)
+        summary = timeline.replay(record).game.summary().to_json()
         created = (_LAST_EVENING - timedelta(days=2 * (len(records) - 1 - n))).isoformat(
             timespec="microseconds"
         )

@@ -456,6 +456,12 @@ class Action(BaseModel):
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
 
+    def after_correction(self, before: Summary) -> Action:
+        """This recorded action as it stands once an earlier entry was corrected
+        (:func:`rulesets.timeline.corrected`); ``before`` is the game just before it.
+        Unchanged by default."""
+        return self
+
 
 class GameRecord(BaseModel):
     """A whole game as reported at the table: who, which rules, what happened.

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.session import GameSession
-from rulesets import RulesetError, seats
+from rulesets import RulesetError, seats, timeline
 from rulesets.cards import Card, parse_cards
 from rulesets.protocol import Action, Verdict
 from rulesets.rummy import (
@@ -124,7 +124,8 @@ def hand_end_index(actions: Sequence[Action], number: int) -> int | None:
 def corrected(session: GameSession, index: int, new_end: HandEnd) -> list[Action]:
     """The record with the hand end at ``index`` replaced by ``new_end``; later deals
     go to whoever the referee now names (R1.2).  Raises if the referee refuses it."""
-    return list(live_game(session).corrected(index, new_end))
+    with session.live.lock:  # looking back pops and pushes the shared live game
+        return timeline.corrected(live_game(session), index, new_end)
 
 
 def next_deal(summary: RummySummary) -> StartHand | None:
@@ -217,7 +218,7 @@ class HandOverAnswer:
 
 def _ask_preview(game: RummyGame, index: int | None, action: HandEnd) -> RummySummary | None:
     try:
-        return game.preview(action, at=index)
+        return timeline.preview(game, action, at=index)
     except RulesetError:
         return None
 
@@ -264,7 +265,7 @@ def ask_hand_over(
     preview = _ask_preview(game, index, action)
     verdict = None
     if not missing:
-        verdict = game.judge(action) if index is None else game.judge_at(index, action)
+        verdict = game.judge(action) if index is None else timeline.judge_at(game, index, action)
     return HandOverAnswer(
         action=action,
         missing=missing,

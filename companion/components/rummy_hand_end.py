@@ -48,7 +48,7 @@ from companion.components.rummy_entry import (
 )
 from companion.session import GameSession, Refusal
 from companion.ui import slug, tap_target
-from rulesets import RulesetError, seats
+from rulesets import RulesetError, seats, timeline
 from rulesets.cards import JOKER, Card, Rank, Suit, format_cards
 from rulesets.protocol import Verdict
 from rulesets.rummy import HandEnd, RummyGame, RummyPlay, RummySummary
@@ -135,7 +135,8 @@ def _order(session: GameSession, ui: HandOverUi) -> list[str]:
         return []
     game = live_game(session)
     index = hand_end_index(game.actions, ui.number)
-    before = game.summary_at(index) if index is not None else summary_of(session)
+    with session.live.lock:  # looking back pops and pushes the shared live game
+        before = timeline.summary_at(game, index) if index is not None else summary_of(session)
     dealer = before.detail.play.dealer if before.detail.play else before.dealer
     return losers_in_order(session.players, ui.winner, dealer)
 
@@ -145,9 +146,14 @@ def _typed_totals(ui: HandOverUi) -> dict[str, int]:
 
 
 def _facts(session: GameSession, ui: HandOverUi) -> _Facts:
+    with session.live.lock:  # looking back pops and pushes the shared live game
+        return _facts_now(session, ui)
+
+
+def _facts_now(session: GameSession, ui: HandOverUi) -> _Facts:
     game = live_game(session)
     index = hand_end_index(game.actions, ui.number)
-    before = game.summary_at(index) if index is not None else summary_of(session)
+    before = timeline.summary_at(game, index) if index is not None else summary_of(session)
     play = before.detail.play
     losers = _order(session, ui)
     answer = HandOverAnswer()

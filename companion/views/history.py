@@ -22,7 +22,7 @@ from companion.services import Services, use_services, use_ui
 from companion.stats import PlayerStats, Series, higher_is_better, player_stats, series, units
 from companion.storage import GameListItem, StorageError, StoredGame
 from companion.ui import go, icon_button, labelled, slug
-from rulesets import GAMES, RulesetError, load_ruleset
+from rulesets import GAMES, RulesetError, load_ruleset, timeline
 from rulesets.protocol import LedgerRow, Summary
 
 PAGE = 20
@@ -285,7 +285,7 @@ def HistoryView() -> ft.View:
 def _summary_of(game: StoredGame) -> tuple[Summary | None, str | None]:
     """The referee's summary of a stored game (its one replay), or why there is none."""
     try:
-        return load_ruleset(game.game).from_record(game.to_record()).summary(), None
+        return timeline.replay(game.to_record()).game.summary(), None
     except RulesetError as exc:  # a record the referee refuses, or an unknown game
         return None, f"This game cannot be replayed ({exc}); showing the last saved totals."
 

@@ -23,6 +23,7 @@ from pydantic import Field, TypeAdapter, ValidationError
 from rulesets.cards import Card, parse_cards
 from rulesets.errors import RecordError
 from rulesets.protocol import Action as BaseAction
+from rulesets.protocol import Summary
 
 __all__ = [
     "Action",
@@ -53,6 +54,13 @@ class StartHand(BaseAction):
     dealer: str | None = None
     turns: bool = False
     upcard: str | None = None
+
+    def after_correction(self, before: Summary) -> StartHand:
+        """A deal that names its dealer names whoever the rules now name (with
+        "Winner deals", a corrected winner moves the deal, R1.2)."""
+        if self.dealer is None or not before.dealer:
+            return self
+        return self.model_copy(update={"dealer": before.dealer})
 
 
 class Draw(BaseAction):

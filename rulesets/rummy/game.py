@@ -327,45 +327,6 @@ class RummyGame:
         """
         return self._judge_on(self._state, action, hand)
 
-    def judge_at(self, index: int, action: ActionIn, *, hand: HandIn = None) -> Verdict:
-        """The verdict ``action`` would get in place of entry ``index`` (0-based) --
-        e.g. a corrected hand end; nothing changes."""
-        return self._judge_on(self._before(index), action, hand)
-
-    def preview(self, action: ActionIn, *, at: int | None = None) -> RummySummary:
-        """The summary as it would be after ``action`` (in place of entry ``at``, if
-        given); raises if the referee refuses it; nothing changes."""
-        state = (self._state if at is None else self._before(at)).clone()
-        self._run(state, parse_action(action), None)
-        return self._summary_of(state)
-
-    def summary_at(self, index: int) -> RummySummary:
-        """Where the game stood just before entry ``index`` (0-based)."""
-        return self._summary_of(self._before(index))
-
-    def corrected(self, index: int, action: ActionIn) -> list[RummyAction]:
-        """The record with entry ``index`` replaced by ``action`` (a corrected hand end).
-
-        Later entries are kept; a later deal goes to whoever the rules now name
-        (with "Winner deals" a corrected winner moves the deal, R1.2).  Raises
-        if the referee refuses the corrected record.
-        """
-        scratch = RummyGame(self._players, self._rules)
-        scratch._state = self._before(index).clone()
-        scratch._actions = list(self._actions[:index])
-        scratch._stack = list(self._stack[:index])
-        scratch.push(action)
-        for later in self._actions[index + 1 :]:
-            if isinstance(later, StartHand) and later.dealer is not None and scratch.dealer:
-                later = later.model_copy(update={"dealer": scratch.dealer})
-            scratch.push(later)
-        return list(scratch._actions)
-
-    def _before(self, index: int) -> _State:
-        if not 0 <= index <= len(self._actions):
-            raise RecordError(f"entry {index + 1}: the game has {len(self._actions)} entries")
-        return self._stack[index] if index < len(self._actions) else self._state
-
     def _judge_on(self, st: _State, action: ActionIn, hand: HandIn) -> Verdict:
         try:
             act = parse_action(action)

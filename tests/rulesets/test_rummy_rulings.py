@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from rulesets import timeline
 from rulesets.cards import parse_cards
 from rulesets.errors import HouseRuleError, RulesetError
 from rulesets.protocol import Units, parse_house_rules
@@ -657,7 +658,7 @@ def _two_hands(**rules: Any) -> RummyGame:
 def test_r6_2_a_finished_hand_is_judged_in_place_without_a_replay() -> None:
     g = _two_hands()
     index = 2  # start, meld, hand end
-    before = g.summary_at(index)
+    before = timeline.summary_at(g, index)
     assert before.phase is Phase.PLAY and [m.cards for m in before.detail.table] == [
         ("7H", "8H", "9H")
     ]
@@ -666,23 +667,25 @@ def test_r6_2_a_finished_hand_is_judged_in_place_without_a_replay() -> None:
         "went_out": "B",
         "remaining": {"A": ["KS", "7D", "AC"], "C": ["5C"]},
     }
-    assert g.judge_at(index, fixed).legal
-    assert g.preview(fixed, at=index).hands[0].scores == {"A": 18, "B": 0, "C": 5}
+    assert timeline.judge_at(g, index, fixed).legal
+    assert timeline.preview(g, fixed, at=index).hands[0].scores == {"A": 18, "B": 0, "C": 5}
     # a card on the table at that time cannot be in a loser's hand (R2.3)
     bad = {"type": "hand_end", "went_out": "B", "remaining": {"A": ["9H"], "C": []}}
-    assert g.judge_at(index, bad).rule == "R2.3"
+    assert timeline.judge_at(g, index, bad).rule == "R2.3"
     assert g.totals == {"A": 17, "B": 2, "C": 8}  # nothing changed
 
 
 def test_r1_2_a_corrected_winner_moves_later_deals_with_winner_deals() -> None:
     g = _two_hands(winner_deals=True)
-    record = g.corrected(
-        2, {"type": "hand_end", "went_out": "C", "remaining": {"A": [], "B": ["2D"]}}
+    record = timeline.corrected(
+        g, 2, {"type": "hand_end", "went_out": "C", "remaining": {"A": [], "B": ["2D"]}}
     )
     again = RummyGame(["A", "B", "C"], {"winner_deals": True}, record)
     assert again.results[0].went_out == "C" and again.results[1].dealer == "C"
     with pytest.raises(RulesetError):
-        g.corrected(2, {"type": "hand_end", "went_out": "C", "remaining": {"A": ["8H"], "B": []}})
+        timeline.corrected(
+            g, 2, {"type": "hand_end", "went_out": "C", "remaining": {"A": ["8H"], "B": []}}
+        )
 
 
 def test_detail_cites_the_rules_the_screens_show() -> None:
@@ -745,7 +748,7 @@ def test_r7_fixed_rounds_hands_left_and_entries_out_of_range() -> None:
     g.end_hand("A", remaining={"B": "2C"})
     assert g.summary().detail.hands_left == 2
     with pytest.raises(RulesetError, match="entry 100"):
-        g.summary_at(99)
+        timeline.summary_at(g, 99)
 
 
 def test_suggest_between_hands_at_a_table() -> None:
