@@ -11,6 +11,12 @@ reach, or ``--pin NNNNNN``) puts a PIN in front of the app:
 * **A phone** joins with the 6-digit PIN.  Wrong PINs are limited per client
   address: 5 tries, then a wait that doubles with each further miss (30 s,
   1 min, 2 min, … at most an hour); while waiting, a PIN is not even compared.
+  On top of that, the whole table has a budget (30 wrong PINs from all
+  addresses together): past it no PIN is looked at until the host lets new
+  phones try again.  Neither count is cleared by a join or by ending the table,
+  and both survive a restart.  In table mode the server does not believe proxy
+  headers (``X-Forwarded-For``), so an address cannot be forged from this
+  machine (see :mod:`companion.serve`).
   PINs are compared in constant time (:func:`hmac.compare_digest`) and never
   logged (Flet's message log, which would show typed text, is kept quiet in
   table mode: see :mod:`companion.serve`).  A joined device keeps a random
@@ -19,6 +25,11 @@ reach, or ``--pin NNNNNN``) puts a PIN in front of the app:
 * **Ending the table** drops every joined device at once (their screens go
   back to the PIN screen and their tokens stop working) and picks a new PIN.
   The host stays.
+* **Kept through a restart**: the table (PIN, the host, every joined device
+  and its seat -- tokens and host links only as SHA-256 hashes -- and the
+  wrong-PIN counts) is kept in the data folder (``table.json``, readable by
+  this user only), so after a crash or a restart every device comes back by
+  itself.  An ended table's phones are gone from it for good.
 * **Seats**: a device may say who it is ("I am Ann"); that player's private
   hand then shows only on that device.  One device per seat: a seat another
   device holds is refused ("Ann's seat is taken on another phone"); the host
@@ -40,9 +51,12 @@ one device is the host, as before.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
-import itertools
+import json
+import logging
+import os
 import secrets
 import threading
 import time
@@ -66,10 +80,22 @@ __all__ = [
     "new_pin",
 ]
 
+log = logging.getLogger(__name__)
+
+#: the table's file in the data folder: PIN, host links and device tokens (hashed)
+TABLE_FILE = "table.json"
+TABLE_VERSION = 1
 PIN_DIGITS = 6
 FREE_TRIES = 5
 FIRST_WAIT = 30.0
 LONGEST_WAIT = 3600.0
+#: wrong PINs from all addresses together before the host is asked (a forged address
+#: gets its own per-address count; this one it cannot escape)
+TABLE_MISSES = 30
+TABLE_LOCKED = (
+    "Too many wrong PINs were typed at this table. Ask the host to let new phones try "
+    "again on the table screen."
+)
 
 
 class Role(StrEnum):
@@ -257,17 +283,89 @@ class Table:
     _host_links: set[str] = field(default_factory=set)
     _devices: dict[str, Device] = field(default_factory=dict)
     _tries: dict[str, _Tries] = field(default_factory=dict)
-    _numbers: Any = field(default_factory=lambda: itertools.count(1))
+    _next_number: int = 1
+    #: wrong PINs from every address together since the host last let new phones try
+    _table_misses: int = 0
     _lock: threading.RLock = field(default_factory=threading.RLock)
     _listeners: list[weakref.ref[Callable[[], None]] | Callable[[], None]] = field(
         default_factory=list
     )
     #: bumped whenever devices join, leave or the table ends (screens listing them follow)
     revision: int = 0
+    #: where the table is kept (the data folder's table.json); None: in memory only
+    path: Path | None = None
 
     def __post_init__(self) -> None:
         if len(self.pin) != PIN_DIGITS or not self.pin.isdigit():
             raise ValueError(f"{self.pin!r}: a PIN is {PIN_DIGITS} digits")
+
+    # -- kept in the data folder -------------------------------------------------------------
+    @classmethod
+    def open(
+        cls, path: Path, pin: str | None = None, clock: Callable[[], float] = time.monotonic
+    ) -> Table:
+        """The table kept at ``path`` (a fresh one if there is none): after a restart the
+        PIN, the host and every joined phone are still there -- their tokens still work --
+        unless a new ``pin`` is given.  Only hashes of tokens and links are kept."""
+        table = cls(pin=pin or new_pin(), clock=clock, path=path)
+        try:
+            kept = json.loads(path.read_bytes()) if path.exists() else None
+        except (OSError, ValueError) as exc:
+            log.warning("the table in %s could not be read (%s): a new table starts", path, exc)
+            kept = None
+        if isinstance(kept, dict) and kept.get("v") == TABLE_VERSION:
+            table._restore(kept, keep_pin=pin is None)
+        table._save()
+        return table
+
+    def _restore(self, kept: dict[str, Any], *, keep_pin: bool) -> None:
+        stored_pin = str(kept.get("pin", ""))
+        if keep_pin and len(stored_pin) == PIN_DIGITS and stored_pin.isdigit():
+            self.pin = stored_pin
+        self._host_links = {str(d) for d in kept.get("host_links", [])}
+        for item in kept.get("devices", []):
+            try:
+                device = Device(
+                    id=str(item["id"]),
+                    role=Role(item["role"]),
+                    number=int(item.get("number", 0)),
+                    seat=item.get("seat") or None,
+                    at_table=True,
+                )
+            except (KeyError, TypeError, ValueError):
+                continue  # one unreadable device: the others still come back
+            self._devices[str(item["digest"])] = device
+        numbers = [d.number for d in self._devices.values()]
+        self._next_number = max([int(kept.get("next_number", 1)), *[n + 1 for n in numbers]])
+        for client, misses in dict(kept.get("misses", {})).items():
+            self._tries[str(client)] = _Tries(int(misses), self._until(int(misses)))
+        self._table_misses = int(kept.get("table_misses", 0))
+
+    def _state(self) -> dict[str, Any]:
+        devices = [
+            {"digest": digest, "id": d.id, "role": d.role.value, "number": d.number, "seat": d.seat}
+            for digest, d in self._devices.items()
+            if d.active
+        ]
+        return {
+            "v": TABLE_VERSION,
+            "pin": self.pin,
+            "host_links": sorted(self._host_links),
+            "devices": devices,
+            "next_number": self._next_number,
+            "misses": {c: t.misses for c, t in self._tries.items() if t.misses},
+            "table_misses": self._table_misses,
+        }
+
+    def _save(self) -> None:
+        """Keep the table in its file (a failed write is logged: the table goes on in memory)."""
+        if self.path is None:
+            return
+        data = json.dumps(self._state(), sort_keys=True).encode()
+        try:
+            _write_private(self.path, data)
+        except OSError as exc:
+            log.warning("the table could not be kept in %s: %s", self.path, exc)
 
     # -- the host -----------------------------------------------------------------------------
     def host_link(self) -> str:
@@ -275,6 +373,7 @@ class Table:
         token = secrets.token_urlsafe(24)
         with self._lock:
             self._host_links.add(_digest(token))
+            self._save()
         return token
 
     def claim_host(self, link: str) -> JoinResult:
@@ -295,38 +394,77 @@ class Table:
             return max(0.0, tries.until - self.clock()) if tries else 0.0
 
     def join(self, client: str, pin: str) -> JoinResult:
-        """A PIN typed on ``client`` (its network address); never logged."""
+        """A PIN typed on ``client`` (its network address); never logged.
+
+        Two limits: per address (:data:`FREE_TRIES`, then a growing wait), and for the
+        whole table (:data:`TABLE_MISSES` wrong PINs from all addresses together, then no
+        PIN is looked at until the host lets new phones try).  Neither is cleared by a
+        phone getting in, nor by ending the table."""
         with self._lock:
             wait = self.wait_left(client)
             if wait > 0:
                 return JoinResult(refusal=_wait_words(wait), wait=wait)
+            if self.locked:
+                return JoinResult(refusal=TABLE_LOCKED)
             typed = "".join(pin.split())
             if hmac.compare_digest(typed.encode(), self.pin.encode()):
-                self._tries.pop(client, None)
                 return self._admit(Role.PHONE)
             tries = self._tries.setdefault(client, _Tries())
             tries.misses += 1
+            tries.until = self._until(tries.misses)
+            self._table_misses += 1
+            if self.locked:
+                self._changed()  # the host's table screen asks
+            else:
+                self._save()
             if tries.misses < FREE_TRIES:
                 left = FREE_TRIES - tries.misses
                 return JoinResult(
                     refusal=f"That is not the PIN. {left} more {'try' if left == 1 else 'tries'} "
                     "before a wait."
                 )
-            wait = min(LONGEST_WAIT, FIRST_WAIT * 2 ** (tries.misses - FREE_TRIES))
-            tries.until = self.clock() + wait
+            wait = tries.until - self.clock()
             return JoinResult(refusal=f"That is not the PIN. {_wait_words(wait)}", wait=wait)
+
+    def _until(self, misses: int) -> float:
+        """When an address with ``misses`` wrong PINs may try again (0: at once)."""
+        if misses < FREE_TRIES:
+            return 0.0
+        wait = min(LONGEST_WAIT, FIRST_WAIT * 2.0 ** (misses - FREE_TRIES))
+        return self.clock() + wait
+
+    @property
+    def locked(self) -> bool:
+        """Too many wrong PINs at this table: no new phone may try until the host allows."""
+        return self._table_misses >= TABLE_MISSES
+
+    @property
+    def table_misses(self) -> int:
+        return self._table_misses
+
+    def let_phones_try(self, by: Device) -> None:
+        """The host lets new phones try the PIN again (after :attr:`locked`)."""
+        by.require(Capability.RUN_TABLE)
+        with self._lock:
+            self._table_misses = 0
+            self._changed()
 
     def _admit(self, role: Role) -> JoinResult:
         token = secrets.token_urlsafe(24)
         device = Device(
             id=secrets.token_hex(6),
             role=role,
-            number=0 if role is Role.HOST else next(self._numbers),
+            number=0 if role is Role.HOST else self._take_number(),
             at_table=True,
         )
         self._devices[_digest(token)] = device
         self._changed()
         return JoinResult(device=device, token=token)
+
+    def _take_number(self) -> int:
+        number = self._next_number
+        self._next_number += 1
+        return number
 
     def device(self, token: str | None) -> Device | None:
         """The joined device holding ``token`` (from its client storage), if any."""
@@ -379,8 +517,7 @@ class Table:
                 if device.role is Role.PHONE:
                     device.active = False
                     del self._devices[digest]
-            self.pin = new_pin()
-            self._tries.clear()
+            self.pin = new_pin()  # the wrong PINs counted so far still count
             self._changed()
             return self.pin
 
@@ -402,6 +539,7 @@ class Table:
 
     def _changed(self) -> None:
         self.revision += 1
+        self._save()
         listeners = list(self._listeners)
         for ref in listeners:
             fn = ref() if isinstance(ref, weakref.ref) else ref
@@ -409,6 +547,22 @@ class Table:
                 self._listeners.remove(ref)
             else:
                 fn()
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` (old or new after a crash), readable by this user only."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def seat_taken(seat: str) -> str:

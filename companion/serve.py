@@ -121,11 +121,21 @@ def _quiet_flet_logs() -> None:
             log.setLevel(logging.INFO)
 
 
-def open_table(host: str, port: int, pin: str | None) -> tuple[Any, list[str]]:
-    """The table of this server and its join addresses; prints what the host needs."""
-    from companion.access import Table
+def open_table(
+    host: str, port: int, pin: str | None, data_dir: Path | None = None
+) -> tuple[Any, list[str]]:
+    """The table of this server and its join addresses; prints what the host needs.
 
-    table = Table(pin=pin) if pin else Table()
+    With ``data_dir`` the table is kept there (:meth:`companion.access.Table.open`):
+    after a restart the PIN stays (unless ``pin`` is given) and every joined device
+    comes back by itself.  A new host link is printed each time (for a new host
+    device; the host that opened one before is still the host)."""
+    from companion.access import TABLE_FILE, Table
+
+    if data_dir is not None:
+        table = Table.open(data_dir / TABLE_FILE, pin=pin)
+    else:
+        table = Table(pin=pin) if pin else Table()
     urls = join_urls(host, port)
     link = table.host_link()
     print("Table mode: phones on this network join with the PIN.", flush=True)
@@ -236,20 +246,43 @@ def web_app(
     return serve_screens(fresh_sessions(asgi))
 
 
-def serve_web(config: AppConfig, host: str, port: int, *, pin: str | None = None) -> int:
-    """Serve the web UI on host:port until Ctrl-C or SIGTERM (table mode: see above)."""
+#: set to 1 to believe proxy headers (X-Forwarded-For) in table mode: only behind a proxy
+TRUST_PROXY_ENV = "COMPANION_TRUST_PROXY"
+
+
+def server_config(asgi: ASGIApp, host: str, port: int, *, at_table: bool) -> Any:
+    """uvicorn's settings for the web UI.
+
+    At a table the client address counts wrong PINs, so uvicorn must not take it
+    from an ``X-Forwarded-For`` header (its default trusts one sent from this
+    machine, which would let a guesser pick a new address per guess): proxy
+    headers are off unless ``COMPANION_TRUST_PROXY=1`` asks for them.
+    """
     import uvicorn
 
-    table, urls = open_table(host, port, pin) if pin or not is_loopback(host) else (None, [])
+    trust = not at_table or os.environ.get(TRUST_PROXY_ENV) == "1"
+    return uvicorn.Config(
+        asgi,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        proxy_headers=trust,
+    )
+
+
+def serve_web(config: AppConfig, host: str, port: int, *, pin: str | None = None) -> int:
+    """Serve the web UI on host:port until Ctrl-C or SIGTERM (table mode: see above)."""
+
+    at_table = bool(pin) or not is_loopback(host)
+    table, urls = open_table(host, port, pin, config.data_dir) if at_table else (None, [])
     from companion.hub import defer_listing
 
     defer_listing()  # a history-list line is saved after every screen has redrawn
     asgi = web_app(config, table=table, join_urls=urls)
     url = f"http://{host}:{port}/"
     print(f"Rummy Companion is served at {url} (open it in a browser; Ctrl-C stops)", flush=True)
-    server = _server_class()(
-        uvicorn.Config(asgi, host=host, port=port, log_level="warning", ws="websockets-sansio")
-    )
+    server = _server_class()(server_config(asgi, host, port, at_table=at_table))
     server.run()  # SIGINT/SIGTERM shut it down gracefully
     if not server.started:
         print(f"companion: could not serve on {host}:{port} (port in use?)", file=sys.stderr)

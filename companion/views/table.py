@@ -133,6 +133,27 @@ def TableView() -> ft.View:
         heading(f"At the table: {phones} phone{'' if phones == 1 else 's'}", 18),
         *[_device_line(d, services.device, free) for d in devices],
     ]
+    if table.locked:
+
+        def let_try(_: Any) -> None:
+            try:
+                table.let_phones_try(services.device)
+            except NotAllowed as exc:
+                set_message(str(exc))
+                return
+            set_message("New phones may try the PIN again.")
+
+        words = (
+            f"{table.table_misses} wrong PINs were typed at this table: no new phone may try "
+            "until you allow it. If nobody here is guessing, let them try again."
+        )
+        controls.append(said(ft.Text(words, size=15, color=ft.Colors.ERROR), words, "table-locked"))
+        controls.append(
+            tag(
+                ft.FilledButton("Let new phones try", icon=ft.Icons.LOCK_OPEN, on_click=let_try),
+                "table-unlock",
+            )
+        )
     if message:
         controls.append(said(ft.Text(message, size=15), message, "table-message"))
     if asking:

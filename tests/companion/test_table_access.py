@@ -7,6 +7,7 @@ same through real browser contexts.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from companion import access
 from companion.access import (
     FIRST_WAIT,
     FREE_TRIES,
+    TABLE_MISSES,
     Capability,
     Device,
     GuardedRepository,
@@ -79,7 +81,8 @@ def test_wrong_pins_five_tries_then_a_wait_that_grows_and_is_per_client() -> Non
     assert result.wait == 2 * FIRST_WAIT  # each miss after the free tries doubles the wait
     clock.now += 2 * FIRST_WAIT
     assert table.join("10.0.0.7", "204518").device is not None
-    assert table.join("10.0.0.7", "000000").wait == 0  # a success starts the count again
+    # a phone getting in does not wipe the count (else one join resets a guesser's budget)
+    assert table.join("10.0.0.7", "000000").wait == 4 * FIRST_WAIT
 
 
 def test_pins_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -283,3 +286,76 @@ def test_one_phone_per_seat_a_taken_seat_is_refused_and_the_host_can_free_it() -
     assert first.seat is None and not mine.private_view("Ann")
     assert other_phone.set_seat("Ann") == "" and theirs.private_view("Ann")
     assert not mine.private_view("Ann")
+
+
+# ---- kept through a restart (issue 19 item 3) -------------------------------------------
+
+
+def test_the_table_is_kept_in_the_data_folder_and_a_restart_keeps_everyone_joined(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "table.json"
+    table = Table.open(path, pin="204518")
+    host = table.claim_host(table.host_link())
+    ann = table.join("10.0.0.7", "204518")
+    bob = table.join("10.0.0.8", "204518")
+    assert host.device is not None and ann.device is not None and bob.device is not None
+    assert table.set_seat(ann.device, "Ann") == ""
+    kept = path.read_text()
+    for secret in (host.token, ann.token, bob.token):
+        assert secret not in kept  # only hashes of tokens are kept
+    assert path.stat().st_mode & 0o077 == 0  # the PIN is in it: this user's only
+
+    again = Table.open(path)  # a crash, a restart: no --pin, the same table
+    assert again.pin == "204518"
+    back_host, back_ann = again.device(host.token), again.device(ann.token)
+    assert back_host is not None and back_host.role is Role.HOST and back_host.id == host.device.id
+    assert back_ann is not None and back_ann.seat == "Ann" and back_ann.words == "Ann"
+    assert again.seat_holder("Ann") is back_ann  # still one phone per seat
+    third = again.join("10.0.0.9", "204518").device
+    assert third is not None and third.number == 3  # numbers go on, never reused
+
+    pin = again.end(back_host)  # End the table: for good, also through a restart
+    after = Table.open(path)
+    assert after.pin == pin and after.device(ann.token) is None and after.device(bob.token) is None
+    assert after.device(host.token) is not None
+    assert Table.open(path, pin="111111").pin == "111111"  # a PIN given at the start wins
+
+
+def test_a_table_file_that_cannot_be_read_starts_a_new_table(tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    path.write_text("{not json")
+    table = Table.open(path, pin="204518")
+    assert table.pin == "204518" and table.devices() == []
+    assert Table.open(path).pin == "204518"  # and it is kept from then on
+
+
+# ---- PIN limits that hold (issue 19 item 5) ---------------------------------------------
+
+
+def test_wrong_pins_still_count_after_the_table_is_ended() -> None:
+    table, _ = _table()
+    host = table.claim_host(table.host_link()).device
+    assert host is not None
+    for _ in range(FREE_TRIES):
+        table.join("10.0.0.7", "000000")
+    table.end(host)
+    result = table.join("10.0.0.7", table.pin)
+    assert result.device is None and "wait" in result.refusal
+
+
+def test_a_table_wide_budget_holds_against_guesses_from_ever_new_addresses(
+    tmp_path: Path,
+) -> None:
+    table = Table.open(tmp_path / "table.json", pin="204518")
+    host = table.claim_host(table.host_link()).device
+    assert host is not None
+    for n in range(TABLE_MISSES):  # a forged address per guess: each one's own count is 1
+        assert table.join(f"10.1.{n // 250}.{n % 250}", f"{n:06d}").device is None
+    refused = table.join("10.0.0.7", "204518")  # even the right PIN, from a new address
+    assert refused.device is None and "Ask the host" in refused.refusal
+    assert Table.open(tmp_path / "table.json").locked  # a restart does not reset it
+    with pytest.raises(NotAllowed):
+        table.let_phones_try(Device(id="p", role=Role.PHONE, at_table=True))
+    table.let_phones_try(host)
+    assert table.join("10.0.0.7", "204518").device is not None

@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -155,3 +156,19 @@ def test_a_screen_that_is_not_showing_catches_up_when_it_shows_again() -> None:
     assert asleep.summary.totals["Bob"] == 0  # not redrawn while it does not show
     services.came_into_view()
     assert asleep.summary.totals["Bob"] == 2 and asleep.notice == "Another window: Bob add"
+
+
+def test_table_mode_does_not_believe_a_forwarded_address_unless_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """uvicorn's default trusts X-Forwarded-For from this machine: a guesser on it could
+    pick a new address for every PIN (issue 19 item 5)."""
+    from companion.serve import TRUST_PROXY_ENV, server_config
+
+    async def app(scope: Any, receive: Any, send: Any) -> None: ...
+
+    monkeypatch.delenv(TRUST_PROXY_ENV, raising=False)
+    assert server_config(app, "0.0.0.0", 8550, at_table=True).proxy_headers is False
+    assert server_config(app, "127.0.0.1", 8550, at_table=False).proxy_headers is True
+    monkeypatch.setenv(TRUST_PROXY_ENV, "1")  # behind a proxy, asked for explicitly
+    assert server_config(app, "0.0.0.0", 8550, at_table=True).proxy_headers is True
