@@ -18,6 +18,7 @@ from typing import Any
 import flet as ft
 
 from companion.components.rule_sheet import show_rule
+from companion.components.thumb_screen import TABLE_WIDTH, FrameNotesContext
 from companion.rulebook import published_id
 from companion.ui import labelled, slug, tap_target
 from rulesets.protocol import Verdict
@@ -31,6 +32,7 @@ __all__ = [
     "rule_link",
     "said",
     "tag",
+    "thumb_board_screen",
     "verdict_line",
 ]
 
@@ -115,20 +117,30 @@ def button(
 
 
 def choice(
-    text: str, chosen: bool, on_click: Callable[..., Any], ident: str, label: str | None = None
+    text: str,
+    chosen: bool,
+    on_click: Callable[..., Any],
+    ident: str,
+    label: str | None = None,
+    *,
+    fill: bool = False,
 ) -> ft.Control:
-    """A toggle chip: a player, a pot or a mode to pick (thumb-sized)."""
+    """A toggle chip: a player, a pot or a mode to pick (thumb-sized).  ``fill``: as
+    wide as the slot it is given, its words centred (a row of equal slots)."""
     chip = ft.Container(
         content=ft.Text(
             text,
             size=15,
+            no_wrap=fill,
+            text_align=ft.TextAlign.CENTER if fill else ft.TextAlign.START,
             # one weight, chosen or not: a chip never changes width when tapped, so
             # the chips beside it stay put (chosen shows in its colours)
             weight=ft.FontWeight.W_500,
             color=ft.Colors.ON_PRIMARY if chosen else None,
         ),
         # 11 px above and below a 15 px line: 45 px, a thumb-sized target (issue 15: >= 44)
-        padding=ft.Padding.symmetric(horizontal=14, vertical=11),
+        padding=ft.Padding.symmetric(horizontal=4 if fill else 14, vertical=11),
+        alignment=ft.Alignment.CENTER if fill else None,
         border_radius=22,
         bgcolor=ft.Colors.PRIMARY if chosen else ft.Colors.SURFACE_CONTAINER_HIGHEST,
         border=ft.Border.all(1, ft.Colors.OUTLINE),
@@ -180,4 +192,72 @@ def verdict_line(v: Verdict | None, *, ident: str = "verdict", empty: str = "") 
         key=ident,
         label=label,
         container=True,
+    )
+
+
+@ft.component
+def _Notes() -> ft.Control:
+    notes = ft.use_context(FrameNotesContext)
+    return ft.Column(list(notes), spacing=4, visible=bool(notes))
+
+
+def thumb_board_screen(
+    *,
+    head: Sequence[ft.Control] = (),
+    board: Sequence[ft.Control] = (),
+    entry: Sequence[ft.Control] = (),
+    bar: ft.Control | None = None,
+    board_ident: str = "board",
+) -> ft.Control:
+    """A table whose board may hold more than a phone's screen: the board and the
+    entry scroll together as the page, anchored at the bottom; ``head`` (fixed, at
+    the top: what must never scroll away, e.g. the sides' totals) and ``bar`` (the
+    verdict and the action, pinned under the thumb) stay put.
+
+    ::
+
+        ┌──────────────────────────┐
+        │ the frame's notes, head  │  fixed (a note never moves what is below it)
+        │ board  ▲ grows upwards   │  ┐ one scrolling area, as tall as the screen
+        │ entry (next to the bar)  │  ┘ allows, held at its bottom
+        │ bar: verdict · action    │  pinned
+        └──────────────────────────┘
+
+    The scrolling area is anchored at its bottom (a reversed list): the entry starts
+    in sight next to the bar, and a meld added to the board, a note or a sheet opened
+    above it grows the area upwards -- nothing under the thumb moves.  A board of
+    any size is reached by scrolling that one tall area, never an inner box.
+    """
+    column: list[ft.Control] = [_Notes(), *head]
+    column.append(
+        ft.Semantics(
+            content=ft.ListView(
+                # reversed: the first child sits at the bottom, next to the bar.  One
+                # item per control: Flutter web gives a text field the box of the list
+                # item it is in, so an item that held the whole entry made a field
+                # 250 px tall that covered the rows above it
+                [*reversed(entry), *reversed(board)],
+                reverse=True,
+                spacing=8,
+                expand=True,
+            ),
+            identifier=board_ident,
+            container=True,
+            expand=True,
+        )
+    )
+    if bar is not None:
+        column.append(bar)
+    return ft.Row(
+        [
+            ft.Container(
+                ft.Column(column, spacing=4, expand=True),
+                width=TABLE_WIDTH,
+                expand=True,
+                expand_loose=True,
+            )
+        ],
+        alignment=ft.MainAxisAlignment.CENTER,
+        vertical_alignment=ft.CrossAxisAlignment.STRETCH,
+        expand=True,
     )

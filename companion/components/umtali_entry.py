@@ -44,7 +44,14 @@ from rulesets.umtali import (
 )
 from rulesets.umtali import Extend as ExtendAction
 
-__all__ = ["MODES_FINAL", "MODES_PLAY", "UmtaliEntry", "entry_actions", "shown_mode"]
+__all__ = [
+    "MODES_FINAL",
+    "MODES_PLAY",
+    "UmtaliEntry",
+    "entry_actions",
+    "shown_mode",
+    "umtali_entry",
+]
 
 #: CompactPicker with a ``key`` (Flet components take one): each picker keeps its own state.
 Picker: Any = CompactPicker
@@ -55,11 +62,12 @@ MODES_PLAY = (
     ("discard", "Discard"),
     ("go_out", "Go out"),
 )
+#: the final turn: the same four slots, Leftovers in Discard's, so Go out stays where it was
 MODES_FINAL = (
     ("meld", "Meld"),
     ("extend", "Extend"),
-    ("go_out", "Go out"),
     ("leftovers", "Leftovers"),
+    ("go_out", "Go out"),
 )
 
 
@@ -412,10 +420,13 @@ def _modes(e: _Entry) -> ft.Control:
         return tap
 
     modes = MODES_FINAL if e.summary.phase == Phase.FINAL else MODES_PLAY
+    # four equal slots: a mode keeps its place whatever the words of the others
     return ft.Row(
-        [choice(text, m == e.mode, pick(m), f"mode-{m}") for m, text in modes],
+        [
+            ft.Container(choice(text, m == e.mode, pick(m), f"mode-{m}", fill=True), expand=True)
+            for m, text in modes
+        ],
         spacing=6,
-        scroll=ft.ScrollMode.HIDDEN,
     )
 
 
@@ -443,20 +454,19 @@ def _picker(e: _Entry, pick: _Pick) -> Any:
     )
 
 
-@ft.component
-def UmtaliEntry(table: Table) -> ft.Control:
-    """Acting player, mode, chosen strip, card grid and the entry bar."""
+def umtali_entry(table: Table) -> tuple[list[ft.Control], ft.Control]:
+    """The entry's rows (acting player, mode, chosen strip, card grid) and its bar
+    (the verdict and the action, pinned under the thumb by the table's layout)."""
     summary, ui = table.summary, table.ui
     e = _Entry(table, ui.acting(summary), shown_mode(ui, summary, shows_hand=table.shows_hand))
     pick = e.pick()
     bar = BARS[e.mode](e)
-    return ft.Column(
-        [
-            _acting(e),
-            _modes(e),
-            _strip(e, pick),
-            _picker(e, pick),
-            EntryBar(table.session, bar.verdict, bar.primary, hint=bar.hint),
-        ],
-        spacing=4,
-    )
+    rows = [_acting(e), _modes(e), _strip(e, pick), _picker(e, pick)]
+    return rows, EntryBar(table.session, bar.verdict, bar.primary, hint=bar.hint)
+
+
+@ft.component
+def UmtaliEntry(table: Table) -> ft.Control:
+    """Acting player, mode, chosen strip, card grid and the entry bar, in one column."""
+    rows, bar = umtali_entry(table)
+    return ft.Column([*rows, bar], spacing=4)

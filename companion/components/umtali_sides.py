@@ -29,6 +29,7 @@ __all__ = [
     "meld_chip",
     "side_line",
     "side_panel",
+    "side_totals",
     "side_total_text",
     "status_text",
     "words_with_rule",
@@ -227,14 +228,12 @@ def meld_chip(
 def side_line(
     name: str,
     melds: Sequence[UmtaliMeld],
-    points: int,
     *,
-    badges: Sequence[str] = (),
     anchor: tuple[str, int] | None = None,
     on_pick: OnPick | None = None,
 ) -> ft.Control:
-    """A side on the live board: "Bob's side: 3 points", its badges, then its melds."""
-    items = _side_head(name, points, badges, size=14)
+    """A side's melds on the live board, under its name (its total is in the fixed
+    head, :func:`side_totals`, so it never scrolls away)."""
     chips = [
         meld_chip(name, i, m, selected=anchor == (name, i), on_pick=on_pick)
         for i, m in enumerate(melds)
@@ -242,13 +241,7 @@ def side_line(
     return ft.Container(
         content=ft.Column(
             [
-                ft.Row(
-                    items,
-                    spacing=4,
-                    run_spacing=2,
-                    wrap=True,
-                    vertical_alignment=ft.CrossAxisAlignment.CENTER,
-                ),
+                ft.Text(f"{name}'s side", size=13, weight=ft.FontWeight.W_600),
                 ft.Row(chips, wrap=True, spacing=4, run_spacing=4)
                 if chips
                 else ft.Text("No melds yet.", italic=True, size=13),
@@ -258,13 +251,39 @@ def side_line(
         padding=ft.Padding.symmetric(horizontal=6, vertical=6),
         border_radius=10,
         bgcolor=ft.Colors.SURFACE_CONTAINER,
-        col={"xs": 6},  # side by side, even on a phone: the board is short
+        # one above the other on a phone (a full row of melds each); side by side wider
+        col={"xs": 12, "sm": 6},
+    )
+
+
+def side_totals(summary: UmtaliSummary) -> ft.Control:
+    """Both sides' running points and badges, one column each: the table's fixed head,
+    in sight however far the board below is scrolled."""
+    current = summary.detail.current
+    if current is None:
+        return ft.Container()
+    cells: list[ft.Control] = [
+        ft.Container(
+            ft.Row(
+                _side_head(p, current.scores.get(p, 0), _badges(summary, p), size=14),
+                spacing=4,
+                run_spacing=2,
+                wrap=True,
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+            expand=True,
+        )
+        for p in summary.players
+    ]
+    return ft.Container(
+        ft.Row(cells, spacing=6, vertical_alignment=ft.CrossAxisAlignment.START),
+        padding=ft.Padding.symmetric(horizontal=6, vertical=2),
     )
 
 
 @ft.component
 def UmtaliSides(table: Table) -> ft.Control:
-    """The hand in play: both sides, each meld a one-tap anchor for an extension."""
+    """The hand in play: both sides' melds, each meld a one-tap anchor for an extension."""
     summary, ui = table.summary, table.ui
     current = summary.detail.current
     if current is None:
@@ -278,14 +297,7 @@ def UmtaliSides(table: Table) -> ft.Control:
     anchor = ui.anchor if ui.mode == "extend" else None
     return ft.ResponsiveRow(
         [
-            side_line(
-                p,
-                current.sides.get(p, ()),
-                current.scores.get(p, 0),
-                badges=_badges(summary, p),
-                anchor=anchor,
-                on_pick=pick,
-            )
+            side_line(p, current.sides.get(p, ()), anchor=anchor, on_pick=pick)
             for p in summary.players
         ],
         spacing=6,

@@ -31,14 +31,14 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.common import rule_link, tag
+from companion.components.common import rule_link, tag, thumb_board_screen
 from companion.components.entry_bar import EntryBar, Primary
 from companion.components.scoreline import Scoreboard, totals_words, use_scoreboard
 from companion.components.thumb_screen import fills_screen, thumb_screen
-from companion.components.umtali_entry import UmtaliEntry
+from companion.components.umtali_entry import umtali_entry
 from companion.components.umtali_hand import hand_note, suggest_for, suggestion_panel
 from companion.components.umtali_sheet import UmtaliHandEditor, hands_sheet, start_edit
-from companion.components.umtali_sides import UmtaliSides, game_result, hand_result
+from companion.components.umtali_sides import UmtaliSides, game_result, hand_result, side_totals
 from companion.components.umtali_ui import Table, TableUi
 from companion.session import GameSession, Refusal
 from rulesets.umtali import EndHandEmptyStock, Phase, StartHand, UmtaliSummary
@@ -146,21 +146,27 @@ def scoreline_words(summary: UmtaliSummary) -> tuple[str, str]:
 
 
 def _in_play(table: Table, scoreboard: Scoreboard) -> ft.Control:
+    """The hand in play: the sides' totals fixed at the top; below them the board and
+    the entry scroll as one tall area held at its bottom (``thumb_board_screen``), so
+    a board of any size is reached by scrolling, the entry starts next to the bar,
+    and what opens on the board (the score sheet, the best line) opens next to the
+    entry, in sight."""
     summary, ui = table.summary, table.ui
-    board: list[ft.Control] = []
+    board: list[ft.Control] = [UmtaliSides(table)]
+    board += hand_note(ui, summary, shown=table.shows_hand)
+    if ui.mode == "hand" and table.shows_hand:
+        board += suggestion_panel(ui, summary, table.suggestion)
     if scoreboard.open or ui.editing is not None:
         board += (
             [*_sheet(table), _empty_stock(table)] if summary.phase == Phase.PLAY else _sheet(table)
         )
-    board += hand_note(ui, summary, shown=table.shows_hand)
-    if ui.mode == "hand" and table.shows_hand:
-        board += suggestion_panel(ui, summary, table.suggestion)
-    board.append(UmtaliSides(table))
+    head = [side_totals(summary)]
     if ui.editing is not None:  # correcting a finished hand: the board gets the room
         done = Primary("Back to the hand", "edit-done", lambda: _close_editor(ui), icon=None)
         bar = EntryBar(table.session, None, done, hint="Correcting a finished hand.")
-        return thumb_screen(board=board, bar=bar)
-    return thumb_screen(board=board, entry=[UmtaliEntry(table)])
+        return thumb_board_screen(head=head, board=board, bar=bar)
+    rows, bar = umtali_entry(table)
+    return thumb_board_screen(head=head, board=board, entry=rows, bar=bar)
 
 
 def _close_editor(ui: TableUi) -> None:
