@@ -35,6 +35,7 @@ from rulesets.rummoli.rounds import apply
 from rulesets.rummoli.state import Phase, RoundLog, State
 from rulesets.rummoli.summary import RummoliHand, RummoliSummary, build_hand, build_summary
 from rulesets.rummoli.verdicts import legal_verdict
+from rulesets.snapshot import capture
 
 __all__ = ["RummoliGame"]
 
@@ -158,7 +159,7 @@ class RummoliGame:
         return summary
 
     def _try(self, act: RummoliAction, hand: Sequence[Card] | None) -> State:
-        new = self._state.clone()
+        new = capture(self._state)
         apply(new, act, hand)
         return new
 

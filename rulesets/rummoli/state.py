@@ -1,14 +1,14 @@
 """The referee's working state and the small helpers every handler shares.
 
-The state is plain mutable dataclasses, copied before every action (``clone``)
-so that a refused action never touches the live state and ``pop`` can return
-to the previous snapshot.  Seats are indices here; the outside world (actions,
-summary, ledger) sees names.
+The state is plain mutable dataclasses, captured before every action
+(:func:`rulesets.snapshot.capture`, one rule for every field) so that a refused
+action never touches the live state and ``pop`` can return to the previous
+snapshot.  Seats are indices here; the outside world (actions, summary,
+ledger) sees names.
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -19,6 +19,7 @@ from rulesets.errors import IllegalActionError
 from rulesets.protocol import LedgerEntry
 from rulesets.rummoli.board import ANTE, RummoliRules
 from rulesets.rummoli.results import FinalResult, PokerResult, WidowResult
+from rulesets.snapshot import HISTORY
 
 __all__ = [
     "Phase",
@@ -70,14 +71,6 @@ class RoundLog:
     sizes: list[int] = field(default_factory=list)  #: cards dealt, same order, widow last
     entries: list[LedgerEntry] = field(default_factory=list)  #: this round's part of the ledger
 
-    def clone(self) -> RoundLog:
-        new = copy.copy(self)
-        new.entries = self.entries[:]
-        new.won = dict(self.won)
-        new.held = self.held[:]
-        new.laid = self.laid[:]
-        return new
-
 
 @dataclass
 class RoundState:
@@ -97,19 +90,6 @@ class RoundState:
     shown: dict[Card, int] = field(default_factory=dict)
     dead_hand: set[Card] = field(default_factory=set)
 
-    def clone(self) -> RoundState:
-        new = copy.copy(self)
-        new.counts = self.counts[:]
-        new.bets = self.bets[:]
-        new.folded = set(self.folded)
-        new.laid = dict(self.laid)
-        new.dead = set(self.dead)
-        new.void = {k: set(v) for k, v in self.void.items()}
-        new.floor = {k: dict(v) for k, v in self.floor.items()}
-        new.shown = dict(self.shown)
-        new.dead_hand = set(self.dead_hand)
-        return new
-
 
 @dataclass
 class State:
@@ -126,7 +106,7 @@ class State:
     dealt_before: bool = False
     added: int = 0
     round: RoundState | None = None
-    rounds: list[RoundLog] = field(default_factory=list)
+    rounds: list[RoundLog] = field(default_factory=list, metadata=HISTORY)
     ledger: list[LedgerEntry] = field(default_factory=list)
     pending: list[tuple[int, str]] = field(default_factory=list)
     final_queue: list[str] = field(default_factory=list)
@@ -134,22 +114,6 @@ class State:
     final_folded: set[int] = field(default_factory=set)
     final_log: list[FinalResult] = field(default_factory=list)
     adjustments: list[dict[str, Any]] = field(default_factory=list)
-
-    def clone(self) -> State:
-        new = copy.copy(self)
-        new.stacks = self.stacks[:]
-        new.pots = dict(self.pots)
-        new.in_game = self.in_game[:]
-        new.round = None if self.round is None else self.round.clone()
-        new.rounds = self.rounds[:-1] + [r.clone() for r in self.rounds[-1:]]
-        new.ledger = self.ledger[:]
-        new.pending = self.pending[:]
-        new.final_queue = self.final_queue[:]
-        new.final_bets = self.final_bets[:]
-        new.final_folded = set(self.final_folded)
-        new.final_log = self.final_log[:]
-        new.adjustments = self.adjustments[:]
-        return new
 
     @property
     def hand(self) -> int | None:

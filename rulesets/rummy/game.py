@@ -24,7 +24,6 @@ replay.  Every action also has its triad (``verify_meld`` / ``can_meld`` /
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -75,6 +74,7 @@ from rulesets.rummy.summary import (
     RummySummary,
     hand_ledger,
 )
+from rulesets.snapshot import capture
 from rulesets.words import quote_cards as quote
 
 __all__ = ["RummyGame", "TableMeld", "higher_is_better", "scoring", "units"]
@@ -133,7 +133,7 @@ class TableMeld:
 
 @dataclass(slots=True)
 class _Hand:
-    """The hand in play (mutable; every push works on a copy)."""
+    """The hand in play (mutable; every push works on a :func:`capture` of the state)."""
 
     number: int
     dealer: str
@@ -164,20 +164,6 @@ class _Hand:
     def top(self) -> Card | None:
         return self.pile[-1] if self.pile else None
 
-    def clone(self) -> _Hand:
-        twin = copy.copy(self)
-        twin.melds = list(self.melds)
-        twin.placed = dict(self.placed)
-        twin.spent = dict(self.spent)
-        twin.melded = set(self.melded)
-        twin.earlier = set(self.earlier)
-        twin.seen = set(self.seen)
-        twin.counts = dict(self.counts)
-        twin.stock_known = list(self.stock_known)
-        twin.pile = list(self.pile)
-        twin.held = set(self.held)
-        return twin
-
 
 @dataclass(slots=True)
 class _State:
@@ -187,16 +173,6 @@ class _State:
     next_dealer: str | None
     ledger: tuple[LedgerEntry, ...] = ()  # every hand's entries, in order (kept, not rebuilt)
     penalties: dict[str, int] = field(default_factory=dict)  # penalties summed per player
-
-    def clone(self) -> _State:
-        return _State(
-            self.hand.clone() if self.hand else None,
-            self.results,
-            dict(self.totals),
-            self.next_dealer,
-            self.ledger,
-            dict(self.penalties),
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +266,7 @@ class RummyGame:
         they put down or discard must be in it, and with "Discard to go out"
         they may not put all of it down.
         """
-        self._run(self._state.clone(), parse_action(action), _entered(hand))
+        self._run(capture(self._state), parse_action(action), _entered(hand))
 
     def can(self, action: ActionIn, *, hand: HandIn = None) -> bool:
         try:
@@ -330,7 +306,7 @@ class RummyGame:
     def _judge_on(self, st: _State, action: ActionIn, hand: HandIn) -> Verdict:
         try:
             act = parse_action(action)
-            out = self._run(st.clone(), act, _entered(hand))
+            out = self._run(capture(st), act, _entered(hand))
         except RulesetError as exc:
             texts = action.get("cards") if isinstance(action, dict) else None
             cards = tuple(str(c) for c in texts) if isinstance(texts, list | tuple) else ()
@@ -389,7 +365,7 @@ class RummyGame:
     # ---- triads -------------------------------------------------------------------
 
     def _push(self, act: RummyAction, hand: HandIn = None) -> Any:
-        state = self._state.clone()
+        state = capture(self._state)
         out = self._run(state, act, _entered(hand))
         self._stack.append(self._state)
         self._state = state
