@@ -30,7 +30,6 @@ Hand(seen={'QS'}, void={0: {'red'}})
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from typing import Any, Final, TypeVar
 
@@ -66,27 +65,39 @@ def _mutable(value: object) -> bool:
     return cls in _CONTAINERS or _fields_of(cls) is not None
 
 
+def _copy_list(items: list[Any]) -> list[Any]:
+    return [capture(v) for v in items] if items and _mutable(items[0]) else items[:]
+
+
+def _copy_dict(table: dict[Any, Any]) -> dict[Any, Any]:
+    if table and _mutable(next(iter(table.values()))):
+        return {k: capture(v) for k, v in table.items()}
+    return table.copy()
+
+
 def capture(value: T) -> T:
     """A copy of ``value`` that can be changed without changing ``value`` (see above)."""
     cls = type(value)
     if cls is list:
-        items: list[Any] = value  # type: ignore[assignment]
-        return [capture(v) for v in items] if items and _mutable(items[0]) else items[:]  # type: ignore[return-value]
+        return _copy_list(value)  # type: ignore[arg-type, return-value]
     if cls is dict:
-        table: dict[Any, Any] = value  # type: ignore[assignment]
-        if table and _mutable(next(iter(table.values()))):
-            return {k: capture(v) for k, v in table.items()}  # type: ignore[return-value]
-        return dict(table)  # type: ignore[return-value]
+        return _copy_dict(value)  # type: ignore[arg-type, return-value]
     if cls is set:
-        return set(value)  # type: ignore[call-overload, no-any-return]
+        return value.copy()  # type: ignore[attr-defined, no-any-return]
     names = _fields_of(cls)
     if names is None:
         return value
-    twin = copy.copy(value)
+    twin = object.__new__(cls)
     for name, history in names:
         inner = getattr(value, name)
-        if history and inner:
-            setattr(twin, name, [*inner[:-1], capture(inner[-1])])
-        elif _mutable(inner):
-            setattr(twin, name, capture(inner))
+        kind = type(inner)
+        if kind is list:
+            inner = [*inner[:-1], capture(inner[-1])] if history and inner else _copy_list(inner)
+        elif kind is dict:
+            inner = _copy_dict(inner)
+        elif kind is set:
+            inner = inner.copy()
+        elif _fields_of(kind) is not None:
+            inner = capture(inner)
+        object.__setattr__(twin, name, inner)
     return twin
