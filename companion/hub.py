@@ -48,6 +48,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import threading
 import weakref
 from collections import OrderedDict, deque
@@ -55,6 +56,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from companion.storage import (
@@ -77,6 +79,7 @@ __all__ = [
     "TableHub",
     "defer_listing",
     "describe_action",
+    "KeyBook",
     "entry_key",
     "hub_for",
     "listed_part",
@@ -190,16 +193,20 @@ def _what(actions: Sequence[Action]) -> str:
     return f"{describe_action(actions[0])} and {len(actions) - 1} more entries"
 
 
-def entry_key(actor: Actor, seen: int, kind: str, actions: Sequence[ActionIn] = ()) -> str:
+def entry_key(device: str, seen: int, kind: str, actions: Sequence[ActionIn] = ()) -> str:
     """The idempotency key of a write: the same device, the same screen, the same entry.
 
-    A device that sends the same tap twice (its screen never showed the first
-    one's result) sends the same key; a new entry made after the screen showed
-    the result has a new ``seen`` and so a new key.
+    ``device`` is the device's own id (kept by the table through reconnects and
+    restarts), not a browser session's; ``seen`` is the game's revision the
+    device showed -- the stored revision, the same number in every process and
+    after a restart.  A device that sends the same tap again (its screen never
+    showed the first one's result) sends the same key, whatever happened to the
+    network or the server in between; a new entry made after the screen showed the
+    result has a new ``seen`` and so a new key.
     """
     body = json.dumps(
         [
-            actor.id,
+            device,
             seen,
             kind,
             [a.to_json() if isinstance(a, Action) else a for a in actions],
@@ -208,6 +215,85 @@ def entry_key(actor: Actor, seen: int, kind: str, actions: Sequence[ActionIn] = 
         default=str,
     )
     return hashlib.sha256(body.encode()).hexdigest()
+
+
+KEYS_FOLDER = "table-keys"
+
+
+class KeyBook:
+    """The idempotency keys of one game's writes, kept beside the history.
+
+    In ``<data folder>/table-keys/<game id>.json``: the keys applied lately, and
+    the one being applied now (written before the save, under the writer lock).
+    A crash between the save and the answer leaves that key pending; the next
+    process to open the game settles it from the game's revision: saved (the
+    revision went one past the one expected) or not (it did not move).  So a
+    device that retries after a restart is answered "already done" exactly when
+    its entry was saved.  The file is rewritten atomically (rename) but not
+    fsynced: it outlives a killed process, and the entry's own save is the
+    durable step.  Without a data folder (in memory) the keys live in memory.
+    """
+
+    def __init__(self, folder: Path | None, game_id: str) -> None:
+        self.path = folder / KEYS_FOLDER / f"{game_id}.json" if folder is not None else None
+        self.keys: OrderedDict[str, int] = OrderedDict()
+        self._pending: tuple[str, int] | None = None
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.keys
+
+    def load(self, stored_revision: int) -> None:
+        """Read the keys kept for the game, settling a key a crash left pending."""
+        if self.path is None:
+            return
+        try:
+            data = json.loads(self.path.read_bytes())
+            kept = [(str(k), int(r)) for k, r in data.get("keys", [])]
+            pending = data.get("pending")
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, TypeError, AttributeError) as exc:
+            log.warning("the retry keys of %s could not be read: %s", self.path, exc)
+            return
+        self.keys = OrderedDict(kept)
+        if isinstance(pending, list) and len(pending) == 2:
+            key, expected = str(pending[0]), int(pending[1])
+            if stored_revision == expected + 1:  # saved; the answer never left
+                self.keys[key] = expected + 1
+            # else not saved (the revision did not move), or cannot be told: a retry is
+            # judged as a new entry
+        self._write()
+
+    def before(self, key: str, expected: int) -> None:
+        """``key`` is about to be saved at revision ``expected`` (+1)."""
+        self._pending = (key, expected)
+        self._write()
+
+    def applied(self, key: str, revision: int) -> None:
+        self.keys[key] = revision
+        self.keys.move_to_end(key)
+        while len(self.keys) > KEYS_KEPT:
+            self.keys.popitem(last=False)
+        self._pending = None
+        self._write()
+
+    def settled(self) -> None:
+        """The write with a pending key was not saved (refused, or the save failed)."""
+        if self._pending is not None:
+            self._pending = None
+            self._write()
+
+    def _write(self) -> None:
+        if self.path is None:
+            return
+        data = json.dumps({"keys": list(self.keys.items()), "pending": self._pending})
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(exist_ok=True)
+            tmp.write_text(data)
+            os.replace(tmp, self.path)
+        except OSError as exc:  # the keys go on in memory; a retry may count twice
+            log.warning("the retry keys of %s could not be kept: %s", self.path, exc)
 
 
 def listed_part(summary: dict[str, Any] | Summary | None) -> tuple[Any, ...]:
@@ -279,7 +365,9 @@ class LiveGame:
         self._ruleset_of = ruleset_of
         self.revision = 0
         self.events: deque[TableEvent] = deque(maxlen=EVENTS_KEPT)
-        self._keys: OrderedDict[str, int] = OrderedDict()
+        self._keys = KeyBook(repo.data_dir, game_id)
+        #: the key of the write in progress (see KeyBook.before)
+        self._key: str | None = None
         self._listeners: dict[int, Listener | weakref.WeakMethod[Listener]] = {}
         self._next_listener = 0
         #: who made each live action (None: made before this process opened the game)
@@ -290,6 +378,9 @@ class LiveGame:
         #: the history list's line as saved: (status, listed_part)
         self._listed: tuple[str, tuple[Any, ...]] = ("", ())
         self._load()
+        #: the game's stored revision: the same number in every process, after a restart
+        self.revision = self.stored_revision
+        self._opened_at = self.revision
 
     # -- opening / reloading -------------------------------------------------------------
     def _load(self) -> None:
@@ -299,6 +390,7 @@ class LiveGame:
             opened = _replay(self.ruleset, stored)
         except RulesetError as exc:  # unknown game or unreadable house rules
             raise StorageError(exc.reason) from None
+        self._keys.load(self.stored_revision)
         self.meta = stored.model_copy(update={"actions": []})
         self.game: Game = opened.game
         self.broken_tail = opened.tail
@@ -352,9 +444,16 @@ class LiveGame:
                 if e.revision > seen and (actor is None or e.actor.id != actor.id)
             ]
 
+    def _horizon(self) -> int:
+        """The revision from which every change is still in :attr:`events` (the ones
+        before it were made before this process opened the game, or were forgotten)."""
+        if len(self.events) == self.events.maxlen and self.events:
+            return max(self._opened_at, self.events[0].revision - 1)
+        return self._opened_at
+
     def _news(self, seen: int, actor: Actor) -> tuple[str, ...]:
         changes = self.changes_since(seen, actor)
-        forgotten = max(0, self.revision - seen - len(self.changes_since(seen)))
+        forgotten = max(0, self._horizon() - seen)
         words = [e.news for e in changes[-3:]]
         extra = max(0, len(changes) - 3) + forgotten
         if extra:
@@ -409,25 +508,31 @@ class LiveGame:
         with self.lock, self.repo.writer_lock():
             if self.repo.game_revision(self.game_id) != self.stored_revision:
                 self._reload(done)
-            yield done
-            for event in done:
-                if key is not None:
-                    self._remember(key, event.revision)
+            self._key = key
+            try:
+                yield done
+            finally:
+                self._key = None
+                mine = [e for e in done if e.actor == actor and e.kind != "reload"]
+                if key is not None and mine:
+                    self._keys.applied(key, mine[-1].revision)
+                else:
+                    self._keys.settled()
         for event in done:
             self._publish(event)
         if self._listed_due:
             self._keep_listed()
 
-    def _remember(self, key: str, revision: int) -> None:
-        self._keys[key] = revision
-        self._keys.move_to_end(key)
-        while len(self._keys) > KEYS_KEPT:
-            self._keys.popitem(last=False)
+    def _saving(self) -> None:
+        """A save of the write in progress is next: its key is noted first (KeyBook)."""
+        if self._key is not None:
+            self._keys.before(self._key, self.stored_revision)
 
     def _record(
         self, kind: EventKind, actor: Actor, actions: Sequence[Action], line: str, news: str
     ) -> TableEvent:
-        self.revision += 1
+        # the stored revision: one per save (a reload jumps to what the other copy left)
+        self.revision = max(self.revision + 1, self.stored_revision)
         event = TableEvent(self.revision, kind, actor, tuple(actions), line, news)
         self.events.append(event)
         return event
@@ -523,6 +628,7 @@ class LiveGame:
         wrote to the game since.
         """
         expected = self.stored_revision
+        self._saving()
         try:
             if len(pushed) == 1:
                 self.repo.append_action(self.game_id, pushed[0].to_json(), expected=expected)
@@ -581,6 +687,7 @@ class LiveGame:
             return self._undo_broken(actor, done)
         if not self.game.actions:
             return Outcome(), None
+        self._saving()
         try:
             popped = self.repo.pop_action(self.game_id, expected=self.stored_revision)
         except StaleGameError:
@@ -609,6 +716,7 @@ class LiveGame:
     def _undo_broken(
         self, actor: Actor, done: list[TableEvent]
     ) -> tuple[Outcome, dict[str, Any] | None]:
+        self._saving()
         try:
             popped = self.repo.pop_action(self.game_id, expected=self.stored_revision)
         except StaleGameError:
@@ -669,6 +777,7 @@ class LiveGame:
                 fresh.push(action)
         except RulesetError as exc:
             return Outcome(Refusal(exc.reason, exc.rule))
+        self._saving()
         try:
             self.repo.replace_actions(
                 self.game_id, [a.to_json() for a in fresh.actions], expected=self.stored_revision

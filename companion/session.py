@@ -193,6 +193,12 @@ class GameSession:
         return self._synced if self._shown is None else self._shown
 
     @property
+    def _device(self) -> str:
+        """Who a retry key belongs to: a device at a table (its id outlives a reconnect and
+        a restart), else this window (windows on one machine are separate screens)."""
+        return self._who.device if self._who.at_table else self._id
+
+    @property
     def _actor(self) -> Actor:
         return Actor(self._id, self._who.words)
 
@@ -293,7 +299,7 @@ class GameSession:
             return None
         seen = self._seen
         outcome, undone = self._live.undo(
-            actor=self._actor, seen=seen, key=entry_key(self._actor, seen, "undo")
+            actor=self._actor, seen=seen, key=entry_key(self._device, seen, "undo")
         )
         self._settle(outcome)
         return undone
@@ -304,7 +310,7 @@ class GameSession:
             return self.error
         seen = self._seen
         outcome = self._live.redo(
-            actor=self._actor, seen=seen, key=entry_key(self._actor, seen, "redo")
+            actor=self._actor, seen=seen, key=entry_key(self._device, seen, "redo")
         )
         return self._settle(outcome)
 
@@ -317,7 +323,7 @@ class GameSession:
             actions,
             actor=self._actor,
             seen=seen,
-            key=entry_key(self._actor, seen, "replace", list(actions)),
+            key=entry_key(self._device, seen, "replace", list(actions)),
         )
         return self._settle(outcome)
 
@@ -373,7 +379,7 @@ class GameSession:
             actor=self._actor,
             hand=hand,
             seen=seen,
-            key=entry_key(self._actor, seen, "add", actions),
+            key=entry_key(self._device, seen, "add", actions),
         )
         return self._settle(outcome)
 
