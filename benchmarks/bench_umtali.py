@@ -19,8 +19,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from rulesets.cards import DECK
-from rulesets.umtali import Phase, UmtaliGame, random_game
+from rulesets.cards import DECK, Card
+from rulesets.umtali import Extend, Meld, Phase, UmtaliGame, random_game
 
 VERDICT_P99_MS = 1.0
 SUGGEST_P99_MS = 5.0
@@ -35,6 +35,10 @@ def timed(fn: Callable[[], Any]) -> tuple[float, float]:
         fn()
         runs.append((time.perf_counter() - t0) * 1000)
     return runs[0], min(runs)
+
+
+def _text(cards: list[Card]) -> tuple[str, ...]:
+    return tuple(str(c) for c in cards)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -72,9 +76,9 @@ def main(deals: int = 1000) -> int:
         anchors = [ref for ref, _ in g.anchors()] or [(g.players[0], 0)]
         a1, a2 = rng.choice(anchors), rng.choice(anchors)
         probes = [
-            partial(g.check_meld, player, hand[:3], hand=hand),
-            partial(g.check_extend, player, hand[0], a1, hand=hand),
-            partial(g.check_extend, player, hand[1], a2),
+            partial(g.judge, Meld(player=player, cards=_text(hand[:3])), hand=hand),
+            partial(g.judge, Extend(player=player, card=str(hand[0]), anchor=a1), hand=hand),
+            partial(g.judge, Extend(player=player, card=str(hand[1]), anchor=a2)),
         ]
         for probe in probes:
             first, best = timed(probe)

@@ -19,15 +19,21 @@ Glossary:
 
 Modules: :mod:`~rulesets.umtali.melds` (cards, shapes, values, anchors),
 :mod:`~rulesets.umtali.actions` (the recorded actions),
-:mod:`~rulesets.umtali.game` (:class:`UmtaliGame`, the live game),
+:mod:`~rulesets.umtali.house_rules` (:class:`UmtaliRules`, the switches),
+:mod:`~rulesets.umtali.game` (:class:`UmtaliGame`: the protocol, and little else),
+:mod:`~rulesets.umtali.state` (the referee's state, field by field, and its snapshot),
+:mod:`~rulesets.umtali.referee` (one action applied: the dispatch by type),
+:mod:`~rulesets.umtali.turns` (deals, turns, draws, the end of a hand),
+:mod:`~rulesets.umtali.plays` (melds, extensions, discards, going out, leftovers),
+:mod:`~rulesets.umtali.report` (the summary read off the state),
 :mod:`~rulesets.umtali.summary` (:class:`UmtaliSummary` and the ledger),
 :mod:`~rulesets.umtali.ruleset` (:data:`RULESET`),
 :mod:`~rulesets.umtali.suggest` (exact suggestions),
 :mod:`~rulesets.umtali.simulate` (random legal games).
 
 >>> g = UmtaliGame(("Ann", "Bob"))
->>> _ = g.start_hand("Bob")
->>> g.check_meld("Ann", "JH JD JS").reason
+>>> _ = g.push(StartHand(dealer="Bob"))
+>>> g.judge(Meld(player="Ann", cards=("JH", "JD", "JS"))).reason
 '"JH JD JS": jacks never form a set; meld each jack alone'
 """
 
@@ -49,11 +55,11 @@ from rulesets.umtali.actions import (
     parse_action,
 )
 from rulesets.umtali.game import HandResult, Phase, TableMeld, UmtaliGame
+from rulesets.umtali.house_rules import UmtaliRules
 from rulesets.umtali.melds import (
     U7_OPENING,
     U7_UNCHECKED,
     MeldKind,
-    UmtaliRules,
     accepted_cards,
     breaking_meld,
     card_points,

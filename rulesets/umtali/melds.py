@@ -18,9 +18,10 @@ from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import Final
 
-from rulesets.cards import Card, Rank, Suit, format_cards
+from rulesets.cards import Card, Rank, Suit
 from rulesets.errors import IllegalActionError
 from rulesets.umtali.house_rules import UmtaliRules
+from rulesets.words import quote_cards
 
 __all__ = [
     "BASIC_KINDS",
@@ -112,10 +113,6 @@ def meld_points(kind: MeldKind, cards: Iterable[Card]) -> int:
     return sum(card_points(c) for c in cards)
 
 
-def _text(cards: Iterable[Card]) -> str:
-    return f'"{format_cards(cards)}"'
-
-
 def _is_marriage(cards: Sequence[Card]) -> bool:
     return (
         len(cards) == 2
@@ -127,9 +124,9 @@ def _is_marriage(cards: Sequence[Card]) -> bool:
 def _natural(cards: Sequence[Card]) -> None:
     for c in cards:
         if c.is_joker:
-            raise IllegalActionError(f"{_text(cards)}: Umtali uses no jokers", rule="U1.1")
+            raise IllegalActionError(f"{quote_cards(cards)}: Umtali uses no jokers", rule="U1.1")
     if len(set(cards)) != len(cards):
-        raise IllegalActionError(f"{_text(cards)}: a card is listed twice", rule="U1.1")
+        raise IllegalActionError(f"{quote_cards(cards)}: a card is listed twice", rule="U1.1")
 
 
 def classify_meld(cards: Sequence[Card]) -> MeldKind:
@@ -145,7 +142,7 @@ def classify_meld(cards: Sequence[Card]) -> MeldKind:
     """
     _natural(cards)
     n = len(cards)
-    text = _text(cards)
+    text = quote_cards(cards)
     if n == 0:
         raise IllegalActionError('"": no cards to meld', rule="U5")
     if n == 1:
@@ -200,7 +197,7 @@ def classify_pair(cards: Sequence[Card], rules: UmtaliRules) -> MeldKind:
     'pair'
     """
     _natural(cards)
-    text = _text(cards)
+    text = quote_cards(cards)
     if len(cards) != 2:
         raise IllegalActionError(f"{text}: a pair is exactly two cards", rule="U5.5")
     if _is_marriage(cards):
@@ -283,7 +280,7 @@ def check_anchor(
     """
     if card in accepted_cards(kind, cards, rules, pair_open=pair_open):
         return
-    head = f'"{card}" onto {_text(cards)}'
+    head = f'"{card}" onto {quote_cards(cards)}'
     if kind is MeldKind.SET:
         if len(cards) == 4:
             raise IllegalActionError(f"{head}: a set of four takes nothing more", rule="U6.2")
@@ -387,7 +384,8 @@ meld that first (U7.2)
         meld = breaking_meld(c, hand - {c})
         if meld is not None:
             raise IllegalActionError(
-                f"{head}: {c} forms {_text(meld)} with cards still in your hand; meld that first",
+                f"{head}: {c} forms {quote_cards(meld)} with cards still in your hand; "
+                "meld that first",
                 rule="U7.2",
             )
     return ()
@@ -467,7 +465,7 @@ def play_words(kind: MeldKind, cards: tuple[Card, ...]) -> str:
         return f"{cards[0]} can go down alone, as every jack can (U5.4)"
     if kind is MeldKind.SINGLE:
         return f"{cards[0]} can extend a meld on the table, and an extension is melding"
-    return f"{_text(cards)} can go down as a {kind.value}"
+    return f"{quote_cards(cards)} can go down as a {kind.value}"
 
 
 def compulsory_discard(

@@ -59,6 +59,7 @@ from rulesets.umtali.melds import (
 )
 from rulesets.umtali.simulate import random_record
 from rulesets.umtali.suggest import PlanAction, Suggestion, suggest_table
+from rulesets.words import quote_cards
 
 __all__ = ["RULESET", "UmtaliRuleset"]
 
@@ -73,10 +74,6 @@ def _rules(rules: HouseRulesBase | dict[str, Any] | None) -> UmtaliRules:
         return UmtaliRules.model_validate(data)
     except ValidationError:
         raise HouseRuleError(f"{rules!r}: not Umtali house rules") from None
-
-
-def _q(cards: Sequence[Card]) -> str:
-    return f'"{format_cards(cards)}"'
 
 
 def _plural(n: int) -> str:
@@ -178,7 +175,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
         held: frozenset[Card] | None,
         r: UmtaliRules,
     ) -> Verdict:
-        head = f"{_q(cards)} onto {_q(onto)}"
+        head = f"{quote_cards(cards)} onto {quote_cards(onto)}"
         kind = anchor_kind(onto, r)
         if len(cards) != 1:
             raise IllegalActionError(
@@ -200,7 +197,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
             kind="extension",
             points=pts,
             rule=extension_rule(kind),
-            reason=f'"{card}" extends {_q(onto)} ({kind.value}): it becomes a single '
+            reason=f'"{card}" extends {quote_cards(onto)} ({kind.value}): it becomes a single '
             f"on your side worth {_plural(pts)}",
             cards=(str(card),),
             notes=tuple(notes),
@@ -210,7 +207,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
     def _check_meld(
         cards: tuple[Card, ...], going_out: bool, held: frozenset[Card] | None, r: UmtaliRules
     ) -> Verdict:
-        head = _q(cards)
+        head = quote_cards(cards)
         kind = classify_play(cards, r, going_out=going_out)
         notes: tuple[str, ...] = ()
         if kind is MeldKind.PAIR:
@@ -253,7 +250,9 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
         cards = tuple(cards)
         for c in cards:
             if c.is_joker:
-                raise IllegalActionError(f"{_q(cards)}: Umtali uses no jokers", rule="U1.1")
+                raise IllegalActionError(
+                    f"{quote_cards(cards)}: Umtali uses no jokers", rule="U1.1"
+                )
         if (
             len(cards) == 2
             and cards[0].suit == cards[1].suit

@@ -13,15 +13,30 @@ time, exactly as at a real table.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from rulesets.cards import DECK, Card, parse_card, parse_cards
 from rulesets.protocol import GameRecord
-from rulesets.umtali.actions import Extend, GoOut, Meld
+from rulesets.umtali.actions import (
+    Discard,
+    Draw,
+    EndHandEmptyStock,
+    Extend,
+    GoOut,
+    Leftovers,
+    Meld,
+    StartHand,
+    TakeDiscards,
+)
 from rulesets.umtali.game import UmtaliGame
-from rulesets.umtali.melds import UmtaliRules
+from rulesets.umtali.house_rules import UmtaliRules
 from rulesets.umtali.suggest import PlanAction
 
 __all__ = ["random_game", "random_record"]
+
+
+def _text(cards: Iterable[Card]) -> tuple[str, ...]:
+    return tuple(str(c) for c in cards)
 
 
 def _played(action: Meld | Extend | GoOut) -> set[Card]:
@@ -99,7 +114,7 @@ class _Hand:
         both = _two_discard_meld(game, cur, h, pile) if stock else None
         if both is not None and rng.random() < 0.7:
             d1, d2 = pile.pop(), pile.pop()
-            game.take_discards(cur, [d1, d2], hand=h)
+            game.push(TakeDiscards(player=game.players[cur], cards=_text([d1, d2])), hand=h)
             h |= {d1, d2}
             game.push(both, hand=h)  # D1 and D2 melded at once (U4.2)
             h -= _played(both)
@@ -109,15 +124,15 @@ class _Hand:
         single = pile and not self.rules.compulsory_melding
         if single and rng.random() < 0.25 and len(stock) > 0:
             top = pile.pop()
-            game.take_discards(cur, [top], hand=h)
+            game.push(TakeDiscards(player=game.players[cur], cards=_text([top])), hand=h)
             h.add(top)
             return top, False
         if stock:
             if rng.random() < 0.6:
-                game.draw(cur)
+                game.push(Draw(player=game.players[cur]))
             h.add(stock.pop())
             return None, False
-        game.end_hand_empty_stock()
+        game.push(EndHandEmptyStock())
         return None, True
 
     def turn(self, cur: int, first_turn: bool) -> str:
@@ -146,7 +161,7 @@ class _Hand:
         # a take, and the no-draw opening turn of the 11-10 deal, are followed by a
         # recorded discard so that the app knows where that turn ends
         if took is not None or opening or rng.random() < 0.7:
-            game.discard(cur, card, hand=h)
+            game.push(Discard(player=game.players[cur], card=str(card)), hand=h)
         h.discard(card)
         self.pile.append(card)
         return ""
@@ -169,11 +184,11 @@ class _Hand:
         face_up = game.summary().detail.current
         if self.pile and face_up is not None and not face_up.face_down and rng.random() < 0.2:
             took = self.pile.pop()  # the going-out discard, face up: draw as usual (U8.2)
-            game.take_discards(opp, [took], hand=h)
+            game.push(TakeDiscards(player=game.players[opp], cards=_text([took])), hand=h)
             h.add(took)
         elif self.stock:
             if rng.random() < 0.6:
-                game.draw(opp)
+                game.push(Draw(player=game.players[opp]))
             h.add(self.stock.pop())
         sug = game.suggest(opp, h)
         if sug.go_out is not None:
@@ -187,9 +202,9 @@ class _Hand:
         keep = {took} if took is not None and self.rules.no_rediscard else set()
         if h - keep and rng.random() < 0.5:
             card = rng.choice(sorted(h - keep))  # not a card just taken (U4.3)
-            game.discard(opp, card, hand=h)
+            game.push(Discard(player=game.players[opp], card=str(card)), hand=h)
             h.discard(card)
-        game.leftovers(opp, sorted(h), hand=h)
+        game.push(Leftovers(player=game.players[opp], cards=_text(sorted(h))), hand=h)
 
 
 def random_game(
@@ -203,7 +218,7 @@ def random_game(
     game = UmtaliGame(players, rules)
     first = rng.randrange(2)
     while not game.finished:
-        game.start_hand(first if not game.hands else None)
+        game.push(StartHand(dealer=game.players[first] if not game.hands else None))
         _Hand(game, rng).play()
     return game
 

@@ -8,9 +8,9 @@ the largest set of singles reachable after those melds, in a legal order with
 chains (U6.3).  A pair is tried only where it lets the player go out (U5.5).
 
 >>> from rulesets.umtali.game import UmtaliGame
->>> g = UmtaliGame(("Ann", "Bob"))
->>> _ = g.start_hand("Ann")
->>> _ = g.meld("Bob", "5H 6H 7H")
+>>> from rulesets.umtali.actions import Meld, StartHand
+>>> g = UmtaliGame(("Ann", "Bob"), actions=[StartHand(dealer="Ann")])
+>>> _ = g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
 >>> s = g.suggest("Ann", "8H 9H 10H KS QS 2C")
 >>> s.best_points, s.can_go_out
 (27, True)
@@ -25,22 +25,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from rulesets.cards import Card, Rank, Suit, format_cards, parse_cards
 from rulesets.errors import CardParseError, IllegalActionError
 from rulesets.umtali.actions import Extend, GoOut, Meld
+from rulesets.umtali.house_rules import UmtaliRules
 from rulesets.umtali.melds import (
     SEQUENCE_TOP,
     MeldKind,
-    UmtaliRules,
     accepted_cards,
     card_points,
     meld_points,
 )
-
-if TYPE_CHECKING:
-    from rulesets.umtali.game import UmtaliGame
+from rulesets.umtali.state import Phase, State, must_meld_now, taken_this_turn
 
 __all__ = ["Play", "Suggestion", "suggest", "suggest_table"]
 
@@ -103,21 +100,17 @@ def _bits(mask: int) -> Iterable[int]:
 
 
 def suggest(
-    game: UmtaliGame,
+    s: State,
     player: str,
     hand: str | Card | Iterable[str | Card],
     *,
     must_meld: str | Card | Iterable[str | Card] = (),
 ) -> Suggestion:
-    """Suggestion for ``player`` holding ``hand`` at ``game``'s current table."""
-    from rulesets.umtali.game import Phase
-
-    phase = game.phase
-    if phase not in (Phase.PLAY, Phase.FINAL):
+    """Suggestion for ``player`` holding ``hand`` at the table of state ``s``."""
+    if s.phase not in (Phase.PLAY, Phase.FINAL):
         raise IllegalActionError(f'"{format_cards(_read(hand))}": no hand in progress', rule="U2.1")
-    p = game.players.index(player)
-    went_out = None if game.went_out is None else game.players.index(game.went_out)
-    if phase is Phase.FINAL and went_out == p:
+    p = s.players.index(player)
+    if s.phase is Phase.FINAL and s.went_out == p:
         return Suggestion(
             player,
             (),
@@ -127,19 +120,17 @@ def suggest(
             False,
             notes=(f"{player} went out; the final turn is the opponent's (U8.3)",),
         )
-    sides = game.sides
-    table = (sides[game.players[0]], sides[game.players[1]])
     held = set(_read(hand))
     return suggest_table(
-        [[(m.kind, m.cards) for m in table[0]], [(m.kind, m.cards) for m in table[1]]],
+        [[(m.kind, m.cards) for m in s.sides[0]], [(m.kind, m.cards) for m in s.sides[1]]],
         p,
         hand,
-        rules=game.rules,
-        players=game.players,
-        pair_side=went_out if phase is Phase.FINAL else None,
+        rules=s.rules,
+        players=s.players,
+        pair_side=s.went_out if s.phase is Phase.FINAL else None,
         # taken discards still to meld (U4.2), if the hand entered holds them
-        must_meld=(*_read(must_meld), *(c for c in game.must_meld_now(player) if c in held)),
-        no_discard=game.taken_this_turn(player) if game.rules.no_rediscard else (),
+        must_meld=(*_read(must_meld), *(c for c in must_meld_now(s, p) if c in held)),
+        no_discard=taken_this_turn(s, p) if s.rules.no_rediscard else (),
     )
 
 

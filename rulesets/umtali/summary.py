@@ -12,10 +12,10 @@ points, with the meld's kind as its kind -- ``set``, ``sequence``,
 every hand has its row in the history).
 
 >>> from rulesets.umtali.game import UmtaliGame
->>> g = UmtaliGame(("Ann", "Bob"))
->>> _ = g.start_hand("Ann")
->>> _ = g.meld("Bob", "KH QH")
->>> _ = g.end_hand_empty_stock()
+>>> from rulesets.umtali.actions import EndHandEmptyStock, Meld, StartHand
+>>> g = UmtaliGame(("Ann", "Bob"), actions=[StartHand(dealer="Ann")])
+>>> _ = g.push(Meld(player="Bob", cards=("KH", "QH")))
+>>> _ = g.push(EndHandEmptyStock())
 >>> s = g.summary()
 >>> s.totals, [(e.player, e.kind, e.amount, e.rule) for e in s.ledger]
 ({'Ann': 0, 'Bob': 20}, [('Ann', 'empty_side', 0, 'U9.1'), ('Bob', 'marriage', 20, 'U9.2')])

@@ -21,6 +21,18 @@ from rulesets.umtali import (
     card_points,
     classify_meld,
 )
+from rulesets.umtali.actions import (
+    Discard,
+    Draw,
+    EndHandEmptyStock,
+    Extend,
+    GoOut,
+    Leftovers,
+    Meld,
+    StartHand,
+    TakeDiscards,
+)
+from tests.rulesets.umtali_cards import card_of, player_of
 
 C = parse_cards
 
@@ -28,7 +40,7 @@ C = parse_cards
 def new_game(rules: UmtaliRules | None = None, dealer: str = "Ann") -> UmtaliGame:
     """Ann and Bob; Ann deals hand 1, so Bob plays first (U3.3)."""
     g = UmtaliGame(("Ann", "Bob"), rules)
-    g.start_hand(dealer)
+    g.push(StartHand(dealer=player_of(g, dealer)))
     return g
 
 
@@ -39,8 +51,8 @@ def rule_of(fn: object) -> str:
 
 
 def finish_hand(g: UmtaliGame, out: str = "Ann") -> None:
-    g.go_out(out)
-    g.leftovers("Bob" if out == "Ann" else "Ann")
+    g.push(GoOut(player=player_of(g, out)))
+    g.push(Leftovers(player=player_of(g, "Bob" if out == "Ann" else "Ann")))
 
 
 # ---------------------------------------------------------------- U1 equipment
@@ -57,9 +69,9 @@ def test_u1_1_no_jokers() -> None:
 
 def test_u1_1_one_pack_a_card_cannot_go_down_twice() -> None:
     g = new_game()
-    g.meld("Bob", "5H 6H 7H")
-    assert rule_of(lambda: g.extend("Ann", "7H", ("Bob", 0))) == "U1.1"
-    assert rule_of(lambda: g.meld("Ann", "7H 7S 7D")) == "U1.1"
+    g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
+    assert rule_of(lambda: g.push(Extend(player="Ann", card="7H", anchor=("Bob", 0)))) == "U1.1"
+    assert rule_of(lambda: g.push(Meld(player="Ann", cards=("7H", "7S", "7D")))) == "U1.1"
 
 
 def test_u1_2_ace_is_low_and_ranks_never_wrap() -> None:
@@ -75,49 +87,49 @@ def test_u1_2_ace_is_low_and_ranks_never_wrap() -> None:
 def test_u2_1_a_game_is_four_hands_and_higher_total_wins() -> None:
     g = UmtaliGame(("Ann", "Bob"))
     for _ in range(4):
-        g.start_hand()
-        g.meld("Ann" if g.dealer == "Bob" else "Bob", "KH QH")
-        g.end_hand_empty_stock()
+        g.push(StartHand())
+        g.push(Meld(player=player_of(g, "Ann" if g.dealer == "Bob" else "Bob"), cards=("KH", "QH")))
+        g.push(EndHandEmptyStock())
     assert g.finished and g.phase is Phase.OVER
-    assert rule_of(g.start_hand) == "U2.1"
+    assert rule_of(lambda: g.push(StartHand())) == "U2.1"
     # each non-dealer scored 20 twice: 40-40, a draw
     assert g.totals == {"Ann": 40, "Bob": 40}
 
 
 def test_u2_1_no_action_before_a_hand_is_dealt() -> None:
     g = UmtaliGame(("Ann", "Bob"))
-    assert rule_of(lambda: g.meld("Ann", "5H 6H 7H")) == "U2.1"
+    assert rule_of(lambda: g.push(Meld(player="Ann", cards=("5H", "6H", "7H")))) == "U2.1"
 
 
 def test_u2_2_the_cut_decides_the_first_dealer() -> None:
     g = UmtaliGame(("Ann", "Bob"))
     assert g.dealer is None  # nobody has cut yet
-    g.start_hand("Bob")
+    g.push(StartHand(dealer="Bob"))
     assert g.dealer == "Bob" and g.turn == "Ann"
 
 
 def test_u2_3_deal_alternates() -> None:
     g = new_game()
-    g.end_hand_empty_stock()
+    g.push(EndHandEmptyStock())
     assert g.dealer == "Bob"
-    assert rule_of(lambda: g.start_hand("Ann")) == "U2.3"
-    g.start_hand()
+    assert rule_of(lambda: g.push(StartHand(dealer="Ann"))) == "U2.3"
+    g.push(StartHand())
     assert g.dealer == "Bob"
 
 
 def test_u2_3_option_winner_deals() -> None:
     g = new_game(UmtaliRules(winner_deals=True))  # Ann deals hand 1
-    g.meld("Ann", "5H 6H 7H")
+    g.push(Meld(player="Ann", cards=("5H", "6H", "7H")))
     finish_hand(g, "Bob")  # Ann scored more (3 to 0), so Ann wins and deals again
     assert g.dealer == "Ann"
-    g.start_hand("Ann")
+    g.push(StartHand(dealer="Ann"))
 
 
 def test_u2_4_a_u16_equal_totals_are_a_draw() -> None:
     g = UmtaliGame(("Ann", "Bob"))
     for _ in range(4):
-        g.start_hand()
-        g.end_hand_empty_stock()
+        g.push(StartHand())
+        g.push(EndHandEmptyStock())
     assert g.finished and g.winners == ["Ann", "Bob"]
     assert g.summary().detail.draw is True
 
@@ -125,12 +137,14 @@ def test_u2_4_a_u16_equal_totals_are_a_draw() -> None:
 def test_u2_4_option_fifth_hand_on_tie() -> None:
     g = UmtaliGame(("Ann", "Bob"), UmtaliRules(fifth_hand_on_tie=True))
     for _ in range(4):
-        g.start_hand()
-        g.end_hand_empty_stock()
+        g.push(StartHand())
+        g.push(EndHandEmptyStock())
     assert not g.finished
-    g.start_hand()
-    g.meld("Bob" if g.dealer == "Ann" else "Ann", "5H 6H 7H")
-    g.end_hand_empty_stock()
+    g.push(StartHand())
+    g.push(
+        Meld(player=player_of(g, "Bob" if g.dealer == "Ann" else "Ann"), cards=("5H", "6H", "7H"))
+    )
+    g.push(EndHandEmptyStock())
     assert g.finished and len(g.winners) == 1
 
 
@@ -138,14 +152,14 @@ def test_u2_4_option_fifth_hand_on_tie() -> None:
 def test_u3_1_stock_holds_31_after_the_deal() -> None:
     g = new_game()
     assert g.stock_left == 31
-    g.draw("Bob")
+    g.push(Draw(player="Bob"))
     assert g.stock_left == 30
 
 
 def test_u3_2_each_player_melds_on_their_own_side() -> None:
     g = new_game()
-    g.meld("Bob", "5H 6H 7H")
-    g.meld("Ann", "KS QS")
+    g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
+    g.push(Meld(player="Ann", cards=("KS", "QS")))
     assert [m.cards for m in g.sides["Bob"]] == [C("5H 6H 7H")]
     assert [m.cards for m in g.sides["Ann"]] == [C("KS QS")]
 
@@ -157,115 +171,117 @@ def test_u3_3_non_dealer_plays_first() -> None:
 
 def test_u3_3_a_u10_option_deal_eleven_ten_first_player_does_not_draw() -> None:
     g = new_game(UmtaliRules(deal_eleven_ten=True))
-    assert rule_of(lambda: g.draw("Bob")) == "U3.3"
-    assert rule_of(lambda: g.take_discards("Bob", "5C")) == "U3.3"
-    g.discard("Bob", "5C")
-    g.draw("Ann")  # later turns draw as usual
+    assert rule_of(lambda: g.push(Draw(player="Bob"))) == "U3.3"
+    assert rule_of(lambda: g.push(TakeDiscards(player="Bob", cards=("5C",)))) == "U3.3"
+    g.push(Discard(player="Bob", card="5C"))
+    g.push(Draw(player="Ann"))  # later turns draw as usual
 
 
 # ---------------------------------------------------------------- U4 turn
 def test_u4_1_draw_from_stock_or_top_discard() -> None:
     g = new_game()
-    assert g.can_draw("Bob")
-    g.take_discards("Bob", "9C")
-    g.discard("Bob", "2D")
-    g.draw("Ann")
+    assert g.can(Draw(player="Bob"))
+    g.push(TakeDiscards(player="Bob", cards=("9C",)))
+    g.push(Discard(player="Bob", card="2D"))
+    g.push(Draw(player="Ann"))
     assert g.stock_left == 30
 
 
 def test_u4_2_two_discards_both_melded_at_once() -> None:
     g = new_game()
-    g.take_discards("Bob", "8S 8D", hand="8C 2H")
-    g.meld("Bob", "8S 8D 8C")
-    g.discard("Bob", "2H")
+    g.push(TakeDiscards(player="Bob", cards=("8S", "8D")), hand="8C 2H")
+    g.push(Meld(player="Bob", cards=("8S", "8D", "8C")))
+    g.push(Discard(player="Bob", card="2H"))
     assert g.side_scores["Bob"] == 3
 
 
 def test_u4_2_second_discard_must_be_melded() -> None:
     g = new_game()
-    g.take_discards("Bob", "8S 4D")
-    g.meld("Bob", "8S 8D 8C")
-    assert rule_of(lambda: g.discard("Bob", "2H")) == "U4.2"
-    assert rule_of(lambda: g.go_out("Bob")) == "U4.2"
-    assert rule_of(lambda: g.meld("Ann", "5C 6C 7C")) == "U4.2"  # Bob's turn left it unmelded
+    g.push(TakeDiscards(player="Bob", cards=("8S", "4D")))
+    g.push(Meld(player="Bob", cards=("8S", "8D", "8C")))
+    assert rule_of(lambda: g.push(Discard(player="Bob", card="2H"))) == "U4.2"
+    assert rule_of(lambda: g.push(GoOut(player="Bob"))) == "U4.2"
+    assert (
+        rule_of(lambda: g.push(Meld(player="Ann", cards=("5C", "6C", "7C")))) == "U4.2"
+    )  # Bob's turn left it unmelded
 
 
 def test_u4_2_first_discard_is_melded_before_the_second() -> None:
     g = new_game()
-    g.take_discards("Bob", "8S 4D")
-    v = g.check_meld("Bob", "4D 4C 4H")
+    g.push(TakeDiscards(player="Bob", cards=("8S", "4D")))
+    v = g.judge(Meld(player="Bob", cards=("4D", "4C", "4H")))
     assert not v.legal and v.rule == "U4.2" and "8S" in v.reason
-    g.meld("Bob", "8S 8D 8C")
-    g.meld("Bob", "4D 4C 4H")
-    g.discard("Bob", "2H")
+    g.push(Meld(player="Bob", cards=("8S", "8D", "8C")))
+    g.push(Meld(player="Bob", cards=("4D", "4C", "4H")))
+    g.push(Discard(player="Bob", card="2H"))
 
 
 def test_u4_2_a_u9_at_most_two_cards_from_the_discard_pile() -> None:
     g = new_game()
-    assert rule_of(lambda: g.take_discards("Bob", "8S 8D 8C")) == "U4.2"
+    assert rule_of(lambda: g.push(TakeDiscards(player="Bob", cards=("8S", "8D", "8C")))) == "U4.2"
 
 
 def test_u4_2_option_discard_dig_takes_deeper_and_melds_the_dug_card() -> None:
     g = new_game(UmtaliRules(discard_dig=True))
-    g.take_discards("Bob", "2H 9D 5C")
-    assert rule_of(lambda: g.discard("Bob", "3S")) == "U4.2"
-    g.meld("Bob", "5C 6C 7C")
-    g.discard("Bob", "3S")  # 2H and 9D may be kept
+    g.push(TakeDiscards(player="Bob", cards=("2H", "9D", "5C")))
+    assert rule_of(lambda: g.push(Discard(player="Bob", card="3S"))) == "U4.2"
+    g.push(Meld(player="Bob", cards=("5C", "6C", "7C")))
+    g.push(Discard(player="Bob", card="3S"))  # 2H and 9D may be kept
 
 
 def test_u4_3_single_taken_discard_may_be_kept_but_not_rediscarded() -> None:
     g = new_game()
-    g.take_discards("Bob", "QD")
-    assert rule_of(lambda: g.discard("Bob", "QD")) == "U4.3"
-    g.discard("Bob", "3C")  # QD is kept, unmelded
+    g.push(TakeDiscards(player="Bob", cards=("QD",)))
+    assert rule_of(lambda: g.push(Discard(player="Bob", card="QD"))) == "U4.3"
+    g.push(Discard(player="Bob", card="3C"))  # QD is kept, unmelded
 
 
 def test_u4_3_option_rediscard_allowed() -> None:
     g = new_game(UmtaliRules(no_rediscard=False))
-    g.take_discards("Bob", "QD")
-    g.discard("Bob", "QD")
+    g.push(TakeDiscards(player="Bob", cards=("QD",)))
+    g.push(Discard(player="Bob", card="QD"))
 
 
 def test_u4_4_a_u8_melding_is_optional() -> None:
     g = new_game()
-    g.discard("Bob", "2C", hand="2C 5H 6H 7H")  # could meld 5-6-7H, need not
+    g.push(Discard(player="Bob", card="2C"), hand="2C 5H 6H 7H")  # could meld 5-6-7H, need not
 
 
 def test_u4_4_option_compulsory_melding() -> None:
     g = new_game(UmtaliRules(compulsory_melding=True))
-    assert rule_of(lambda: g.discard("Bob", "2C", hand="2C 5H 6H 7H")) == "U4.4"
-    v = g.judge(g.discard_action("Bob", "2C"))
+    assert rule_of(lambda: g.push(Discard(player="Bob", card="2C"), hand="2C 5H 6H 7H")) == "U4.4"
+    v = g.judge(Discard(player="Bob", card="2C"))
     assert v.legal and any("compulsory" in n for n in v.notes)
-    g.discard("Bob", "2C", hand="2C 5H 6H 9S")
+    g.push(Discard(player="Bob", card="2C"), hand="2C 5H 6H 9S")
 
 
 def test_u4_4_any_number_of_melds_in_a_turn() -> None:
     g = new_game()
-    g.meld("Bob", "5H 6H 7H")
-    g.meld("Bob", "KC QC")
-    g.meld("Bob", "JD")
+    g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
+    g.push(Meld(player="Bob", cards=("KC", "QC")))
+    g.push(Meld(player="Bob", cards=("JD",)))
     assert g.side_scores["Bob"] == 3 + 20 + 5
 
 
 def test_u3_3_out_of_turn_play_is_noted_as_an_unrecorded_turn() -> None:
     g = new_game()
-    v = g.check_meld("Ann", "5H 6H 7H")
+    v = g.judge(Meld(player="Ann", cards=("5H", "6H", "7H")))
     assert v.legal and any("expected Bob" in n for n in v.notes)
-    assert not g.check_meld("Bob", "5H 6H 7H").notes
+    assert not g.judge(Meld(player="Bob", cards=("5H", "6H", "7H"))).notes
 
 
 def test_u4_5_discard_ends_the_turn() -> None:
     g = new_game()
     assert g.turn == "Bob"
-    g.discard("Bob", "2C")
+    g.push(Discard(player="Bob", card="2C"))
     assert g.turn == "Ann"
 
 
 def test_u4_6_a_u12_empty_stock_ends_hand_each_side_scores_itself() -> None:
     g = new_game()
-    g.meld("Bob", "KH QH")
-    g.meld("Ann", "4S 4D 4C")
-    g.end_hand_empty_stock()
+    g.push(Meld(player="Bob", cards=("KH", "QH")))
+    g.push(Meld(player="Ann", cards=("4S", "4D", "4C")))
+    g.push(EndHandEmptyStock())
     h = g.hands[-1]
     assert h.ended == "empty_stock" and h.went_out is None
     assert h.scores == (3, 20)  # Ann 1+1+1, Bob a marriage; hands score nothing
@@ -274,17 +290,22 @@ def test_u4_6_a_u12_empty_stock_ends_hand_each_side_scores_itself() -> None:
 def test_u4_6_cannot_draw_from_an_empty_stock() -> None:
     g = new_game()
     for i in range(31):
-        g.draw("Bob" if i % 2 == 0 else "Ann")
-        g.discard("Bob" if i % 2 == 0 else "Ann", "2C" if i % 2 == 0 else "3C")
+        g.push(Draw(player=player_of(g, "Bob" if i % 2 == 0 else "Ann")))
+        g.push(
+            Discard(
+                player=player_of(g, "Bob" if i % 2 == 0 else "Ann"),
+                card=card_of("2C" if i % 2 == 0 else "3C"),
+            )
+        )
     assert g.stock_left == 0
-    assert rule_of(lambda: g.draw("Ann")) == "U4.6"
+    assert rule_of(lambda: g.push(Draw(player="Ann"))) == "U4.6"
 
 
 def test_u4_6_option_empty_stock_reshuffle() -> None:
     g = new_game(UmtaliRules(empty_stock_reshuffle=True))
-    assert rule_of(g.end_hand_empty_stock) == "U4.6"
+    assert rule_of(lambda: g.push(EndHandEmptyStock())) == "U4.6"
     for i in range(32):
-        g.draw("Bob" if i % 2 == 0 else "Ann")
+        g.push(Draw(player=player_of(g, "Bob" if i % 2 == 0 else "Ann")))
     assert g.stock_left is None  # reshuffled: size unknown
 
 
@@ -311,9 +332,9 @@ def test_u5_3_marriage_is_king_and_queen_of_one_suit() -> None:
 
 def test_u5_4_a_u3_jack_alone_any_time() -> None:
     g = new_game()
-    v = g.check_meld("Bob", "JC")
+    v = g.judge(Meld(player="Bob", cards=("JC",)))
     assert v.legal and v.kind == "jack" and v.points == 5 and v.rule == "U5.4"
-    assert rule_of(lambda: g.meld("Bob", "JC JD")) == "U5.4"
+    assert rule_of(lambda: g.push(Meld(player="Bob", cards=("JC", "JD")))) == "U5.4"
 
 
 def test_u5_5_pair_only_when_going_out_and_only_one() -> None:
@@ -321,29 +342,29 @@ def test_u5_5_pair_only_when_going_out_and_only_one() -> None:
     assert not RULESET.check(C("9S 9D")).legal
     assert RULESET.check(C("9S 9D"), going_out=True).legal
     g = new_game()
-    assert rule_of(lambda: g.meld("Bob", "9S 9D")) == "U5.5"
-    assert rule_of(lambda: g.go_out("Bob", pair="9S 9D 4C 4D")) == "U5.5"
-    g.go_out("Bob", pair="9S 9D")
+    assert rule_of(lambda: g.push(Meld(player="Bob", cards=("9S", "9D")))) == "U5.5"
+    assert rule_of(lambda: g.push(GoOut(player="Bob", pair=("9S", "9D", "4C", "4D")))) == "U5.5"
+    g.push(GoOut(player="Bob", pair=("9S", "9D")))
     assert g.sides["Bob"][0].kind is MeldKind.PAIR
 
 
 def test_u5_5_two_jacks_are_not_a_pair_and_kq_is_a_marriage() -> None:
     assert RULESET.check(C("JS JD"), going_out=True).rule == "U5.4"
     g = new_game()
-    assert rule_of(lambda: g.go_out("Bob", pair="KS QS")) == "U5.5"
+    assert rule_of(lambda: g.push(GoOut(player="Bob", pair=("KS", "QS")))) == "U5.5"
 
 
 def test_a_u5_option_loose_pair() -> None:
     g = new_game(UmtaliRules(loose_pair=True))
-    g.go_out("Bob", pair="9S 3D")
+    g.push(GoOut(player="Bob", pair=("9S", "3D")))
 
 
 # ---------------------------------------------------------------- U6 extensions
 def test_u6_1_extension_is_a_single_on_the_extenders_side_from_either_side() -> None:
     g = new_game()
-    g.meld("Bob", "5H 6H 7H")
-    g.extend("Ann", "8H", ("Bob", 0))  # opponent's anchor
-    g.extend("Bob", "4H", ("Bob", 0))  # own anchor
+    g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
+    g.push(Extend(player="Ann", card="8H", anchor=("Bob", 0)))  # opponent's anchor
+    g.push(Extend(player="Bob", card="4H", anchor=("Bob", 0)))  # own anchor
     assert [(m.kind, m.anchor) for m in g.sides["Ann"]] == [(MeldKind.SINGLE, (1, 0))]
     assert g.sides["Bob"][1].kind is MeldKind.SINGLE and g.sides["Bob"][1].anchor == (1, 0)
     assert g.side_scores == {"Ann": 1, "Bob": 4}
@@ -351,9 +372,9 @@ def test_u6_1_extension_is_a_single_on_the_extenders_side_from_either_side() -> 
 
 def test_u6_1_anchor_must_exist() -> None:
     g = new_game()
-    g.meld("Bob", "5H 6H 7H")
-    assert rule_of(lambda: g.extend("Ann", "8H", ("Bob", 3))) == "U6.1"
-    assert rule_of(lambda: g.extend("Ann", "8H", ("Ann", 0))) == "U6.1"
+    g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
+    assert rule_of(lambda: g.push(Extend(player="Ann", card="8H", anchor=("Bob", 3)))) == "U6.1"
+    assert rule_of(lambda: g.push(Extend(player="Ann", card="8H", anchor=("Ann", 0)))) == "U6.1"
 
 
 def test_u6_1_a_lone_card_needs_an_anchor() -> None:
@@ -402,9 +423,9 @@ def test_a_u2_option_jack_extends_any_suit() -> None:
 
 def test_u6_2_pair_takes_third_card_only_in_opponents_final_turn() -> None:
     g = new_game()
-    g.meld("Bob", "2C 3C 4C")
-    g.go_out("Bob", pair="9S 9D")
-    g.extend("Ann", "9C", ("Bob", 1))
+    g.push(Meld(player="Bob", cards=("2C", "3C", "4C")))
+    g.push(GoOut(player="Bob", pair=("9S", "9D")))
+    g.push(Extend(player="Ann", card="9C", anchor=("Bob", 1)))
     assert g.sides["Ann"][0].cards == C("9C")
     # before anyone goes out no pair exists; a pair on the table outside the final
     # turn is not an anchor
@@ -415,8 +436,8 @@ def test_u6_2_a_u4_marriage_takes_nothing() -> None:
     v = RULESET.check(C("JH"), onto=C("KH QH"))
     assert not v.legal and v.rule == "A-U4"
     g = new_game()
-    g.meld("Bob", "KH QH")
-    assert not g.can_extend("Ann", "KS", ("Bob", 0))
+    g.push(Meld(player="Bob", cards=("KH", "QH")))
+    assert not g.can(Extend(player="Ann", card="KS", anchor=("Bob", 0)))
 
 
 def test_a_u4_option_marriage_extendable() -> None:
@@ -428,51 +449,51 @@ def test_a_u4_option_marriage_extendable() -> None:
 
 def test_u6_3_chains_within_a_turn() -> None:
     g = new_game()
-    g.meld("Bob", "5H 6H 7H")
-    g.extend("Ann", "8H", ("Bob", 0))
-    g.extend("Ann", "9H", ("Ann", 0))
+    g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
+    g.push(Extend(player="Ann", card="8H", anchor=("Bob", 0)))
+    g.push(Extend(player="Ann", card="9H", anchor=("Ann", 0)))
     assert g.side_scores["Ann"] == 2
 
 
 def test_u6_3_cannot_skip_a_rank() -> None:
     g = new_game()
-    g.meld("Bob", "5H 6H 7H")
-    assert rule_of(lambda: g.extend("Ann", "9H", ("Bob", 0))) == "U6.3"
+    g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
+    assert rule_of(lambda: g.push(Extend(player="Ann", card="9H", anchor=("Bob", 0)))) == "U6.3"
     v = RULESET.check(C("9H"), onto=C("5H 6H 7H"))
     assert not v.legal and "play 8H first" in v.reason
 
 
 def test_a_u15_a_set_extension_single_takes_its_suit_neighbours() -> None:
     g = new_game()
-    g.meld("Bob", "2H 2D 2C")
-    g.extend("Ann", "2S", ("Bob", 0))
-    g.extend("Bob", "AS", ("Ann", 0))
-    g.extend("Ann", "3S", ("Ann", 0))
+    g.push(Meld(player="Bob", cards=("2H", "2D", "2C")))
+    g.push(Extend(player="Ann", card="2S", anchor=("Bob", 0)))
+    g.push(Extend(player="Bob", card="AS", anchor=("Ann", 0)))
+    g.push(Extend(player="Ann", card="3S", anchor=("Ann", 0)))
     assert g.side_scores == {"Ann": 2, "Bob": 4}
 
 
 # ---------------------------------------------------------------- U7 no-breaking
 def test_u7_1_u7_2_a_card_forming_a_meld_in_hand_may_not_go_down_as_a_single() -> None:
     g = new_game()
-    g.meld("Bob", "2H 3H 4H")
-    v = g.check_extend("Ann", "5H", ("Bob", 0), hand="5H 6H 7H KC")
+    g.push(Meld(player="Bob", cards=("2H", "3H", "4H")))
+    v = g.judge(Extend(player="Ann", card="5H", anchor=("Bob", 0)), hand="5H 6H 7H KC")
     assert not v.legal and v.rule == "U7.2" and "5H 6H 7H" in v.reason
-    assert g.can_extend("Ann", "5H", ("Bob", 0), hand="5H 6H 9H KC")
+    assert g.can(Extend(player="Ann", card="5H", anchor=("Bob", 0)), hand="5H 6H 9H KC")
 
 
 def test_u7_2_a_u7_meld_first_then_extend_with_the_leftover() -> None:
     g = new_game()
     hand = set(C("5C 5D 5H 5S 2D"))
-    assert rule_of(lambda: g.meld("Bob", "5C 5D 5H 2D")) == "U5"
-    g.meld("Bob", "5C 5D 5H", hand=hand)
+    assert rule_of(lambda: g.push(Meld(player="Bob", cards=("5C", "5D", "5H", "2D")))) == "U5"
+    g.push(Meld(player="Bob", cards=("5C", "5D", "5H")), hand=hand)
     hand -= set(C("5C 5D 5H"))
-    g.extend("Bob", "5S", ("Bob", 0), hand=hand)
+    g.push(Extend(player="Bob", card="5S", anchor=("Bob", 0)), hand=hand)
 
 
 def test_u7_2_playing_the_fourth_while_three_others_are_held_breaks_the_set() -> None:
     g = new_game()
-    g.meld("Bob", "5C 6C 7C")
-    v = g.check_extend("Ann", "8C", ("Bob", 0), hand="8C 8D 8S 2H")
+    g.push(Meld(player="Bob", cards=("5C", "6C", "7C")))
+    v = g.judge(Extend(player="Ann", card="8C", anchor=("Bob", 0)), hand="8C 8D 8S 2H")
     assert not v.legal and v.rule == "U7.2"
 
 
@@ -488,7 +509,7 @@ def test_u7_2_jacks_are_never_affected() -> None:
 
 def test_u7_2_pair_may_not_break_a_set() -> None:
     g = new_game()
-    v = g.check_go_out("Bob", pair="9S 9D", discard="9C", hand="9S 9D 9C")
+    v = g.judge(GoOut(player="Bob", pair=("9S", "9D"), discard="9C"), hand="9S 9D 9C")
     assert not v.legal and v.rule == "U7.2"
 
 
@@ -496,10 +517,10 @@ def test_u7_2_without_a_hand_the_opening_says_u7_is_checked_only_with_one() -> N
     # said once where the game starts (issue 18), not on every verdict of the game
     assert U7_OPENING in RULESET.opening(("Ann", "Bob"), "Ann").text
     g = new_game()
-    g.meld("Bob", "2H 3H 4H")
-    v = g.check_extend("Ann", "5H", ("Bob", 0))
+    g.push(Meld(player="Bob", cards=("2H", "3H", "4H")))
+    v = g.judge(Extend(player="Ann", card="5H", anchor=("Bob", 0)))
     assert v.legal and not v.notes
-    assert not g.check_extend("Ann", "9H", ("Bob", 0)).notes
+    assert not g.judge(Extend(player="Ann", card="9H", anchor=("Bob", 0))).notes
     # the stateless checker has no opening: its verdict still says so
     assert U7_UNCHECKED in RULESET.check(C("5H"), onto=C("2H 3H 4H")).notes
     assert U7_UNCHECKED not in RULESET.check(C("5H"), onto=C("2H 3H 4H"), hand=C("9C")).notes
@@ -513,52 +534,54 @@ def test_u7_2_option_no_breaking_off() -> None:
 # ---------------------------------------------------------------- U8 going out
 def test_u8_1_go_out_with_an_empty_hand_or_one_discard() -> None:
     g = new_game()
-    g.meld("Bob", "5H 6H 7H", hand="5H 6H 7H 2C")
-    assert rule_of(lambda: g.go_out("Bob", hand="2C 3D")) == "U8.1"
-    g.go_out("Bob", discard="2C", hand="2C")
+    g.push(Meld(player="Bob", cards=("5H", "6H", "7H")), hand="5H 6H 7H 2C")
+    assert rule_of(lambda: g.push(GoOut(player="Bob"), hand="2C 3D")) == "U8.1"
+    g.push(GoOut(player="Bob", discard="2C"), hand="2C")
     assert g.phase is Phase.FINAL and g.went_out == "Bob" and g.turn == "Ann"
 
 
 def test_u8_1_face_down_needs_a_discard() -> None:
     g = new_game()
-    assert rule_of(lambda: g.go_out("Bob", face_down=True)) == "U8.1"
+    assert rule_of(lambda: g.push(GoOut(player="Bob", face_down=True))) == "U8.1"
 
 
 def test_u8_2_face_down_discard_forces_a_stock_draw() -> None:
     g = new_game()
-    g.go_out("Bob", discard="2C", face_down=True)
-    assert rule_of(lambda: g.take_discards("Ann", "9D")) == "U8.2"
-    g.draw("Ann")
+    g.push(GoOut(player="Bob", discard="2C", face_down=True))
+    assert rule_of(lambda: g.push(TakeDiscards(player="Ann", cards=("9D",)))) == "U8.2"
+    g.push(Draw(player="Ann"))
 
 
 def test_u8_2_face_up_discard_lets_the_opponent_draw_normally() -> None:
     g = new_game()
-    g.go_out("Bob", discard="2C")
-    g.take_discards("Ann", "2C")
+    g.push(GoOut(player="Bob", discard="2C"))
+    g.push(TakeDiscards(player="Ann", cards=("2C",)))
 
 
 def test_u8_3_one_final_turn_for_the_opponent_only() -> None:
     g = new_game()
-    g.go_out("Bob")
-    assert rule_of(lambda: g.meld("Bob", "5H 6H 7H")) == "U8.3"
-    g.draw("Ann")
-    assert rule_of(lambda: g.draw("Ann")) == "U8.3"
+    g.push(GoOut(player="Bob"))
+    assert rule_of(lambda: g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))) == "U8.3"
+    g.push(Draw(player="Ann"))
+    assert rule_of(lambda: g.push(Draw(player="Ann"))) == "U8.3"
 
 
 def test_u8_3_a_u6_opponent_pair_only_if_going_out_discard_allowed() -> None:
     g = new_game()
-    g.go_out("Bob")
-    assert rule_of(lambda: g.meld("Ann", "6S 6D")) == "U5.5"
-    g.meld("Ann", "2C 3C 4C")
-    g.go_out("Ann", pair="6S 6D", discard="KC")  # A-U6: a discard still counts as out
+    g.push(GoOut(player="Bob"))
+    assert rule_of(lambda: g.push(Meld(player="Ann", cards=("6S", "6D")))) == "U5.5"
+    g.push(Meld(player="Ann", cards=("2C", "3C", "4C")))
+    g.push(
+        GoOut(player="Ann", pair=("6S", "6D"), discard="KC")
+    )  # A-U6: a discard still counts as out
     assert g.hands[-1].both_out
 
 
 def test_u8_4_leftovers_go_to_the_going_out_side_as_singles() -> None:
     g = new_game()
-    g.meld("Bob", "5H 6H 7H")
-    g.go_out("Bob")
-    g.leftovers("Ann", "KS QS 3D")
+    g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
+    g.push(GoOut(player="Bob"))
+    g.push(Leftovers(player="Ann", cards=("KS", "QS", "3D")))
     h = g.hands[-1]
     assert [m.kind for m in h.sides[1][1:]] == [MeldKind.LEFTOVER] * 3
     assert h.scores == (0, 3 + 5 + 5 + 1)
@@ -566,27 +589,27 @@ def test_u8_4_leftovers_go_to_the_going_out_side_as_singles() -> None:
 
 def test_u8_4_a_u13_one_optional_final_discard() -> None:
     g = new_game()
-    g.go_out("Bob")
-    g.discard("Ann", "2D")
-    assert rule_of(lambda: g.discard("Ann", "3D")) == "U8.4"
-    assert rule_of(lambda: g.meld("Ann", "5C 6C 7C")) == "U8.4"
-    g.leftovers("Ann", "9S", hand="9S")
+    g.push(GoOut(player="Bob"))
+    g.push(Discard(player="Ann", card="2D"))
+    assert rule_of(lambda: g.push(Discard(player="Ann", card="3D"))) == "U8.4"
+    assert rule_of(lambda: g.push(Meld(player="Ann", cards=("5C", "6C", "7C")))) == "U8.4"
+    g.push(Leftovers(player="Ann", cards=("9S",)), hand="9S")
 
 
 def test_u8_4_leftovers_belong_to_the_player_who_did_not_go_out() -> None:
     g = new_game()
-    assert rule_of(lambda: g.leftovers("Ann", "9S")) == "U8.4"
-    g.go_out("Bob")
-    assert rule_of(lambda: g.leftovers("Bob", "9S")) in ("U8.3", "U8.4")
-    assert rule_of(lambda: g.leftovers("Ann", "9S", hand="9S 2C")) == "U8.4"
+    assert rule_of(lambda: g.push(Leftovers(player="Ann", cards=("9S",)))) == "U8.4"
+    g.push(GoOut(player="Bob"))
+    assert rule_of(lambda: g.push(Leftovers(player="Bob", cards=("9S",)))) in ("U8.3", "U8.4")
+    assert rule_of(lambda: g.push(Leftovers(player="Ann", cards=("9S",)), hand="9S 2C")) == "U8.4"
 
 
 def test_u8_5_opponent_also_out_nothing_transferred() -> None:
     g = new_game()
-    g.meld("Bob", "KH QH")
-    g.go_out("Bob")
-    g.meld("Ann", "9C 9D 9S")
-    g.go_out("Ann")
+    g.push(Meld(player="Bob", cards=("KH", "QH")))
+    g.push(GoOut(player="Bob"))
+    g.push(Meld(player="Ann", cards=("9C", "9D", "9S")))
+    g.push(GoOut(player="Ann"))
     assert g.hands[-1].scores == (3, 20)
 
 
@@ -604,25 +627,25 @@ def test_u9_2_a_u14_marriage_is_20() -> None:
 
 def test_u9_2_king_and_queen_reaching_a_side_separately_score_10() -> None:
     g = new_game()
-    g.meld("Bob", "JH")
-    g.extend("Ann", "QH", ("Bob", 0))
-    g.extend("Ann", "KH", ("Ann", 0))
+    g.push(Meld(player="Bob", cards=("JH",)))
+    g.push(Extend(player="Ann", card="QH", anchor=("Bob", 0)))
+    g.push(Extend(player="Ann", card="KH", anchor=("Ann", 0)))
     assert g.side_scores["Ann"] == 10
     assert RULESET.score(C("KH QH 2C")).points == 11
 
 
 def test_u9_2_transferred_king_queen_are_singles() -> None:
     g = new_game()
-    g.go_out("Bob")
-    g.leftovers("Ann", "KS QS")
+    g.push(GoOut(player="Bob"))
+    g.push(Leftovers(player="Ann", cards=("KS", "QS")))
     assert g.hands[-1].scores[1] == 10
 
 
 def test_u9_3_hands_stock_and_discards_score_nothing_on_an_abandoned_hand() -> None:
     g = new_game()
-    g.draw("Bob")
-    g.discard("Bob", "KC")
-    g.end_hand_empty_stock()
+    g.push(Draw(player="Bob"))
+    g.push(Discard(player="Bob", card="KC"))
+    g.push(EndHandEmptyStock())
     assert g.hands[-1].scores == (0, 0)
 
 
@@ -641,14 +664,16 @@ def test_a_u1_sequences_exclude_queen_and_king() -> None:
 
 def test_a_u3_jack_needs_no_anchor() -> None:
     g = new_game()
-    assert g.can_meld("Bob", "JS")  # first play of the hand
+    assert g.can(Meld(player="Bob", cards=("JS",)))  # first play of the hand
 
 
 def test_a_u9_by_default_no_digging_below_the_second_discard() -> None:
     g = new_game()
-    v = g.judge(g.take_discards_action("Bob", "2H 9D 5C"))
+    v = g.judge(TakeDiscards(player="Bob", cards=("2H", "9D", "5C")))
     assert not v.legal and v.rule == "U4.2"
-    assert new_game(UmtaliRules(discard_dig=True)).can_take_discards("Bob", "2H 9D 5C")
+    assert new_game(UmtaliRules(discard_dig=True)).can(
+        TakeDiscards(player="Bob", cards=("2H", "9D", "5C"))
+    )
 
 
 def test_a_u10_default_deal_is_ten_each_with_an_upcard() -> None:
@@ -664,24 +689,24 @@ def test_a_u11_deal_alternates_by_default() -> None:
 
 def test_a_u12_no_transfer_on_empty_stock() -> None:
     g = new_game()
-    g.end_hand_empty_stock()
+    g.push(EndHandEmptyStock())
     assert all(not side for side in g.hands[-1].sides)
 
 
 def test_a_u13_final_discard_is_optional() -> None:
     g = new_game()
-    g.go_out("Bob")
-    g.leftovers("Ann", "2C 3D")
+    g.push(GoOut(player="Bob"))
+    g.push(Leftovers(player="Ann", cards=("2C", "3D")))
     assert g.hands[-1].scores == (0, 2)
 
 
 def test_a_u16_equal_nonzero_totals_are_a_draw() -> None:
     g = UmtaliGame(("Ann", "Bob"))
     for number in range(4):
-        g.start_hand()
+        g.push(StartHand())
         if number < 2:  # hand 1: Bob plays first and scores 3; hand 2: Ann does
-            g.meld(g.turn or "", "4S 5S 6S")
-        g.end_hand_empty_stock()
+            g.push(Meld(player=player_of(g, g.turn or ""), cards=("4S", "5S", "6S")))
+        g.push(EndHandEmptyStock())
     assert g.totals == {"Ann": 3, "Bob": 3}
     assert g.winners == ["Ann", "Bob"] and g.summary().detail.draw is True
 
@@ -712,19 +737,19 @@ def test_house_rules_every_switch_is_explained_and_parsable() -> None:
 
 def test_verdict_reports_kind_points_side_and_rule() -> None:
     g = new_game()
-    v = g.check_meld("Bob", "KC QC")
+    v = g.judge(Meld(player="Bob", cards=("KC", "QC")))
     assert (v.legal, v.kind, v.points, v.rule) == (True, "marriage", 20, "U5.3")
     assert "Bob's side" in v.reason
-    bad = g.check_meld("Bob", "KC QD")
+    bad = g.judge(Meld(player="Bob", cards=("KC", "QD")))
     assert not bad.legal and "KC QD" in bad.reason and bad.rule == "U5.3"
 
 
 def test_triad_verify_raises_can_is_bool_do_returns_frozen_record() -> None:
     g = new_game()
     with pytest.raises(IllegalActionError):
-        g.verify_meld("Bob", "5H 6H 8H")
-    assert g.can_meld("Bob", "5H 6H 7H") is True
-    act = g.meld("Bob", "5H 6H 7H")
+        g.verify(Meld(player="Bob", cards=("5H", "6H", "8H")))
+    assert g.can(Meld(player="Bob", cards=("5H", "6H", "7H"))) is True
+    act = g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
     assert act.to_json() == {"type": "meld", "player": "Bob", "cards": ["5H", "6H", "7H"]}
     with pytest.raises(Exception):  # noqa: B017 - pydantic frozen model
         act.player = "Ann"  # type: ignore[misc]
@@ -732,13 +757,13 @@ def test_triad_verify_raises_can_is_bool_do_returns_frozen_record() -> None:
 
 def test_illegal_action_leaves_state_unchanged() -> None:
     g = new_game()
-    g.meld("Bob", "5H 6H 7H")
+    g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
     before = g.summary()
     for bad in (
-        lambda: g.extend("Ann", "9H", ("Bob", 0)),
-        lambda: g.meld("Ann", "5H 5S 5D"),
-        lambda: g.leftovers("Ann", "2C"),
-        lambda: g.start_hand(),
+        lambda: g.push(Extend(player="Ann", card="9H", anchor=("Bob", 0))),
+        lambda: g.push(Meld(player="Ann", cards=("5H", "5S", "5D"))),
+        lambda: g.push(Leftovers(player="Ann", cards=("2C",))),
+        lambda: g.push(StartHand()),
     ):
         with pytest.raises(RulesetError):
             bad()
@@ -748,14 +773,14 @@ def test_illegal_action_leaves_state_unchanged() -> None:
 def test_unknown_player_and_bad_card_text_raise_the_error_family() -> None:
     g = new_game()
     with pytest.raises(RecordError):
-        g.meld("Zed", "5H 6H 7H")
+        g.push(Meld(player="Zed", cards=("5H", "6H", "7H")))
     with pytest.raises(RulesetError):
-        g.meld("Bob", "5H 6H 7X")
+        g.push(Meld(player="Bob", cards=("5H", "6H", "7X")))
 
 
 def test_u4_6_unconfirmed_empty_stock_is_noted() -> None:
     g = new_game()
-    g.draw("Bob")
+    g.push(Draw(player="Bob"))
     v = g.judge({"type": "end_hand_empty_stock"})
     assert v.legal and any("only 1 stock draws" in n for n in v.notes)
 
@@ -763,6 +788,6 @@ def test_u4_6_unconfirmed_empty_stock_is_noted() -> None:
 def test_u2_1_dealer_after_the_game_is_the_last_dealer() -> None:
     g = UmtaliGame(("Ann", "Bob"))
     for _ in range(4):
-        g.start_hand()
-        g.end_hand_empty_stock()
+        g.push(StartHand())
+        g.push(EndHandEmptyStock())
     assert g.dealer == "Bob"  # Ann, Bob, Ann, Bob

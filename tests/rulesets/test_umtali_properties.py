@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
+from enum import Enum
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from rulesets.cards import DECK, Card
 from rulesets.errors import RulesetError
@@ -20,6 +23,7 @@ from rulesets.umtali import (
     parse_action,
     random_game,
 )
+from rulesets.umtali.actions import StartHand
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=10**6)
@@ -157,11 +161,12 @@ def test_fuzz_check_never_raises_and_answers_with_a_rule(
 @given(st.lists(card_text, max_size=6), players)
 def test_fuzz_card_text_raises_only_the_error_family(texts: list[str], who: object) -> None:
     game = UmtaliGame(("North", "South"))
-    game.start_hand("North")
+    game.push(StartHand(dealer="North"))
+    first = texts[0] if texts else ""
     for attempt in (
-        lambda: game.meld(who, texts),  # type: ignore[arg-type]
-        lambda: game.extend(who, texts[0] if texts else "", (who, 0)),  # type: ignore[arg-type]
-        lambda: game.check_meld(who, texts),  # type: ignore[arg-type]
+        lambda: game.push({"type": "meld", "player": who, "cards": texts}),
+        lambda: game.push({"type": "extend", "player": who, "card": first, "anchor": [who, 0]}),
+        lambda: game.judge({"type": "meld", "player": who, "cards": texts}),
         lambda: game.suggest(who, texts),  # type: ignore[arg-type]
         lambda: parse_action({"type": "meld", "player": who, "cards": texts}),
     ):
@@ -178,16 +183,47 @@ junk = st.one_of(
 @given(junk, junk, junk)
 def test_fuzz_junk_arguments_raise_only_the_error_family(a: Any, b: Any, c: Any) -> None:
     game = UmtaliGame(("North", "South"))
-    game.start_hand("North")
+    game.push(StartHand(dealer="North"))
     for attempt in (
-        lambda: game.meld("South", a, hand=b),
-        lambda: game.extend("South", a, (b, c)),
-        lambda: game.go_out("South", pair=a, discard=b, hand=c),
-        lambda: game.leftovers("North", a, hand=b),
-        lambda: game.take_discards("South", a, hand=b),
-        lambda: game.discard("South", a, hand=b),
+        lambda: game.push({"type": "meld", "player": "South", "cards": a}, hand=b),
+        lambda: game.push({"type": "extend", "player": "South", "card": a, "anchor": [b, c]}),
+        lambda: game.push({"type": "go_out", "player": "South", "pair": a, "discard": b}, hand=c),
+        lambda: game.push({"type": "leftovers", "player": "North", "cards": a}, hand=b),
+        lambda: game.push({"type": "take_discards", "player": "South", "cards": a}, hand=b),
+        lambda: game.push({"type": "discard", "player": "South", "card": a}, hand=b),
         lambda: game.suggest("South", a, must_meld=b),
         lambda: game.push(a),
     ):
         with contextlib.suppress(RulesetError):
             attempt()
+
+
+def _immutable(value: object) -> bool:
+    """A value no handler can change in place: what makes a shallow copy a snapshot."""
+    if value is None or isinstance(value, int | str | float | Enum | Card):
+        return True
+    if isinstance(value, tuple | frozenset):
+        return all(_immutable(v) for v in value)
+    if isinstance(value, BaseModel):
+        return bool(value.model_config.get("frozen"))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        frozen = type(value).__dataclass_params__.frozen  # type: ignore[attr-defined]
+        fields = dataclasses.fields(value)
+        return bool(frozen) and all(_immutable(getattr(value, f.name)) for f in fields)
+    return False
+
+
+@SETTINGS
+@given(seeds)
+def test_umtali_state_fields_are_immutable(seed: int) -> None:
+    """One snapshot rule: every field of the state holds an immutable value after every
+    action of a random game, so ``State.snapshot`` (a shallow copy) captures all of it
+    and ``pop`` cannot miss a field (a hand-written clone could)."""
+    game = random_game(seed)
+    replay = UmtaliGame(game.players, game.rules)
+    for action in game.actions:
+        replay.push(action)
+        state = replay._state
+        for f in dataclasses.fields(state):
+            assert _immutable(getattr(state, f.name)), (f.name, getattr(state, f.name))
+    assert replay.summary() == game.summary()

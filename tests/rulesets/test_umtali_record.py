@@ -10,6 +10,7 @@ import pytest
 from rulesets.errors import IllegalActionError, RecordError
 from rulesets.protocol import GameRecord
 from rulesets.umtali import RULESET, MeldKind, UmtaliGame, parse_action, random_record
+from rulesets.umtali.actions import Extend, Meld, StartHand
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -59,9 +60,9 @@ def test_replay_summary_has_the_common_shape() -> None:
 
 def test_replay_summary_shows_each_sides_melds_for_the_current_hand() -> None:
     g = UmtaliGame(("Ann", "Bob"))
-    g.start_hand("Ann")
-    g.meld("Bob", "5H 6H 7H")
-    g.extend("Ann", "8H", ("Bob", 0))
+    g.push(StartHand(dealer="Ann"))
+    g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
+    g.push(Extend(player="Ann", card="8H", anchor=("Bob", 0)))
     s = g.summary().to_json()
     assert s["current"]["number"] == 1 and s["current"]["turn"] == "Ann"
     assert s["current"]["sides"]["Ann"] == [

@@ -19,15 +19,17 @@ from rulesets.umtali import (
     card_points,
     meld_points,
 )
+from rulesets.umtali.actions import Discard, StartHand, TakeDiscards
+from tests.rulesets.umtali_cards import anchor_of, card_of, cards_of, player_of
 
 C = parse_cards
 
 
 def table(*bob_melds: str) -> UmtaliGame:
     g = UmtaliGame(("Ann", "Bob"))
-    g.start_hand("Ann")
+    g.push(StartHand(dealer="Ann"))
     for m in bob_melds:
-        g.meld("Bob", m)
+        g.push(Meld(player="Bob", cards=cards_of(m)))
     return g
 
 
@@ -66,18 +68,23 @@ def brute(g: UmtaliGame, player: str, hand: frozenset[Card]) -> tuple[int, bool]
             if len(rest) > 1:
                 continue
             disc = next(iter(rest)) if rest else None
-            if g.can_go_out(player, pair=pair, discard=disc, hand=h):
+            if g.can(
+                GoOut(player=player_of(g, player), pair=cards_of(pair), discard=card_of(disc)),
+                hand=h,
+            ):
                 out = True
                 best = max(best, meld_points(MeldKind.PAIR, pair))
         moves: list[Meld | Extend] = []
         for k in (1, 2, 3, 4, 5, 6):
             for combo in combinations(cards, k):
-                act = g.meld_action(player, combo)
+                act = Meld(player=player_of(g, player), cards=cards_of(combo))
                 if g.can(act, hand=h):
                     moves.append(act)
         for c in cards:
             for ref, _ in g.anchors():
-                act2 = g.extend_action(player, c, ref)
+                act2 = Extend(
+                    player=player_of(g, player), card=card_of(c), anchor=anchor_of(g, ref)
+                )
                 if g.can(act2, hand=h):
                     moves.append(act2)
         for act in moves:
@@ -149,7 +156,7 @@ def test_suggest_goes_out_with_a_pair() -> None:
 
 def test_suggest_final_turn_extends_the_going_out_pair() -> None:
     g = table()
-    g.go_out("Bob", pair="9S 9D")
+    g.push(GoOut(player="Bob", pair=("9S", "9D")))
     s = g.suggest("Ann", "9C 10C 2H")
     assert Extend(player="Ann", card="9C", anchor=("Bob", 0)) in [p.action for p in s.plays]
     assert g.suggest("Bob", "2C").plays == ()
@@ -165,7 +172,7 @@ def test_suggest_must_meld_the_two_taken_discards() -> None:
 
 def test_suggest_never_discards_a_card_just_taken() -> None:
     g = table()
-    g.take_discards("Ann", "8D")
+    g.push(TakeDiscards(player="Ann", cards=("8D",)))
     s = g.suggest("Ann", "2C 3C 4C 8D")
     assert not s.can_go_out  # the only card left would be 8D (U4.3)
 
@@ -187,8 +194,8 @@ def test_suggest_points_add_up() -> None:
 
 def test_u4_2_suggest_melds_the_taken_discards_first_in_order() -> None:
     g = table()
-    g.discard("Bob", "2S")
-    g.take_discards("Ann", "4D 8S")
+    g.push(Discard(player="Bob", card="2S"))
+    g.push(TakeDiscards(player="Ann", cards=("4D", "8S")))
     hand = set(C("8S 4D 8D 8C 4C 4H 2C"))
     assert g.must_meld_now("Ann") == tuple(C("4D 8S"))
     s = g.suggest("Ann", hand)
