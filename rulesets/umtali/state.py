@@ -1,18 +1,18 @@
 """The Umtali referee's state, and the small helpers every handler shares.
 
-One snapshot rule (python-chess's ``_BoardState``): every field of
-:class:`State` holds an immutable value -- a number, a tuple, a frozenset, a
-frozen dataclass -- and a handler *replaces* a field, never changes a value in
-place.  So :meth:`State.snapshot` (a shallow copy) captures the whole state at
-once, and restoring it is one assignment: a field added later cannot be
-forgotten by a hand-written ``clone`` (``test_umtali_state_fields_are_immutable``
-checks every field after random games).  Seats are indices 0 and 1 here; the
+One snapshot rule for the three games (:func:`rulesets.snapshot.capture`,
+python-chess's ``_BoardState``): :meth:`State.snapshot` captures the whole state
+at once, and restoring it is one assignment; a field added later cannot be
+forgotten by a hand-written ``clone``.  Here every field holds an immutable
+value -- a number, a tuple, a frozenset, a frozen dataclass -- and a handler
+*replaces* a field, never changes a value in place, so the capture shares them
+all (``test_umtali_state_fields_are_immutable`` checks every field after random
+games).  Seats are indices 0 and 1 here; the
 outside world (actions, summary, ledger) sees names.
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -22,6 +22,7 @@ from typing import Any, Final
 from rulesets.cards import Card, format_cards, parse_cards
 from rulesets.errors import CardParseError, IllegalActionError, RecordError
 from rulesets.protocol import LedgerEntry
+from rulesets.snapshot import capture
 from rulesets.umtali.house_rules import UmtaliRules
 from rulesets.umtali.melds import STOCK_AFTER_DEAL, MeldKind, accepted_cards, meld_points
 from rulesets.umtali.summary import UmtaliHand, UmtaliMeld
@@ -122,7 +123,7 @@ Sides = tuple[tuple[TableMeld, ...], tuple[TableMeld, ...]]
 @dataclass(slots=True)
 class State:
     """Everything the referee knows.  Every field holds an immutable value (see the
-    module doc): handlers assign new values, so a shallow copy is a snapshot."""
+    module doc): handlers assign new values, never change one in place."""
 
     #: the two players, by seat (seat 0 is the first name of the record)
     players: tuple[str, str]
@@ -184,8 +185,8 @@ class State:
     totals: tuple[tuple[str, int], ...] = ()
 
     def snapshot(self) -> State:
-        """The whole state, captured at once (every field is immutable: see the module)."""
-        return copy.copy(self)
+        """The whole state, captured at once (see the module doc)."""
+        return capture(self)
 
 
 @dataclass(frozen=True, slots=True)
