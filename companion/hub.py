@@ -45,6 +45,7 @@ does; the hub only orders the writes.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
@@ -80,6 +81,8 @@ __all__ = [
     "defer_listing",
     "describe_action",
     "KeyBook",
+    "WriteFailed",
+    "write_failed",
     "entry_key",
     "hub_for",
     "listed_part",
@@ -100,6 +103,29 @@ BUSY_ELSEWHERE = (
     "Another copy of the app using this data folder keeps changing this game; your entry "
     "was not added. Close the other copy, or try again in a moment."
 )
+
+
+class WriteFailed(StorageError):
+    """The data folder could not be written (disk full, no permission, read-only):
+    an OSError at the repository's edge, in words, in the storage error family."""
+
+
+_OS_WORDS = {
+    errno.ENOSPC: "the disk of the machine running the table is full",
+    errno.EDQUOT: "the disk quota of the machine running the table is used up",
+    errno.EROFS: "the data folder is on a read-only disk",
+    errno.EACCES: "the app may not write to its data folder (permission denied)",
+    errno.EPERM: "the app may not write to its data folder (not permitted)",
+    errno.EIO: "the disk of the machine running the table reported an error",
+}
+
+
+def write_failed(exc: OSError, kept: str = "the game is as it was before") -> WriteFailed:
+    """``exc`` in words: what happened, and that nothing was lost (``kept``)."""
+    what = _OS_WORDS.get(exc.errno or 0) or (
+        f"the data folder could not be written ({exc.strerror or type(exc).__name__})"
+    )
+    return WriteFailed(f"{what[:1].upper()}{what[1:]}. Nothing was lost: {kept}.")
 
 
 @dataclass(frozen=True)
@@ -319,6 +345,10 @@ def listed_part(summary: dict[str, Any] | Summary | None) -> tuple[Any, ...]:
     )
 
 
+def _said(exc: StorageError | OSError) -> str:
+    return str(write_failed(exc) if isinstance(exc, OSError) else exc)
+
+
 # ---- the live game ---------------------------------------------------------------------------
 
 
@@ -406,8 +436,11 @@ class LiveGame:
         Cheap (the repository answers from two file stats); every device that
         opens the game asks, and every write checks the same under the file lock.
         """
-        with self._writing(ELSEWHERE, None) as done:  # reloads if it changed
-            return bool(done)
+        try:
+            with self._writing(ELSEWHERE, None) as done:  # reloads if it changed
+                return bool(done)
+        except WriteFailed:  # a folder that cannot be locked (read-only): read as it is
+            return False
 
     def _reload(self, done: list[TableEvent]) -> None:
         """The game as another process left it: replayed from history, heard by every device."""
@@ -505,7 +538,7 @@ class LiveGame:
         process writes in between: an entry is judged against the game as stored.
         """
         done: list[TableEvent] = []
-        with self.lock, self.repo.writer_lock():
+        with self.lock, self._writer_lock():
             if self.repo.game_revision(self.game_id) != self.stored_revision:
                 self._reload(done)
             self._key = key
@@ -522,6 +555,19 @@ class LiveGame:
             self._publish(event)
         if self._listed_due:
             self._keep_listed()
+
+    @contextmanager
+    def _writer_lock(self) -> Iterator[None]:
+        """The history's writer lock; a folder it cannot be taken in is said in words."""
+        try:
+            lock = self.repo.writer_lock()
+            lock.__enter__()
+        except OSError as exc:
+            raise write_failed(exc) from None
+        try:
+            yield
+        finally:
+            lock.__exit__(None, None, None)
 
     def _saving(self) -> None:
         """A save of the write in progress is next: its key is noted first (KeyBook)."""
@@ -565,15 +611,18 @@ class LiveGame:
         If another process wrote to the game first, the game is reloaded and the
         entry judged again against what is there now.
         """
-        with self._writing(actor, key) as done:
-            if key is not None and key in self._keys:
-                return Outcome(duplicate=True)
-            for _ in range(STALE_TRIES):
-                try:
-                    return self._submit_once(actions, actor, hand, seen, kind, done)
-                except StaleGameError:
-                    self._reload(done)
-            return Outcome(Refusal(BUSY_ELSEWHERE))
+        try:
+            with self._writing(actor, key) as done:
+                if key is not None and key in self._keys:
+                    return Outcome(duplicate=True)
+                for _ in range(STALE_TRIES):
+                    try:
+                        return self._submit_once(actions, actor, hand, seen, kind, done)
+                    except StaleGameError:
+                        self._reload(done)
+                return Outcome(Refusal(BUSY_ELSEWHERE))
+        except WriteFailed as exc:
+            return Outcome(Refusal(f"Not saved: {exc}"))
 
     def _submit_once(
         self,
@@ -635,12 +684,12 @@ class LiveGame:
             else:
                 data = [a.to_json() for a in pushed]
                 self.repo.append_actions(self.game_id, data, expected=expected)
-        except StorageError as exc:
+        except (StorageError, OSError) as exc:
             for _ in pushed:
                 self.game.pop()
             if isinstance(exc, StaleGameError):
                 raise
-            return Refusal(f"Not saved: {exc}")
+            return Refusal(f"Not saved: {_said(exc)}")
         self.stored_revision += 1
         return None
 
@@ -667,18 +716,21 @@ class LiveGame:
     ) -> Outcome:
         """An undo, redo or edit: refused on a screen that missed others' changes; if another
         process wrote first, the game is reloaded (and the screen has missed that)."""
-        with self._writing(actor, key) as done:
-            if key is not None and key in self._keys:
-                return Outcome(duplicate=True)
-            for _ in range(STALE_TRIES):
-                stale = self._stale(seen, actor, doing)
-                if stale is not None:
-                    return Outcome(stale)
-                try:
-                    return once(done)
-                except StaleGameError:
-                    self._reload(done)
-            return Outcome(Refusal(BUSY_ELSEWHERE))
+        try:
+            with self._writing(actor, key) as done:
+                if key is not None and key in self._keys:
+                    return Outcome(duplicate=True)
+                for _ in range(STALE_TRIES):
+                    stale = self._stale(seen, actor, doing)
+                    if stale is not None:
+                        return Outcome(stale)
+                    try:
+                        return once(done)
+                    except StaleGameError:
+                        self._reload(done)
+                return Outcome(Refusal(BUSY_ELSEWHERE))
+        except WriteFailed as exc:
+            return Outcome(Refusal(f"Not changed: {exc}"))
 
     def _undo_once(
         self, actor: Actor, done: list[TableEvent]
@@ -692,8 +744,8 @@ class LiveGame:
             popped = self.repo.pop_action(self.game_id, expected=self.stored_revision)
         except StaleGameError:
             raise
-        except StorageError as exc:
-            return Outcome(Refusal(f"Not undone: {exc}")), None
+        except (StorageError, OSError) as exc:
+            return Outcome(Refusal(f"Not undone: {_said(exc)}")), None
         if popped is None:
             return Outcome(), None
         self.stored_revision += 1
@@ -721,8 +773,8 @@ class LiveGame:
             popped = self.repo.pop_action(self.game_id, expected=self.stored_revision)
         except StaleGameError:
             raise
-        except StorageError as exc:
-            return Outcome(Refusal(f"Not undone: {exc}")), None
+        except (StorageError, OSError) as exc:
+            return Outcome(Refusal(f"Not undone: {_said(exc)}")), None
         if popped is not None:
             self.stored_revision += 1
         if popped is not None and self.broken_tail:
@@ -784,8 +836,8 @@ class LiveGame:
             )
         except StaleGameError:
             raise
-        except StorageError as exc:
-            return Outcome(Refusal(f"Not saved: {exc}"))
+        except (StorageError, OSError) as exc:
+            return Outcome(Refusal(f"Not saved: {_said(exc)}"))
         self.stored_revision += 1
         self.game = fresh
         self._authors = [None] * len(fresh.actions)
@@ -852,8 +904,8 @@ class LiveGame:
         listed = summary.to_json()
         try:
             self.repo.set_summary(self.game_id, listed, status)
-        except StorageError as exc:
-            self.problem = Refusal(f"History list not updated: {exc}")
+        except (StorageError, OSError) as exc:
+            self.problem = Refusal(f"History list not updated: {_said(exc)}")
             return
         self._listed = (status, key)
         self.meta = self.meta.model_copy(update={"summary": listed, "status": status})

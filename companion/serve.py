@@ -194,6 +194,10 @@ def fresh_sessions(app: ASGIApp) -> ASGIApp:
     state -- the live games are in the hub, the device is recognised by the
     token in its client storage, the address is kept -- and the play screen
     says what it missed (:meth:`companion.services.Services.opened`).
+
+    A connection that closes (a phone put away) is not an error: what Flet
+    raises when it sends on it is logged at debug level, not as uvicorn's
+    "Exception in ASGI application" with a traceback.
     """
 
     async def wrapped(scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
@@ -201,18 +205,36 @@ def fresh_sessions(app: ASGIApp) -> ASGIApp:
             await app(scope, receive, send)
             return
         first = True
+        gone = False
 
         async def first_frame_fresh() -> Any:
-            nonlocal first
+            nonlocal first, gone
             message = await receive()
+            if message.get("type") == "websocket.disconnect":
+                gone = True
             if first and message.get("type") == "websocket.receive" and message.get("bytes"):
                 first = False
                 message = {**message, "bytes": _without_session_id(message["bytes"])}
             return message
 
-        await app(scope, first_frame_fresh, send)
+        try:
+            await app(scope, first_frame_fresh, send)
+        except Exception as exc:
+            if not (gone or _is_disconnect(exc)):
+                raise
+            # a phone put away, a tab closed: Flet's send loop raised on the closed
+            # connection; nothing went wrong (no traceback in the log)
+            logging.getLogger(__name__).debug("a device's connection closed: %r", exc)
 
     return wrapped
+
+
+def _is_disconnect(exc: BaseException) -> bool:
+    """Is ``exc`` what sending to a client that went away raises?"""
+    from starlette.websockets import WebSocketDisconnect
+    from uvicorn.protocols.utils import ClientDisconnected
+
+    return isinstance(exc, WebSocketDisconnect | ClientDisconnected | ConnectionError)
 
 
 def web_app(

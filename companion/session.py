@@ -48,6 +48,7 @@ from companion.hub import (
     entry_key,
     hub_for,
     listed_part,
+    write_failed,
 )
 from companion.storage import GameRepository, StoredGame
 from rulesets import load_ruleset
@@ -129,9 +130,12 @@ class GameSession:
         live = ruleset.new_game(players, rules)  # refuses bad players/rules before any write
         for action in opening:
             live.push(action)
-        stored = repo.create_game(ruleset.name, list(players), rules=dict(rules))
-        if live.actions:
-            repo.replace_actions(stored.id, [a.to_json() for a in live.actions])
+        try:
+            stored = repo.create_game(ruleset.name, list(players), rules=dict(rules))
+            if live.actions:
+                repo.replace_actions(stored.id, [a.to_json() for a in live.actions])
+        except OSError as exc:  # disk full, no permission, read-only: in words
+            raise write_failed(exc, "no game was started, the history is as it was") from None
         return cls.open(repo, stored.id, who=who)
 
     def _attach(self, live: LiveGame, who: Who) -> None:

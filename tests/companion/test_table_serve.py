@@ -172,3 +172,40 @@ def test_table_mode_does_not_believe_a_forwarded_address_unless_asked(
     assert server_config(app, "127.0.0.1", 8550, at_table=False).proxy_headers is True
     monkeypatch.setenv(TRUST_PROXY_ENV, "1")  # behind a proxy, asked for explicitly
     assert server_config(app, "0.0.0.0", 8550, at_table=True).proxy_headers is True
+
+
+def test_a_device_that_goes_away_is_not_an_error_but_a_real_one_still_is() -> None:
+    """Every client disconnect logged "Exception in ASGI application" with a traceback
+    (issue 19 item 6): what sending on a closed connection raises is not an error."""
+    import asyncio
+
+    from starlette.websockets import WebSocketDisconnect
+
+    from companion.serve import fresh_sessions
+
+    def app_raising(exc: BaseException) -> Any:
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            while (await receive())["type"] != "websocket.disconnect":
+                pass
+            raise exc
+
+        return app
+
+    async def run(exc: BaseException) -> None:
+        frames = [{"type": "websocket.connect"}, {"type": "websocket.disconnect", "code": 1001}]
+
+        async def receive() -> Any:
+            return frames.pop(0)
+
+        async def send(message: Any) -> None: ...
+
+        await fresh_sessions(app_raising(exc))({"type": "websocket"}, receive, send)
+
+    asyncio.run(run(WebSocketDisconnect(1006)))  # no exception: nothing to log
+    asyncio.run(run(RuntimeError('Cannot call "send" once a close message has been sent.')))
+    with pytest.raises(ValueError):  # a bug is still a bug, once the client is there
+
+        async def bug(scope: Any, receive: Any, send: Any) -> None:
+            raise ValueError("a bug")
+
+        asyncio.run(fresh_sessions(bug)({"type": "websocket"}, None, None))
