@@ -51,7 +51,7 @@ Layout on disk (:class:`TinyDbRepository`)::
     <data_dir>/quarantine/           damaged files, moved aside with a note, never deleted
     <data_dir>/journal.json          transient: a multi-file change (create, summary, delete,
                                      restore, import, rename, merge) to finish after a crash
-    <data_dir>/.lock                 writer lock (filelock)
+    <data_dir>/.lock                 writer lock (flock on a kept-open descriptor)
     <data_dir>/.writer-<pid>-<n>     "this process writes here"; removed by close()/at exit.
                                      A dead writer's marker makes the next open scan every
                                      folder for its stale temp files (``.<name>.<pid>.<n>.tmp``)

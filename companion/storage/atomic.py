@@ -30,8 +30,10 @@ __all__ = [
     "DamagedFileError",
     "atomic_write_bytes",
     "clean_stale_temps",
+    "commit_temp",
     "fsync_dir",
     "pid_alive",
+    "write_temp",
     "read_json_file",
 ]
 
@@ -62,6 +64,11 @@ def fsync_dir(folder: Path) -> None:
 
 def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Replace ``path`` with ``data`` so that a crash leaves the old or the new file."""
+    commit_temp(write_temp(path, data, durable=durable), path, durable=durable)
+
+
+def write_temp(path: Path, data: bytes, *, durable: bool = True) -> Path:
+    """Write ``data`` to a new temp file beside ``path`` (fsynced); :func:`commit_temp` it."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
@@ -70,6 +77,16 @@ def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None
             fh.flush()
             if durable:
                 os.fsync(fh.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def commit_temp(tmp: Path, path: Path, *, durable: bool = True) -> None:
+    """Put a temp file of :func:`write_temp` in place of ``path`` (the one atomic step)."""
+    try:
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

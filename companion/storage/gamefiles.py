@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.storage import actionlog, models, quarantine
-from companion.storage.atomic import fsync_dir
+from companion.storage.atomic import commit_temp, fsync_dir, write_temp
 from companion.storage.files import FileSig, game_revision, game_tables, parse_game
-from companion.storage.folder import Damaged, DataFolder, read_bytes, stat, words
+from companion.storage.folder import Damaged, DataFolder, dumps, read_bytes, stat, words
 from companion.storage.models import GameNotFoundError, NewerVersionError, StorageError, StoredGame
 
 __all__ = ["GameFiles", "Live"]
@@ -236,3 +236,40 @@ class GameFiles:
         path = self.path(game.id, folder)
         if not path.exists():
             self._folder.write(path, game_tables(game, secrets.token_hex(4)))
+
+    def compact(self, game_id: str) -> bool:
+        """Fold the game's log into its file; True if done.
+
+        The slow part -- reading the game and writing the new file -- runs outside
+        the writer lock; under it only the check that nothing was saved meanwhile,
+        the rename and the log's removal.  If the game changed meanwhile nothing
+        happens (the next long log asks again).
+        """
+        try:
+            game, live = self.read(game_id)
+        except (GameNotFoundError, Damaged, NewerVersionError):
+            return False
+        if not live.log_ok or not live.log_ops:
+            return False
+        path = self.path(game_id)
+        token = secrets.token_hex(4)
+        tables = game_tables(game, token, live.revision)
+        tmp: Path | None = write_temp(path, dumps(tables), durable=self._folder.durable)
+        try:
+            with self._folder.writing():
+                log_path = path.with_suffix(".log")
+                if stat(path) != live.json_sig or stat(log_path) != live.log_sig:
+                    return False
+                assert tmp is not None
+                commit_temp(tmp, path, durable=self._folder.durable)
+                tmp = None
+                with contextlib.suppress(FileNotFoundError):  # stale now (token)
+                    os.unlink(log_path)
+                sig = stat(path)
+                if sig is not None:
+                    self.remember(game_id, Live(sig, None, token, live.count, rev=live.revision))
+                return True
+        finally:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)

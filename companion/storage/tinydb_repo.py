@@ -45,6 +45,7 @@ from companion.storage.checks import (
     renamed,
     sort_key,
 )
+from companion.storage.compaction import Compactor
 from companion.storage.files import CreateOp, ImportOp, IndexOp, RenameOp, parse_players
 from companion.storage.folder import STORE_FORMAT, Damaged, DataFolder
 from companion.storage.gamefiles import GameFiles, Live
@@ -80,6 +81,7 @@ class TinyDbRepository(BaseRepository):
         self._index = IndexShards(folder, lambda: self._games.scan())
         self._games = GameFiles(folder, self._index.describe)
         self._journal = Journal(folder)
+        self._compactor = Compactor(self._games.compact)
         folder.on_first_hold = self._recover
         folder.on_set_aside = self._after_set_aside
         with folder.lock.hold(lock_timeout):
@@ -104,8 +106,14 @@ class TinyDbRepository(BaseRepository):
         return list(self._folder.problems)
 
     def close(self) -> None:
-        """Say this process is done writing (lets the next open skip the temp-file scan)."""
+        """Finish folding long logs in, and say this process is done writing (lets the
+        next open skip the temp-file scan)."""
+        self._compactor.wait()
         self._folder.close()
+
+    def settle(self) -> None:
+        """Wait until the background work (folding long logs in) is done."""
+        self._compactor.wait()
 
     def _writing(self) -> contextlib.AbstractContextManager[None]:
         return self._folder.writing()
@@ -231,11 +239,12 @@ class TinyDbRepository(BaseRepository):
         return live
 
     def _saved(self, game_id: str, live: Live, line: bytes, count: int) -> Live:
-        """Append ``line`` (the game then holds ``count`` actions); fold a long log in."""
+        """Append ``line`` (the game then holds ``count`` actions); a long log is folded in
+        later, in the background (:mod:`~companion.storage.compaction`)."""
         live = replace(self._games.append_line(game_id, live, line), count=count)
         self._games.remember(game_id, live)
         if live.log_ops >= COMPACT_AFTER:  # saved already; this only keeps reads quick
-            self._games.rewrite(self._games.fresh_state(game_id)[0], live.revision)
+            self._compactor.request(game_id)
         return live
 
     def append_action(

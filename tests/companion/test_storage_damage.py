@@ -293,8 +293,57 @@ def test_a_long_log_is_folded_into_the_game_file(
     repo, g = store_with_a_game(tmp_path)
     for n in range(3):
         repo.append_action(g.id, {"type": "n", "n": n})
-    repo.pop_action(g.id)  # the 5th line: folded in
+    repo.pop_action(g.id)  # the 5th line: folded in, in the background
+    repo.settle()
     assert not log_file(repo, g.id).exists()
     assert repo.append_action(g.id, {"type": "z"}) == 4
     expected = [{"type": "x"}, {"type": "n", "n": 0}, {"type": "n", "n": 1}, {"type": "z"}]
     assert open_repository(tmp_path).get_game(g.id).actions == expected
+
+
+def test_the_save_that_makes_a_log_long_does_not_fold_it_in_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Folding rewrites the whole game file: it happens after the tap, not inside it."""
+    from companion.storage import compaction, tinydb_repo
+
+    monkeypatch.setattr(tinydb_repo, "COMPACT_AFTER", 3)
+    monkeypatch.setattr(compaction, "IDLE", 60.0)  # the table never pauses in this test
+    repo, g = store_with_a_game(tmp_path)
+    before = game_file(repo, g.id).read_bytes()
+    for n in range(4):
+        repo.append_action(g.id, {"type": "n", "n": n})
+    assert game_file(repo, g.id).read_bytes() == before  # every save only appended
+    assert log_file(repo, g.id).exists()
+    repo.settle()  # folds now
+    assert not log_file(repo, g.id).exists()
+    assert game_file(repo, g.id).read_bytes() != before
+    assert len(repo.get_game(g.id).actions) == 5
+    assert repo.game_revision(g.id) == 5
+
+
+def test_an_entry_saved_while_the_log_is_being_folded_in_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new game file is written outside the writer lock; a save in between wins."""
+    from companion.storage import gamefiles
+
+    repo, g = store_with_a_game(tmp_path)
+    repo.append_action(g.id, {"type": "y"})
+    real = gamefiles.write_temp
+    other = open_repository(tmp_path)
+
+    def save_meanwhile(path: Path, data: bytes, *, durable: bool = True) -> Path:
+        other.append_action(g.id, {"type": "meanwhile"})
+        return real(path, data, durable=durable)
+
+    monkeypatch.setattr(gamefiles, "write_temp", save_meanwhile)
+    assert repo._games.compact(g.id) is False
+    assert [p.name for p in tmp_path.joinpath("games").iterdir() if p.name.startswith(".")] == []
+    monkeypatch.setattr(gamefiles, "write_temp", real)
+    expected = [{"type": "x"}, {"type": "y"}, {"type": "meanwhile"}]
+    assert open_repository(tmp_path).get_game(g.id).actions == expected
+    assert repo._games.compact(g.id) is True
+    assert not log_file(repo, g.id).exists()
+    assert open_repository(tmp_path).get_game(g.id).actions == expected
+    assert repo.append_action(g.id, {"type": "after"}) == 4

@@ -380,3 +380,79 @@ def test_newer_index_month_is_never_overwritten(tmp_path: Path) -> None:
     repo.rebuild_index()
     assert shard.read_bytes() == raw
     assert repo.get_game(g.id) == g
+
+
+# ---- the writer lock ---------------------------------------------------------------------
+def _hold_lock(folder: str, held: Any) -> None:
+    """Take the folder's lock, say so, and keep it until killed."""
+    import time
+
+    from companion.storage.locking import folder_lock
+
+    with folder_lock(Path(folder)).hold():
+        held.set()
+        time.sleep(60)
+
+
+def _holder(folder: Path, held: Any) -> Any:
+    child = FORK.Process(target=_hold_lock, args=(str(folder), held))
+    child.start()
+    return child
+
+
+def test_the_writer_lock_keeps_another_process_out_and_a_killed_holder_frees_it(
+    tmp_path: Path,
+) -> None:
+    from companion.storage.locking import folder_lock
+
+    lock = folder_lock(tmp_path)
+    with lock.hold():  # opened once in this process before the child is forked
+        pass
+    held = FORK.Event()
+    child = _holder(tmp_path, held)
+    try:
+        assert held.wait(30)
+        with pytest.raises(StorageError, match="still saving"), lock.hold(timeout=0.05):
+            pass
+    finally:
+        child.kill()  # dies holding it: the kernel lets go
+        child.join(30)
+    with lock.hold(timeout=10) as depth:
+        assert depth == 1
+
+
+def test_a_child_forked_while_the_lock_is_held_does_not_share_it(tmp_path: Path) -> None:
+    from companion.storage.locking import folder_lock
+
+    held = FORK.Event()
+    with folder_lock(tmp_path).hold():
+        child = _holder(tmp_path, held)
+        try:
+            assert not held.wait(0.3)  # flock is per open file: a shared one would let it in
+        except BaseException:
+            child.kill()
+            raise
+    try:
+        assert held.wait(30)
+    finally:
+        child.kill()
+        child.join(30)
+
+
+def test_a_replaced_lock_file_is_locked_afresh(tmp_path: Path) -> None:
+    from companion.storage.locking import folder_lock
+
+    lock = folder_lock(tmp_path)
+    with lock.hold():
+        pass
+    os.unlink(tmp_path / ".lock")
+    (tmp_path / ".lock").write_text("")
+    held = FORK.Event()
+    child = _holder(tmp_path, held)
+    try:
+        assert held.wait(30)
+        with pytest.raises(StorageError), lock.hold(timeout=0.05):
+            pass  # the child holds the file that is there now, not our old descriptor's
+    finally:
+        child.kill()
+        child.join(30)
