@@ -17,6 +17,7 @@ from typing import Any
 
 from rulesets import GAMES, IllegalActionError, RulesetError, load_ruleset, timeline
 from rulesets.cards import parse_cards
+from rulesets.errors import DuplicateCardError
 from rulesets.protocol import GameRecord, Verdict, parse_house_rules
 from rulesets.words import plural
 
@@ -150,11 +151,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
     cards = parse_cards(_cards_arg(args.cards), rule=pack)
     onto = parse_cards(args.onto, rule=pack) if args.onto else None
     hand = parse_cards(args.hand, rule=pack) if args.hand is not None else None
-    if hand:  # --hand is the other cards held: none of them is played or on the table
-        parse_cards([*map(str, cards), *map(str, onto or ()), *map(str, hand)], rule=pack)
     try:
+        if hand:  # --hand is the other cards held: none of them is played or on the table
+            parse_cards([*map(str, cards), *map(str, onto or ()), *map(str, hand)], rule=pack)
         verdict = ruleset.check(cards, onto=onto, going_out=args.going_out, hand=hand, rules=rules)
-    except IllegalActionError as exc:  # a referee may refuse by raising: same answer
+    except (IllegalActionError, DuplicateCardError) as exc:  # refused: the same answer as a verdict
         verdict = Verdict(
             legal=False, rule=exc.rule or "", reason=exc.reason, cards=tuple(map(str, cards))
         )

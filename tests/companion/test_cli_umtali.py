@@ -97,11 +97,12 @@ def test_u1_1_cli_check_a_card_played_and_still_held_is_listed_twice(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # --hand is the player's other cards: 5C cannot be played and held (one pack)
-    assert main(["check", "umtali", "5C", "--onto", "5D", "--hand", "5C 6C"]) == 2
-    err = capsys.readouterr().err
-    assert "5C is listed twice" in err and "(U1.1)" in err
+    # an impossible play is refused as one (exit 1, as Rummy's check does), not a typo (exit 2)
+    code, v = run_json(capsys, "check", "umtali", "5C", "--onto", "5D", "--hand", "5C 6C")
+    assert code == 1 and not v["legal"] and v["rule"] == "U1.1"
+    assert "5C is listed twice" in v["reason"]
     # ... nor held while it lies on the table as the anchor
-    assert main(["check", "umtali", "5C", "--onto", "5D", "--hand", "5D 6C"]) == 2
-    assert "5D is listed twice" in capsys.readouterr().err
+    assert main(["check", "umtali", "5C", "--onto", "5D", "--hand", "5D 6C"]) == 1
+    assert "5D is listed twice" in capsys.readouterr().out
     code, v = run_json(capsys, "check", "umtali", "5C", "--onto", "5D", "--hand", "6C")
     assert code == 0 and v["legal"]
