@@ -44,6 +44,12 @@ class IllegalActionError(RulesetError):
         super().__init__(message, rule=rule)
 
 
+class IncompleteActionError(IllegalActionError):
+    """An action still being put together: as it stands the rules refuse it, but more
+    of it (another card) could make it legal.  A verdict on it says so
+    (:attr:`rulesets.protocol.Verdict.incomplete`), so a screen shows it neutral."""
+
+
 class HouseRuleError(RulesetError):
     """An unknown house-rule name or a value of the wrong kind."""
 

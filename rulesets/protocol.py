@@ -104,7 +104,9 @@ class Verdict(BaseModel):
     RULES.md (the rulebook links it); ``reason`` is plain words.  ``moves`` are
     the chip or score movements a legal action would make, as the ledger will
     record them (Rummoli fills them; a view words a button from them, never
-    from a rule of its own).
+    from a rule of its own).  ``incomplete`` marks an illegal verdict on an action
+    still being picked that more cards could make legal (a meld one card short):
+    ``reason`` says what is missing, and a screen shows it neutral, not as a refusal.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -117,6 +119,7 @@ class Verdict(BaseModel):
     cards: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     moves: tuple[LedgerEntry, ...] = ()
+    incomplete: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

@@ -167,6 +167,11 @@ def verdict_line(v: Verdict | None, *, ident: str = "verdict", empty: str = "") 
         color = None
         bg = ft.Colors.SURFACE_CONTAINER_HIGH
         icon = ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.PRIMARY)
+    elif v.incomplete:  # a meld still being picked: neutral, nothing is wrong yet
+        head = "Keep picking"
+        color = None
+        bg = ft.Colors.SURFACE_CONTAINER_HIGH
+        icon = ft.Icon(ft.Icons.TOUCH_APP, color=ft.Colors.ON_SURFACE_VARIANT)
     else:
         head = "Not allowed"
         color = ft.Colors.ON_ERROR_CONTAINER

@@ -71,8 +71,8 @@ def verdict_label(v: Verdict) -> str:
         head = kind_words(v.kind) or "Allowed"
         if v.points is not None:
             head += f": {v.points} point{'s' if abs(v.points) != 1 else ''}"
-    else:
-        head = "Not allowed"
+    else:  # a meld still being picked is not refused yet: it needs more cards
+        head = "Keep picking" if v.incomplete else "Not allowed"
     label = f"{head}. {v.reason}" + (f" (rule {published_id(v.rule)})" if v.rule else "")
     if v.notes:
         label += " Note: " + "; ".join(v.notes) + "."
@@ -138,6 +138,9 @@ def verdict_slot(
         if verdict.legal:
             fg, bg = None, ft.Colors.SURFACE_CONTAINER_HIGHEST
             icon = ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.PRIMARY, size=20)
+        elif verdict.incomplete:  # neutral: nothing is wrong yet
+            fg, bg = None, ft.Colors.SURFACE_CONTAINER_HIGHEST
+            icon = ft.Icon(ft.Icons.TOUCH_APP, color=ft.Colors.ON_SURFACE_VARIANT, size=20)
         else:
             fg, bg = ft.Colors.ON_ERROR_CONTAINER, ft.Colors.ERROR_CONTAINER
             icon = ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR, size=20)

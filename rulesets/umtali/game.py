@@ -35,7 +35,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from rulesets.cards import Card
-from rulesets.errors import IllegalActionError, RecordError, RulesetError
+from rulesets.errors import (
+    IllegalActionError,
+    IncompleteActionError,
+    RecordError,
+    RulesetError,
+)
 from rulesets.protocol import Action, GameRecord, Verdict
 from rulesets.umtali.actions import UmtaliAction, parse_action
 from rulesets.umtali.house_rules import UmtaliRules
@@ -165,7 +170,10 @@ class UmtaliGame:
         try:
             _, out = self._apply(parse_action(action), hand)
         except RulesetError as exc:
-            return Verdict(legal=False, rule=exc.rule or "U", reason=exc.reason)
+            incomplete = isinstance(exc, IncompleteActionError)
+            return Verdict(
+                legal=False, rule=exc.rule or "U", reason=exc.reason, incomplete=incomplete
+            )
         return Verdict(
             legal=True,
             kind=out.kind,

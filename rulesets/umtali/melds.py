@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Final
 
 from rulesets.cards import Card, Rank, Suit
-from rulesets.errors import IllegalActionError
+from rulesets.errors import IllegalActionError, IncompleteActionError
 from rulesets.umtali.house_rules import UmtaliRules
 from rulesets.words import quote_cards
 
@@ -148,9 +148,10 @@ def classify_meld(cards: Sequence[Card]) -> MeldKind:
     if n == 1:
         if cards[0].r is Rank.JACK:
             return MeldKind.JACK
-        raise IllegalActionError(
-            f"{text}: a single card goes down only as an extension against an anchor "
-            "(or alone if it is a jack)",
+        mate = " or its marriage partner" if cards[0].r in (Rank.KING, Rank.QUEEN) else ""
+        raise IncompleteActionError(
+            f"{text}: pick more cards for a set or sequence{mate}; one card alone goes "
+            "down only as an extension against an anchor (or if it is a jack)",
             rule="U6.1",
         )
     ranks = {c.r for c in cards}
@@ -161,9 +162,16 @@ def classify_meld(cards: Sequence[Card]) -> MeldKind:
         if ranks == {Rank.JACK}:
             raise IllegalActionError(f"{text}: two jacks are two jack singles", rule="U5.4")
         if len(ranks) == 1:
-            raise IllegalActionError(
-                f"{text}: a pair goes down only on the turn you go out, with the going-out entry",
+            raise IncompleteActionError(
+                f"{text}: pick one more {cards[0].r.value} for a set; a pair goes down only on "
+                "the turn you go out, with the going-out entry",
                 rule="U5.5",
+            )
+        short = _sequence_gaps(cards)
+        if short:
+            raise IncompleteActionError(
+                f"{text}: pick one more card for a sequence: {' or '.join(map(str, short))}",
+                rule="U5.2",
             )
         raise IllegalActionError(
             f"{text}: two cards make a meld only as K+Q of one suit (a marriage)", rule="U5.3"
@@ -187,6 +195,17 @@ def classify_meld(cards: Sequence[Card]) -> MeldKind:
         f"{text}: not a set (one rank), a sequence (one suit, consecutive) or a marriage",
         rule="U5",
     )
+
+
+def _sequence_gaps(cards: Sequence[Card]) -> list[Card]:
+    """The cards that would make two cards of one suit a sequence of three (U5.2)."""
+    if cards[0].s is not cards[1].s:
+        return []
+    a, b = sorted(c.r.low for c in cards)
+    if b > SEQUENCE_TOP or b - a > 2:
+        return []
+    lows = [a + 1] if b - a == 2 else [x for x in (a - 1, b + 1) if 1 <= x <= SEQUENCE_TOP]
+    return [Card(Rank.from_low(x), cards[0].s) for x in lows]
 
 
 def classify_pair(cards: Sequence[Card], rules: UmtaliRules) -> MeldKind:

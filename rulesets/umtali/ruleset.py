@@ -26,7 +26,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from rulesets.cards import Card, Rank, format_cards, parse_card
-from rulesets.errors import HouseRuleError, IllegalActionError, RulesetError
+from rulesets.errors import (
+    HouseRuleError,
+    IllegalActionError,
+    IncompleteActionError,
+    RulesetError,
+)
 from rulesets.facade import RulesetBase, left_of_dealer
 from rulesets.protocol import (
     Action,
@@ -166,6 +171,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
                 rule=exc.rule or "U5",
                 reason=exc.reason,
                 cards=tuple(str(c) for c in cards),
+                incomplete=isinstance(exc, IncompleteActionError),
             )
 
     @staticmethod

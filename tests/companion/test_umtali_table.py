@@ -153,6 +153,28 @@ def test_u5_1_illegal_meld_refused_live_then_u6_2_extension_on_opponent_side() -
     drive(game, scenario)
 
 
+def test_u5_2_a_meld_still_being_picked_is_neutral_not_refused() -> None:
+    """Issue 18: two cards of a run are one card short, not "Not allowed"."""
+    game = new_session()
+
+    async def scenario(sc: Screen) -> None:
+        await sc.tap_cards("meld", "5H")
+        assert str(sc.sem("verdict").label).startswith("Keep picking. ")
+        await sc.tap_cards("meld", "6H")
+        label = str(sc.sem("verdict").label)
+        assert label.startswith("Keep picking. ") and "4H or 7H" in label, label
+        assert sc.sem("add-meld").content.disabled
+        await sc.tap_cards("meld", "9C")  # no card mends 5H 6H 9C: refused
+        assert str(sc.sem("verdict").label).startswith("Not allowed. ")
+        await sc.tap_cards("meld", "9C")  # a second tap takes 9C back
+        await sc.tap_cards("meld", "7H")
+        assert str(sc.sem("verdict").label).startswith("Sequence: 3 points.")
+
+    drive(game, scenario)
+    keep = verdict_line(Verdict(legal=False, rule="U5.2", reason="x", incomplete=True))
+    assert isinstance(keep, ft.Semantics) and str(keep.label).startswith("Keep picking. x")
+
+
 def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
     game = new_session()
     assert game.add({"type": "meld", "player": "Bob", "cards": ["5H", "6H", "7H"]}) is None

@@ -791,3 +791,36 @@ def test_u2_1_dealer_after_the_game_is_the_last_dealer() -> None:
         g.push(StartHand())
         g.push(EndHandEmptyStock())
     assert g.dealer == "Bob"  # Ann, Bob, Ann, Bob
+
+
+# ---------------------------------------------------------------- a meld still being picked
+def test_u5_2_two_cards_of_a_run_are_one_card_short_of_a_sequence() -> None:
+    # issue 18: neutral words while a meld is being picked, not a refusal
+    g = new_game()
+    v = g.judge(Meld(player="Bob", cards=("5H", "6H")))
+    assert not v.legal and v.incomplete and v.rule == "U5.2"
+    assert "pick one more card" in v.reason and "4H or 7H" in v.reason
+    gap = g.judge(Meld(player="Bob", cards=("5H", "7H")))
+    assert gap.incomplete and "6H" in gap.reason and "4H" not in gap.reason
+    assert rule_of(lambda: g.push(Meld(player="Bob", cards=("5H", "6H")))) == "U5.2"
+    assert RULESET.check(C("9C 10C")).incomplete  # the checker says the same
+    assert "8C" in RULESET.check(C("9C 10C")).reason  # nothing above 10 (U5.2)
+
+
+def test_u5_5_a_pair_in_meld_mode_is_one_card_short_of_a_set() -> None:
+    v = new_game().judge(Meld(player="Bob", cards=("9S", "9D")))
+    assert not v.legal and v.incomplete and v.rule == "U5.5"
+    assert "pick one more 9" in v.reason
+
+
+def test_u6_1_one_card_in_meld_mode_asks_for_more() -> None:
+    v = new_game().judge(Meld(player="Bob", cards=("KS",)))
+    assert not v.legal and v.incomplete and v.rule == "U6.1" and "marriage" in v.reason
+
+
+def test_u5_cards_no_more_cards_can_mend_are_refused_outright() -> None:
+    g = new_game()
+    for cards in (("5H", "9C"), ("QH", "JH"), ("5H", "8H"), ("JH", "JD"), ("5H", "6H", "8H")):
+        v = g.judge(Meld(player="Bob", cards=cards))
+        assert not v.legal and not v.incomplete, cards
+    assert not g.judge(Discard(player="Bob", card="5C")).incomplete  # only melds are picked
