@@ -13,13 +13,19 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rulesets import GAMES, IllegalActionError, RulesetError, load_ruleset, timeline
+from rulesets import GAMES, IllegalActionError, RulesetError, load_ruleset
 from rulesets.cards import parse_cards
 from rulesets.errors import DuplicateCardError
-from rulesets.protocol import GameRecord, Verdict, parse_house_rules
 from rulesets.words import plural
+
+if TYPE_CHECKING:
+    from rulesets.protocol import GameRecord
+
+# The sub-commands import the protocol (pydantic models) and the one game they
+# are asked about when they run, so a script's `companion check` pays for no more
+# (benchmarks/cli_start.py).
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8550
@@ -145,6 +151,8 @@ def _print_json(data: Any) -> None:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from rulesets.protocol import Verdict, parse_house_rules
+
     ruleset = load_ruleset(args.game)
     rules = parse_house_rules(ruleset.house_rules, args.rules)
     pack = ruleset.pack_rule
@@ -172,6 +180,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    from rulesets.protocol import parse_house_rules
+
     ruleset = load_ruleset(args.game)
     rules = parse_house_rules(ruleset.house_rules, args.rules)
     report = ruleset.score(parse_cards(_cards_arg(args.cards), rule=ruleset.pack_rule), rules=rules)
@@ -190,6 +200,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
 def _read_record(path: Path) -> GameRecord:
     """The game record in ``path``; any unreadable input is a RulesetError (exit 2, one line)."""
     from companion import jsonsafe
+    from rulesets.protocol import GameRecord
 
     try:
         raw = path.read_bytes()
@@ -203,6 +214,8 @@ def _read_record(path: Path) -> GameRecord:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    from rulesets import timeline
+
     record = _read_record(args.file)
     summary = timeline.replay(record).game.summary().to_json()
     if args.json:

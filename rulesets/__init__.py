@@ -2,13 +2,15 @@
 
 No UI, no storage, no I/O lives here.  Each game is one package exposing a
 ``RULESET`` object that satisfies :class:`rulesets.protocol.Ruleset`; find it
-with :func:`load_ruleset`, by name or alias.
+with :func:`load_ruleset`, by name or alias.  Importing this package costs
+next to nothing (a script's ``companion check`` pays only for the game it
+asks about): the protocol and the games are imported when first asked for.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from rulesets.errors import (
     CardParseError,
@@ -18,7 +20,9 @@ from rulesets.errors import (
     RecordError,
     RulesetError,
 )
-from rulesets.protocol import Ruleset
+
+if TYPE_CHECKING:
+    from rulesets.protocol import Ruleset
 
 __all__ = [
     "GAMES",
@@ -35,7 +39,8 @@ __all__ = [
 #: canonical game names, in the order the app lists them.
 GAMES: Final = ("umtali", "rummy", "rummoli")
 
-_ALIASES: Final = {
+#: every name a game is known by -> its package under ``rulesets``.
+_ALIASES: Final[dict[str, str]] = {
     "umtali": "umtali",
     "rummy": "rummy",
     "rum": "rummy",
@@ -53,3 +58,12 @@ def load_ruleset(name: str) -> Ruleset:
     module = importlib.import_module(f"rulesets.{key}")
     ruleset: Ruleset = module.RULESET
     return ruleset
+
+
+def __getattr__(name: str) -> object:
+    """``rulesets.Ruleset`` without importing the protocol (pydantic) up front."""
+    if name == "Ruleset":
+        from rulesets.protocol import Ruleset
+
+        return Ruleset
+    raise AttributeError(f"module 'rulesets' has no attribute {name!r}")

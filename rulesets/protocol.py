@@ -109,7 +109,7 @@ class Verdict(BaseModel):
     ``reason`` says what is missing, and a screen shows it neutral, not as a refusal.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     legal: bool
     kind: str | None = None
@@ -128,7 +128,7 @@ class Verdict(BaseModel):
 class ScoreReport(BaseModel):
     """Points of a group of cards under a game's rules, with the per-card breakdown."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     points: int
     rule: str
@@ -149,7 +149,7 @@ class Advice(BaseModel):
     the hand (a final discard allowed where the rules allow it).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     plays: tuple[Verdict, ...] = ()
     left: tuple[str, ...] = ()
@@ -183,7 +183,7 @@ class LedgerEntry(BaseModel):
     A game's totals are exactly the sums of its ledger, per player.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     player: str
     amount: int
@@ -209,7 +209,7 @@ class LedgerEntry(BaseModel):
 class LedgerRow(BaseModel):
     """Consecutive ledger entries that a history table shows as one row."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     title: str
     hand: int | None
@@ -275,13 +275,13 @@ def ledger_rows(
 class SummaryDetail(BaseModel):
     """Base of each game's typed part of a :class:`Summary`."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class HandSummary(BaseModel):
     """A finished hand (or Rummoli round): its dealer, score per player and ledger."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     number: int
     dealer: str | None = None
@@ -301,7 +301,7 @@ class Summary(BaseModel):
     the history keeps (a stable public shape).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     game: str
     players: tuple[str, ...]
@@ -343,7 +343,7 @@ class HouseRulesBase(BaseModel):
     fills both when the class is built.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
@@ -452,7 +452,7 @@ class Action(BaseModel):
     """Base of every game's recorded actions (each game's are a discriminated union
     on ``type``).  Frozen, JSON-able; ``to_json`` is what a record stores."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: str
 
@@ -473,7 +473,7 @@ class GameRecord(BaseModel):
     field tells them apart).  This is what storage persists and replay reads.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     schema_version: int = RECORD_SCHEMA_VERSION
     game: str
@@ -512,7 +512,7 @@ class CheckerFacts(BaseModel):
       ``plain_headline`` the legal words stand alone (no kind and points).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     modes: tuple[str, ...] = ("meld", "extend", "hand")
     going_out: bool = False
@@ -544,7 +544,7 @@ class CheckerFacts(BaseModel):
 class Opening(BaseModel):
     """Who deals and who plays first in a new game, with the rule that says so."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     dealer: str
     first: str

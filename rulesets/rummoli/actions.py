@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from rulesets.errors import RecordError
 from rulesets.protocol import Action
@@ -175,7 +175,9 @@ RummoliAction = Annotated[
     | End,
     Field(discriminator="type"),
 ]
-_ADAPTER: TypeAdapter[RummoliAction] = TypeAdapter(RummoliAction)
+_ADAPTER: TypeAdapter[RummoliAction] = TypeAdapter(
+    RummoliAction, config=ConfigDict(defer_build=True)
+)
 _TYPES = (Start, Adjust, Deal, Widow, Bet, Fold, Poker, FinalPoker, Lay, Claim, Out, Impasse, End)
 
 

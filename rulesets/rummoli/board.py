@@ -135,7 +135,7 @@ def as_rules(rules: HouseRulesBase | dict[str, object] | None) -> RummoliRules:
 class PotRule(BaseModel):
     """One pot of the board: its name, how it is shown, what wins it and the rule."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     pot: str
     label: str

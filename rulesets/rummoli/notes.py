@@ -33,7 +33,7 @@ __all__ = [
 class Note(BaseModel):
     """A sentence of the rules as they apply now, and the rule it comes from."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     key: str
     text: str

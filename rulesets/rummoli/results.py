@@ -21,7 +21,7 @@ __all__ = ["FinalResult", "PokerResult", "ShownHand", "WidowResult"]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
 
 class ShownHand(_Frozen):

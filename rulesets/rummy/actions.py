@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from rulesets.cards import Card, parse_cards
 from rulesets.errors import RecordError
@@ -129,7 +129,7 @@ class HandEnd(BaseAction):
 RummyAction = StartHand | Draw | Meld | LayOff | SwapJoker | Discard | HandEnd
 #: any Rummy action, told apart by ``type``.
 Action = Annotated[RummyAction, Field(discriminator="type")]
-_ADAPTER: Final[TypeAdapter[RummyAction]] = TypeAdapter(Action)
+_ADAPTER: Final[TypeAdapter[RummyAction]] = TypeAdapter(Action, config=ConfigDict(defer_build=True))
 
 
 def parse_action(data: Any) -> RummyAction:

@@ -51,7 +51,7 @@ class Phase(StrEnum):
 class RummyMeld(BaseModel):
     """A meld on the table: its number (0-based), who put it down, its cards, its jokers."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     index: int
     owner: str
@@ -83,7 +83,7 @@ class RummyPlay(BaseModel):
       nobody holds them.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     number: int
     dealer: str
@@ -106,7 +106,7 @@ class RummyPlay(BaseModel):
 class HandLine(BaseModel):
     """One player's line of a finished hand: what they held or typed and what it scored."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     player: str
     went_out: bool = False
