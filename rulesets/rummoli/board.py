@@ -1,6 +1,6 @@
-"""The Rummoli board: the house rules, the nine pots, pay cards and deal sizes (M1, M2).
+"""The Rummoli board: the nine pots, pay cards and deal sizes (M1, M2).
 
-Everything here is a pure function of the house rules; nothing knows about a
+Everything here is a pure function of the house rules (:mod:`.house_rules`); nothing knows about a
 game in progress.  Each pot carries what wins it and the rule that says so,
 so a screen can show the board without holding any rule text itself.
 
@@ -15,13 +15,11 @@ so a screen can show the board without holding any rule text itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from rulesets.cards import Card, Rank, Suit, format_cards, parse_card, parse_cards
-from rulesets.errors import HouseRuleError
-from rulesets.protocol import HouseRulesBase
+from rulesets.rummoli.house_rules import RummoliRules, as_rules
 
 __all__ = [
     "AK_DIAMONDS",
@@ -47,86 +45,6 @@ __all__ = [
 ANTE_POTS = 9
 #: chips each player antes before every deal (M1.3).
 ANTE = ANTE_POTS
-
-
-# --------------------------------------------------------------------------- house rules
-
-
-class RummoliRules(HouseRulesBase):
-    """House rules for Rummoli (defaults are RULES.md's)."""
-
-    claim: Literal["auto", "strict"] = "auto"
-    pass_fine: bool = False
-    poker_betting: Literal["one_round", "showdown"] = "one_round"
-    bet_limit: int = Field(default=5, ge=1)
-    final_poker: Literal["single", "per_pot"] = "single"
-    widow_needs_no_pay_card: bool = True
-    board: Literal["seven_eight_nine", "eight_nine_ten"] = "seven_eight_nine"
-
-    EXPLAIN: ClassVar[dict[str, str]] = {
-        "claim": "Auto: pay-card pots pay at once; strict: claim before the next card (M5.6)",
-        "pass_fine": "a player who cannot start after a break pays 1 chip to the centre (M5.5)",
-        "poker_betting": "One round: one betting round with a limit; showdown: no betting (M4.2)",
-        "bet_limit": "largest bet or raise in the poker betting round (M4.2)",
-        "final_poker": "Single: one final poker for the whole board; per pot: one each (M7.2)",
-        "widow_needs_no_pay_card": "only a hand without pay cards may take the widow (M2.2-M2.4)",
-        "board": "which run pot the board has: 7-8-9 (standard) or 8-9-10 (regional, A-M19)",
-    }
-    TITLES: ClassVar[dict[str, str]] = {
-        "claim": "Claiming pots",
-        "pass_fine": "Fine for passing",
-        "poker_betting": "Poker betting",
-        "bet_limit": "Bet limit",
-        "final_poker": "Final poker",
-        "widow_needs_no_pay_card": "Widow only without pay cards",
-        "board": "Run pot on the board",
-    }
-    VALUE_TITLES: ClassVar[dict[str, str]] = {
-        "auto": "Automatic",
-        "strict": "Claim before the next card",
-        "one_round": "One betting round",
-        "showdown": "Showdown only",
-        "single": "One for the whole board",
-        "per_pot": "One per pot",
-        "seven_eight_nine": "7-8-9",
-        "eight_nine_ten": "8-9-10",
-    }
-
-    def setting(self, name: str) -> str:
-        """A switch and its value in words: ``Claiming pots: Automatic``.
-
-        >>> RummoliRules(poker_betting="showdown").setting("poker_betting")
-        'Poker betting: Showdown only'
-        >>> RummoliRules().setting("pass_fine")
-        'Fine for passing: off'
-        """
-        return f"{self.title_of(name)}: {self.value_title(getattr(self, name))}"
-
-
-def as_rules(rules: HouseRulesBase | dict[str, object] | None) -> RummoliRules:
-    """Rummoli house rules from a model, a dict of switches or nothing (the defaults).
-
-    >>> try:
-    ...     as_rules({"claim": "sometimes"})
-    ... except HouseRuleError as exc:
-    ...     print(exc)
-    Claiming pots: 'sometimes' is not allowed (Input should be 'auto' or 'strict')
-    """
-    if rules is None:
-        return RummoliRules()
-    if isinstance(rules, RummoliRules):
-        return rules
-    if isinstance(rules, dict):
-        try:
-            return RummoliRules.model_validate(rules)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            name = ".".join(str(p) for p in first["loc"])
-            what = RummoliRules.title_of(name) if name in RummoliRules.model_fields else name
-            raise HouseRuleError(
-                f"{what or 'house rules'}: {first.get('input')!r} is not allowed ({first['msg']})"
-            ) from None
-    raise HouseRuleError(f"{type(rules).__name__}: not Rummoli house rules")
 
 
 # --------------------------------------------------------------------------- pots

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Literal
-
-from pydantic import ValidationError, model_validator
+from typing import Final, Literal
 
 from rulesets.cards import JOKER, Card, Rank, Suit, format_cards, parse_card, parse_cards
-from rulesets.errors import CardParseError, HouseRuleError, IllegalActionError
-from rulesets.protocol import HouseRulesBase
+from rulesets.errors import CardParseError, IllegalActionError
+from rulesets.rummy.house_rules import DEFAULT_RULES, RummyRules, coerce_rules, house_rule
 from rulesets.words import quote_cards as quote
 
 __all__ = [
@@ -45,120 +43,6 @@ MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 6
 
 
-# --------------------------------------------------------------------------- house rules
-
-
-class RummyRules(HouseRulesBase):
-    """House rules for basic Rummy; the defaults are the seed rules (R1-R6).
-
-    >>> RummyRules().target, RummyRules(ace_high_or_low=True).ace_high_or_low
-    (100, True)
-    >>> RummyRules.title_of("must_discard_to_go_out")
-    'Discard to go out'
-    """
-
-    fixed_rounds: int | None = None
-    multi_meld: bool = False
-    going_rummy_double: bool = False
-    meld_before_layoff: bool = False
-    ace_high_or_low: bool = False
-    round_the_corner: bool = False
-    jokers: bool = False
-    joker_swap: bool = False
-    must_discard_to_go_out: bool = False
-    winner_takes_all: bool = False
-    cash: bool = False
-    target: int = 100
-    no_shuffle: bool = False
-    max_reshuffles: int | None = None
-    block_rummy: bool = False
-    winner_deals: bool = False
-
-    EXPLAIN: ClassVar[dict[str, str]] = {
-        "fixed_rounds": "Play this many hands instead of to a target; the best total wins.",
-        "multi_meld": "Any number of melds per turn (standard: at most one).",
-        "going_rummy_double": "Going rummy doubles the hand's score (each loser's penalty ×2).",
-        "meld_before_layoff": "You may lay off only after putting down a meld of your own.",
-        "ace_high_or_low": "Q-K-A is a run as well as A-2-3; an ace counts 15 points.",
-        "round_the_corner": "Runs may turn the corner (K-A-2); needs Ace high or low.",
-        "jokers": "Two jokers join the pack: wild in sets and runs, 15 points in hand.",
-        "joker_swap": "Swap the natural card a melded joker stands for and take the joker.",
-        "must_discard_to_go_out": "Your last card must be a discard, not a meld or lay-off.",
-        "winner_takes_all": "Only the winner scores, the losers' total; first to the target wins.",
-        "cash": "Fixed hands; each hand's winner collects every loser's penalty (for money).",
-        "target": "The game ends when a total reaches this score (default 100).",
-        "no_shuffle": "When the stock runs out, turn the discard pile over as it lies.",
-        "max_reshuffles": "The discard pile may be reused this many times in one hand.",
-        "block_rummy": "The pile is never reused: an empty stock ends the hand, everyone scores.",
-        "winner_deals": "The winner of a hand deals the next one (standard: pass clockwise).",
-    }
-    TITLES: ClassVar[dict[str, str]] = {
-        "fixed_rounds": "Fixed number of hands",
-        "multi_meld": "Several melds a turn",
-        "going_rummy_double": "Going rummy doubles",
-        "meld_before_layoff": "Meld before laying off",
-        "ace_high_or_low": "Ace high or low",
-        "round_the_corner": "Round the corner",
-        "jokers": "Jokers",
-        "joker_swap": "Joker swap",
-        "must_discard_to_go_out": "Discard to go out",
-        "winner_takes_all": "Winner takes all",
-        "cash": "Cash",
-        "target": "Target",
-        "no_shuffle": "No shuffle",
-        "max_reshuffles": "Limited reshuffles",
-        "block_rummy": "Block rummy",
-        "winner_deals": "Winner deals",
-    }
-
-    @model_validator(mode="after")
-    def _consistent(self) -> RummyRules:
-        if self.target < 1:
-            raise ValueError("target must be at least 1")
-        if self.fixed_rounds is not None and self.fixed_rounds < 1:
-            raise ValueError("fixed_rounds must be at least 1")
-        if self.max_reshuffles is not None and self.max_reshuffles < 0:
-            raise ValueError("max_reshuffles must be 0 or more")
-        if self.round_the_corner and not self.ace_high_or_low:
-            raise ValueError(
-                "round_the_corner needs ace_high_or_low: “Round the corner” (K-A-2) joins"
-                " a run only where the ace is high or low, so turn on “Ace high or low”"
-                " too (A-R17)"
-            )
-        if self.joker_swap and not self.jokers:
-            raise ValueError("joker_swap needs jokers: “Joker swap” swaps melded jokers")
-        if self.cash and self.fixed_rounds is None:
-            raise ValueError(
-                "cash is played over fixed_rounds=n: “Cash” settles a fixed number of hands"
-            )
-        return self
-
-
-_DEFAULT_RULES: Final = RummyRules()
-
-
-def coerce_rules(rules: HouseRulesBase | dict[str, Any] | None) -> RummyRules:
-    """Rummy house rules from a model or its JSON (:class:`HouseRuleError` if they are not)."""
-    if rules is None:
-        return _DEFAULT_RULES
-    if isinstance(rules, RummyRules):
-        return rules
-    data = rules.model_dump() if isinstance(rules, HouseRulesBase) else rules
-    try:
-        return RummyRules.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        msg = str(first["msg"]).removeprefix("Value error, ")
-        where = f"{where}: " if where else ""
-        raise HouseRuleError(f"{data!r}: bad Rummy house rules: {where}{msg}") from None
-
-
-def house_rule(name: str) -> str:
-    """A switch as a player reads it: ``the house rule “Ace high or low”``."""
-    return f"the house rule “{RummyRules.title_of(name)}”"
-
-
 # --------------------------------------------------------------------------- card values
 
 
@@ -169,7 +53,7 @@ def card_value(card: Card, rules: RummyRules | None = None) -> int:
     >>> card_value(parse_card("QS")), card_value(parse_card("AH"))
     (10, 1)
     """
-    r = rules or _DEFAULT_RULES
+    r = rules or DEFAULT_RULES
     if card.rank is None:
         if not r.jokers:
             raise IllegalActionError('"JK": no jokers in the standard game', rule="R1.1")
@@ -386,7 +270,7 @@ def analyse_meld(
     rulesets.errors.IllegalActionError: "KH AH 2H": the ace is low, so Q-K-A is not a run \
 (the house rule “Ace high or low” allows it) (R2.2)
     """
-    r = rules or _DEFAULT_RULES
+    r = rules or DEFAULT_RULES
     cards = tuple(cards)
     _meld_basics(cards, r)
     as_set = None if kind == "run" else _as_set(cards)
@@ -459,7 +343,7 @@ def extend_meld(
     >>> [str(c) for c in extend_meld(run, parse_cards("7H 3H")).cards]
     ['3H', '4H', '5H', '6H', '7H']
     """
-    r = rules or _DEFAULT_RULES
+    r = rules or DEFAULT_RULES
     cards = tuple(cards)
     if not cards:
         raise IllegalActionError("nothing to lay off", rule="R3.3")
