@@ -10,18 +10,27 @@ scoring and advice.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from rulesets.protocol import GameRecord, HouseRulesBase
+from rulesets.protocol import Action, Game, GameRecord, HouseRulesBase
 from rulesets.seats import left_of
 
-__all__ = ["RulesetBase", "left_of_dealer"]
+__all__ = ["GameClass", "RulesetBase", "left_of_dealer"]
 
 #: the player on the dealer's left (kept for Umtali's ruleset; see :mod:`rulesets.seats`).
 left_of_dealer = left_of
 
-GameT = TypeVar("GameT")
-ActionT = TypeVar("ActionT")
+GameT = TypeVar("GameT", bound=Game)
+GameT_co = TypeVar("GameT_co", bound=Game, covariant=True)
+ActionT = TypeVar("ActionT", bound=Action)
+
+
+class GameClass(Protocol[GameT_co]):
+    """A game's class: built from ``(players, rules)``, or replayed from a record."""
+
+    def __call__(self, players: Sequence[str], rules: Any = None, /) -> GameT_co: ...
+
+    def from_record(self, record: GameRecord, /) -> GameT_co: ...
 
 
 class RulesetBase(Generic[GameT, ActionT]):
@@ -33,7 +42,7 @@ class RulesetBase(Generic[GameT, ActionT]):
     what it is given into its own house rules before a game is built.
     """
 
-    game_class: Any
+    game_class: GameClass[GameT]
     #: the rule that allows each card once (one pack): U1.1, R1.1, M1.1.
     pack_rule: str
     action_parser: Callable[[Any], ActionT]
@@ -47,13 +56,11 @@ class RulesetBase(Generic[GameT, ActionT]):
         self, players: Sequence[str], rules: HouseRulesBase | dict[str, Any] | None = None
     ) -> GameT:
         """A game with no entries yet."""
-        game: GameT = self.game_class(tuple(players), self.game_rules(rules))
-        return game
+        return self.game_class(tuple(players), self.game_rules(rules))
 
     def from_record(self, record: GameRecord) -> GameT:
         """Replay a record once (raises :class:`RecordError` / :class:`IllegalActionError`)."""
-        game: GameT = self.game_class.from_record(record)
-        return game
+        return self.game_class.from_record(record)
 
     def parse_action(self, data: Any) -> ActionT:
         """One stored entry as the game's typed action."""
@@ -61,8 +68,7 @@ class RulesetBase(Generic[GameT, ActionT]):
 
     def replay(self, record: GameRecord) -> dict[str, Any]:
         """The public JSON summary of a recorded game (``companion replay --json``)."""
-        summary: dict[str, Any] = self.game_class.from_record(record).summary().to_json()
-        return summary
+        return self.game_class.from_record(record).summary().to_json()
 
     def random_record(self, seed: int) -> GameRecord:
         """A random legal, complete game."""

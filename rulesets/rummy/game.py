@@ -459,35 +459,28 @@ class RummyGame:
     # ---- dispatch -----------------------------------------------------------------
 
     def _run(self, st: _State, act: RummyAction, entered: tuple[Card, ...] | None) -> Any:
-        """Apply ``act`` to ``st`` (a copy): the rules, in one place."""
-        try:
-            return self._apply(st, act, entered)
-        except RulesetError:
-            raise
-        except (ValueError, KeyError, IndexError) as exc:  # pragma: no cover - safety net
-            raise RecordError(f"{act.to_json()!r}: {exc}") from None
-
-    def _apply(self, st: _State, act: RummyAction, entered: tuple[Card, ...] | None) -> Any:
-        if isinstance(act, StartHand):
-            return self._start(st, act)
-        if isinstance(act, HandEnd):
-            return self._end(st, act)
+        """Apply ``act`` to ``st`` (a capture): the rules, one handler per action."""
+        if isinstance(act, StartHand | HandEnd):
+            return self._start(st, act) if isinstance(act, StartHand) else self._end(st, act)
         hand = self._need_hand(st, _WORDS[act.type])
         player = self._player(act.player)
         if hand.out is not None:
             raise _refuse(
                 f"{_WORDS[act.type]} by {player}: {hand.out} went out, the hand is over", "R4.1"
             )
-        if isinstance(act, Draw):
-            return self._draw(hand, player, act, entered)
-        self._check_turn(hand, player, _WORDS[act.type])
-        if isinstance(act, Meld):
-            return self._meld(hand, player, act, entered)
-        if isinstance(act, LayOff):
-            return self._layoff(hand, player, act, entered)
-        if isinstance(act, SwapJoker):
-            return self._swap(hand, player, act, entered)
-        return self._discard(hand, player, act, entered)
+        if not isinstance(act, Draw):
+            self._check_turn(hand, player, _WORDS[act.type])
+        match act:
+            case Draw():
+                return self._draw(hand, player, act, entered)
+            case Meld():
+                return self._meld(hand, player, act, entered)
+            case LayOff():
+                return self._layoff(hand, player, act, entered)
+            case SwapJoker():
+                return self._swap(hand, player, act, entered)
+            case Discard():
+                return self._discard(hand, player, act, entered)
 
     def _player(self, name: str) -> str:
         if name not in self._players:
