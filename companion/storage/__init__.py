@@ -47,9 +47,10 @@ Layout on disk (:class:`TinyDbRepository`)::
     <data_dir>/games/<id>.log        entries since the game file was last rewritten (one
                                      appended line each; see :mod:`~companion.storage.actionlog`)
     <data_dir>/index/<YYYY-MM>.json  the compact index, one TinyDB file per month of creation
+    <data_dir>/index/<YYYY-MM>.log   list lines changed since that month was last rewritten
     <data_dir>/trash/<id>.json       deleted games
     <data_dir>/quarantine/           damaged files, moved aside with a note, never deleted
-    <data_dir>/journal.json          transient: a multi-file change (create, summary, delete,
+    <data_dir>/journal.json          transient: a multi-file change (create, delete,
                                      restore, import, rename, merge) to finish after a crash
     <data_dir>/.lock                 writer lock (flock on a kept-open descriptor)
     <data_dir>/.writer-<pid>-<n>     "this process writes here"; removed by close()/at exit.
@@ -59,9 +60,9 @@ Layout on disk (:class:`TinyDbRepository`)::
 Why: TinyDB's JSONStorage rewrites and re-parses a whole file per operation, so
 one file for all history gets slower with every game.  Here saving an entry
 appends one line to that game's log (one fsync, whatever the game's length);
-finishing a game folds the log into its file; creating, finishing or deleting
-a game also rewrites one month of the index; listing reads the newest month(s)
-only.  Every rewrite is atomic (temp file in the same folder, fsync,
+finishing a game appends a summary line there and its list line to the month's
+index log (two fsyncs); long logs are folded in later, off the tap path
+(:mod:`~companion.storage.compaction`); listing reads the newest month(s) only.  Every rewrite is atomic (temp file in the same folder, fsync,
 ``os.replace``, fsync of the folder), under one lock per data folder shared by
 all threads and processes (:mod:`~companion.storage.locking`), preferences
 included.  Every read is checked whole against the storage models with size and

@@ -8,6 +8,10 @@ of ``games/<id>.log``; a game is its file plus the lines of its log::
     {"n":18,"t":"2026-11-29T19:30:01.000001+00:00","a":{"type":"meld",...}}<TAB>5e6f7a8b
     {"n":17,"t":"2026-11-29T19:30:05.000002+00:00","pop":1}<TAB>...      (undo)
     {"n":19,"t":"...","aa":[{...},{...}]}<TAB>...      (an entry of several actions, at once)
+    {"n":19,"t":"...","sum":{...},"st":"finished"}<TAB>...   (the game's summary and status)
+
+A summary line changes the game's header, not its actions: it does not count
+in the game's revision (:attr:`LogOp.counts`).
 
 Each line ends with the CRC-32 of its JSON and a newline.  ``n`` is the number
 of actions after the line, so a line that does not follow its predecessor is
@@ -33,7 +37,18 @@ from typing import Any
 from companion import jsonsafe
 from companion.storage.files import VALUE_DEPTH
 
-__all__ = ["LOG_VERSION", "LogDamagedError", "LogOp", "LogRead", "apply", "header", "op", "parse"]
+__all__ = [
+    "LOG_VERSION",
+    "Applied",
+    "LogDamagedError",
+    "LogOp",
+    "LogRead",
+    "apply",
+    "header",
+    "op",
+    "parse",
+    "summary_line",
+]
 
 LOG_VERSION = 1
 
@@ -51,6 +66,25 @@ class LogOp:
     n: int
     t: str
     actions: tuple[dict[str, Any], ...] | None  # None: undo (pop); else appended, in order
+    summary: dict[str, Any] | None = None  # with ``finish``: the summary saved (None: none)
+    status: str | None = None  # with ``finish``: the status saved (None: unchanged)
+    finish: bool = False  # a summary line (actions: empty)
+
+    @property
+    def counts(self) -> bool:
+        """A change of the game's actions (one step of its revision)."""
+        return not self.finish
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A game's actions and header fields after its log: what the lines changed."""
+
+    actions: list[dict[str, Any]]
+    last: str  # time of the last line ('' if none)
+    summary: dict[str, Any] | None = None
+    status: str | None = None
+    summed: bool = False  # a summary line was among them
 
 
 @dataclass
@@ -65,6 +99,16 @@ class LogRead:
     @property
     def torn(self) -> bool:
         return self.valid_size != self.size
+
+
+def encode_line(obj: dict[str, Any]) -> bytes:
+    """One checksummed line (also used by the index's logs)."""
+    return _line(obj)
+
+
+def decode_line(line: bytes) -> dict[str, Any] | None:
+    """The object of a line written by :func:`encode_line` (no newline), or None if bad."""
+    return _decode(line)
 
 
 def _line(obj: dict[str, Any]) -> bytes:
@@ -88,6 +132,11 @@ def op_many(n: int, t: str, actions: list[dict[str, Any]]) -> bytes:
     return _line({"n": n, "t": t, "aa": actions})
 
 
+def summary_line(n: int, t: str, summary: dict[str, Any] | None, status: str | None) -> bytes:
+    """The line that saves a game's summary (and status) without touching its actions."""
+    return _line({"n": n, "t": t, "sum": summary, "st": status})
+
+
 def _decode(line: bytes) -> dict[str, Any] | None:
     body, tab, crc = line.rpartition(b"\t")
     if not tab or crc != f"{zlib.crc32(body):08x}".encode():
@@ -105,6 +154,15 @@ def _op_of(doc: dict[str, Any]) -> LogOp | None:
         return None
     if doc.keys() == {"n", "t", "pop"} and doc["pop"] == 1:
         return LogOp(n, t, None)
+    if doc.keys() == {"n", "t", "sum", "st"}:
+        summary, status = doc["sum"], doc["st"]
+        if (summary is None or isinstance(summary, dict)) and status in (
+            None,
+            "in_progress",
+            "finished",
+        ):
+            return LogOp(n, t, (), summary, status, finish=True)
+        return None
     action, many = doc.get("a"), doc.get("aa")
     if doc.keys() == {"n", "t", "a"} and isinstance(action, dict):
         return LogOp(n, t, (action,))
@@ -153,12 +211,18 @@ def parse(raw: bytes) -> LogRead:
     return result
 
 
-def apply(actions: list[dict[str, Any]], ops: list[LogOp]) -> tuple[list[dict[str, Any]], str]:
-    """``actions`` with the log's ops applied, and the time of the last one ('' if none)."""
+def apply(actions: list[dict[str, Any]], ops: list[LogOp]) -> Applied:
+    """``actions`` with the log's ops applied, the time of the last one, the summary saved."""
     out = list(actions)
     last = ""
+    summary: dict[str, Any] | None = None
+    status: str | None = None
+    summed = False
     for number, entry in enumerate(ops, 2):
-        if entry.actions is None:
+        if entry.finish:
+            summary, summed = entry.summary, True
+            status = entry.status if entry.status is not None else status
+        elif entry.actions is None:
             if not out:
                 raise LogDamagedError(f"line {number} undoes an entry that is not there")
             out.pop()
@@ -169,4 +233,4 @@ def apply(actions: list[dict[str, Any]], ops: list[LogOp]) -> tuple[list[dict[st
                 f"line {number} says {entry.n} entries where there are {len(out)}"
             )
         last = entry.t
-    return out, last
+    return Applied(out, last, summary, status, summed)

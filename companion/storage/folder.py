@@ -46,9 +46,10 @@ from companion.storage.models import NewerVersionError, StorageError, UnknownFor
 
 __all__ = ["STORE_FORMAT", "DataFolder", "Damaged", "Kind", "What"]
 
-#: layout of the data folder (format.json): 2 = game files with action logs beside them.
+#: layout of the data folder (format.json): 2 = game files with action logs beside them,
+#: 3 = summary lines in those logs and a log beside each index month.
 #: Documents inside keep their own version (``models.STORAGE_SCHEMA_VERSION``).
-STORE_FORMAT = 2
+STORE_FORMAT = 3
 
 _MARKER = ".writer-"
 #: every way a file's content can fail to be what its kind holds
@@ -317,7 +318,8 @@ class DataFolder:
     def _close_at_exit(self) -> None:
         self.close()
 
-    def clean_after_dead_writers(self) -> None:
+    def clean_after_dead_writers(self) -> bool:
+        """Remove what writers that died left behind; True if there were any."""
         dead = []
         for name in os.listdir(self.dir):
             if name.startswith(_MARKER):
@@ -331,6 +333,7 @@ class DataFolder:
         for marker in dead:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(marker)
+        return bool(dead)
 
     def _remove_orphan_logs(self) -> None:
         """Logs whose game file is gone (a delete killed after folding the log in)."""

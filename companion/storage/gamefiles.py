@@ -23,7 +23,13 @@ from companion.storage import actionlog, models, quarantine
 from companion.storage.atomic import commit_temp, fsync_dir, write_temp
 from companion.storage.files import FileSig, game_revision, game_tables, parse_game
 from companion.storage.folder import Damaged, DataFolder, dumps, read_bytes, stat, words
-from companion.storage.models import GameNotFoundError, NewerVersionError, StorageError, StoredGame
+from companion.storage.models import (
+    GameNotFoundError,
+    NewerVersionError,
+    StorageError,
+    StoredGame,
+    check_summary_shape,
+)
 
 __all__ = ["GameFiles", "Live"]
 
@@ -44,6 +50,7 @@ class Live:
     log_torn: bool = False  # the log ends with a line cut off by a crash
     log_ops: int = 0  # entries and undos in the log (it is folded in past COMPACT_AFTER)
     rev: int = 0  # the game file's revision (see files.game_revision)
+    head: StoredGame | None = None  # the game as read, without its actions (list line)
 
     @property
     def revision(self) -> int:
@@ -54,6 +61,10 @@ class Live:
     def log_ok(self) -> bool:
         """New lines may be appended to the log as it is."""
         return self.log_sig is not None and self.log_token == self.token and not self.log_torn
+
+
+def _head(game: StoredGame) -> StoredGame:
+    return game.model_copy(update={"actions": []})
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -96,7 +107,7 @@ class GameFiles:
             game, token = parse_game(found[0])
             live = Live(found[1], None, token, len(game.actions), rev=game_revision(found[0]))
             if log is None:
-                return game, live
+                return game, replace(live, head=_head(game))
             try:
                 parsed = actionlog.parse(log[0])
                 live = replace(
@@ -105,11 +116,19 @@ class GameFiles:
                     log_token=parsed.token,
                     log_valid=parsed.valid_size,
                     log_torn=parsed.torn,
-                    log_ops=len(parsed.ops) if parsed.token == token else 0,
+                    log_ops=sum(o.counts for o in parsed.ops) if parsed.token == token else 0,
                 )
                 if parsed.token != token or not parsed.ops:
-                    return game, live
-                actions, last = actionlog.apply(game.actions, parsed.ops)
+                    return game, replace(live, head=_head(game))
+                applied = actionlog.apply(game.actions, parsed.ops)
+                update: dict[str, Any] = {
+                    "actions": applied.actions,
+                    "updated": max(game.updated, applied.last),
+                }
+                if applied.summed:
+                    update["summary"] = check_summary_shape(applied.summary)
+                if applied.status is not None:
+                    update["status"] = applied.status
             except actionlog.LogNewerError as exc:
                 message = (
                     f"{words(self._describe(game_id))}: its latest entries were saved by a newer "
@@ -118,12 +137,11 @@ class GameFiles:
                 )
                 self._folder.note(message)
                 raise NewerVersionError(message) from None
-            except actionlog.LogDamagedError as exc:
+            except (actionlog.LogDamagedError, ValueError) as exc:
                 self._quarantine_log(log_path, log[0], str(exc), game_id)
                 continue
-            updated = max(game.updated, last)
-            game = game.model_copy(update={"actions": actions, "updated": updated})
-            return game, replace(live, count=len(actions))
+            game = game.model_copy(update=update)
+            return game, replace(live, count=len(game.actions), head=_head(game))
         raise StorageError(f"{words(self._describe(game_id))} keeps changing while being read")
 
     def _quarantine_log(self, log_path: Path, raw: bytes, reason: str, game_id: str) -> None:
@@ -152,6 +170,13 @@ class GameFiles:
         folder = folder or self._dir
         for path in sorted(folder.glob("*.json")):
             game = self.load(path.stem, folder)
+            if game is not None:
+                yield game
+
+    def scan_logged(self) -> Iterator[StoredGame]:
+        """Every readable game of ``games/`` that has a log (changed since last folded in)."""
+        for log in sorted(self._dir.glob("*.log")):
+            game = self.load(log.stem)
             if game is not None:
                 yield game
 
@@ -193,8 +218,10 @@ class GameFiles:
         self._live[game_id] = live
 
     # ---- writing -----------------------------------------------------------------------
-    def append_line(self, game_id: str, live: Live, line: bytes) -> Live:
-        """Append one line to the game's log: one write and one fsync."""
+    def append_line(self, game_id: str, live: Live, line: bytes, *, counts: bool = True) -> Live:
+        """Append one line to the game's log: one write and one fsync.
+
+        ``counts``: the line changes the actions (one step of the revision)."""
         log_path = self.path(game_id).with_suffix(".log")
         self.forget(game_id)  # if this fails half-way, read afresh next time
         if live.log_ok:
@@ -217,7 +244,7 @@ class GameFiles:
             log_sig=FileSig.of(st),
             log_token=live.token,
             log_torn=False,
-            log_ops=live.log_ops + 1 if live.log_ok else 1,
+            log_ops=(live.log_ops if live.log_ok else 0) + counts,
         )
 
     def rewrite(self, game: StoredGame, revision: int, folder: Path | None = None) -> None:
@@ -229,7 +256,8 @@ class GameFiles:
             os.unlink(path.with_suffix(".log"))
         sig = stat(path)
         if folder in (None, self._dir) and sig is not None:
-            self.remember(game.id, Live(sig, None, token, len(game.actions), rev=revision))
+            live = Live(sig, None, token, len(game.actions), rev=revision, head=_head(game))
+            self.remember(game.id, live)
 
     def create(self, game: StoredGame, folder: Path | None = None) -> None:
         """Write a new game's file unless it is there already (a journal replayed)."""
@@ -249,7 +277,7 @@ class GameFiles:
             game, live = self.read(game_id)
         except (GameNotFoundError, Damaged, NewerVersionError):
             return False
-        if not live.log_ok or not live.log_ops:
+        if not live.log_ok:
             return False
         path = self.path(game_id)
         token = secrets.token_hex(4)
@@ -267,7 +295,20 @@ class GameFiles:
                     os.unlink(log_path)
                 sig = stat(path)
                 if sig is not None:
-                    self.remember(game_id, Live(sig, None, token, live.count, rev=live.revision))
+                    self.remember(
+                        game_id,
+                        replace(
+                            live,
+                            json_sig=sig,
+                            log_sig=None,
+                            token=token,
+                            log_token=None,
+                            log_valid=0,
+                            log_torn=False,
+                            log_ops=0,
+                            rev=live.revision,
+                        ),
+                    )
                 return True
         finally:
             if tmp is not None:

@@ -88,8 +88,10 @@ class TinyDbRepository(BaseRepository):
             fmt = folder.check_format()  # refuses a newer / unknown store before any change
             folder.make_folders()
             with folder.writing():  # nested: no recovery before the stale temps are gone
-                folder.clean_after_dead_writers()
+                died = folder.clean_after_dead_writers()
                 self._recover()
+                if died:  # it may have saved a game's summary but not yet its list line
+                    self._index.reconcile(self._games.scan_logged())
                 if fmt is not None and fmt[1] < models.STORAGE_SCHEMA_VERSION:
                     self._migrate_all()
                 if fmt != (STORE_FORMAT, models.STORAGE_SCHEMA_VERSION):
@@ -295,17 +297,32 @@ class TinyDbRepository(BaseRepository):
     def set_summary(
         self, game_id: str, summary: dict[str, Any] | None, status: GameStatus | None = None
     ) -> None:
+        """One line appended to the game's log, one to its month's index log (two fsyncs).
+
+        Should the second fail, the journal asks the next writer to mend the list
+        line; should the process die in between, the next open does
+        (:meth:`IndexShards.reconcile`)."""
         fields: dict[str, Any] = {"summary": check_summary(summary)}
         if status is not None:
             fields["status"] = check_status(status)
         with self._writing():
-            game, live = self._games.fresh_state(game_id)
-            self._index.writable(game.created)
-            new = game.model_copy(update={**fields, "updated": now_iso()})
-            self._journal.begin(IndexOp(ids=[game_id]))
-            self._games.rewrite(new, live.revision)  # the actions are as they were
-            self._index.upsert([new.list_item()])
-            self._journal.clear()
+            live = self._games.state(game_id)
+            if live.head is None:
+                live = self._games.fresh_state(game_id)[1]
+            assert live.head is not None
+            self._index.writable(live.head.created)
+            head = live.head.model_copy(update={**fields, "updated": now_iso()})
+            line = actionlog.summary_line(live.count, head.updated, head.summary, status)
+            live = self._games.append_line(game_id, live, line, counts=False)
+            self._games.remember(game_id, replace(live, head=head))
+            try:
+                self._index.upsert([head.list_item()])
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    self._journal.begin(IndexOp(ids=[game_id]))
+                raise
+        if head.status == "finished":
+            self._compactor.request(game_id)  # a finished game's file is whole, later
 
     def delete_game(self, game_id: str) -> None:
         """Move a game to the trash (undo with :meth:`restore_game`)."""

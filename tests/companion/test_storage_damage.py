@@ -20,6 +20,7 @@ from companion.storage import (
     TinyDbRepository,
     open_repository,
 )
+from companion.storage.folder import STORE_FORMAT
 
 DEEP = b"[" * 100_000 + b"]" * 100_000
 BACKUP = {"format": "rummy-companion-backup", "schema_version": 1}
@@ -224,7 +225,7 @@ def test_a_line_with_a_wrong_checksum_at_the_end_is_a_torn_tail(tmp_path: Path) 
 
 def test_a_damaged_log_is_set_aside_and_the_game_opens_from_its_file(tmp_path: Path) -> None:
     repo, g = store_with_a_game(tmp_path)
-    repo.set_summary(g.id, {"hands": []}, "in_progress")  # folds the log into the file
+    repo.replace_actions(g.id, [{"type": "x"}])  # rewrites the file: the log is folded in
     repo.append_action(g.id, {"type": "y"})
     repo.append_action(g.id, {"type": "z"})
     lines = log_file(repo, g.id).read_bytes().split(b"\n")
@@ -279,7 +280,7 @@ def test_a_folder_from_the_previous_version_opens_with_every_game(tmp_path: Path
     assert [i.game for i in repo.list_trash()] == ["rummy"]
     assert repo.append_action(mine.id, {"type": "note", "n": 3}) == 4
     fmt = json.loads((folder / "format.json").read_text())["meta"]["1"]
-    assert fmt["schema_version"] == 2 and fmt["documents"] == 1
+    assert fmt["schema_version"] == STORE_FORMAT and fmt["documents"] == 1
     names = ["Ann", "Bob", "Cy", "Dee", "Farai", "Sam", "Thandi"]
     assert [p.name for p in repo.list_players()] == names
 
@@ -347,3 +348,97 @@ def test_an_entry_saved_while_the_log_is_being_folded_in_is_kept(
     assert not log_file(repo, g.id).exists()
     assert open_repository(tmp_path).get_game(g.id).actions == expected
     assert repo.append_action(g.id, {"type": "after"}) == 4
+
+
+# ---- finishing a game appends; the index months keep logs too ------------------------------
+def index_files(folder: Path) -> tuple[Path, Path]:
+    [month] = (folder / "index").glob("*.json")
+    return month, month.with_suffix(".log")
+
+
+def test_finishing_a_game_appends_two_lines_and_rewrites_no_file(tmp_path: Path) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    repo.create_game("rummy", ["Cy"])  # the month's file exists: changes go to its log
+    month, month_log = index_files(tmp_path)
+    files = {p: p.read_bytes() for p in (game_file(repo, g.id), month)}
+    logs = {p: p.stat().st_size for p in (log_file(repo, g.id), month_log)}
+    summary = {"winners": ["Ann"], "totals": {"Ann": 9, "Bob": 3}, "hands": [{"number": 1}]}
+    repo.set_summary(g.id, summary, "finished")
+    assert {p: p.read_bytes() for p in files} == files
+    for path, size in logs.items():
+        assert path.read_bytes()[size:].count(b"\n") == 1, path
+    assert repo.game_revision(g.id) == 1  # a summary is not a change of the actions
+    for fresh in (repo, open_repository(tmp_path)):
+        [line] = [i for i in fresh.list_games() if i.id == g.id]
+        assert (line.status, line.winners, line.hands) == ("finished", ["Ann"], 1)
+        stored = fresh.get_game(g.id)
+        assert (stored.status, stored.summary, stored.actions) == (
+            "finished",
+            summary,
+            [{"type": "x"}],
+        )
+    repo.settle()  # a finished game's log is folded in after the tap
+    assert not log_file(repo, g.id).exists()
+    assert open_repository(tmp_path).get_game(g.id).summary == summary
+
+
+def test_a_month_log_with_a_torn_tail_is_cut_and_one_damaged_inside_is_set_aside(
+    tmp_path: Path,
+) -> None:
+    repo, g = store_with_a_game(tmp_path)
+    other = repo.create_game("rummy", ["Cy"])
+    _, month_log = index_files(tmp_path)
+    month_log.write_bytes(month_log.read_bytes() + b'{"rm":["' + g.id.encode())  # torn
+    fresh = open_repository(tmp_path)
+    assert {i.id for i in fresh.list_games()} == {g.id, other.id}
+    fresh.set_summary(g.id, {"hands": []}, "finished")
+    assert month_log.read_bytes().endswith(b"\n") and b'"rm"' not in month_log.read_bytes()
+    assert fresh.problems == []
+    raw = month_log.read_bytes()
+    month_log.write_bytes(raw.replace(b'"Cy"', b'"Cx"', 1))  # checksum fails, later lines good
+    again = open_repository(tmp_path)
+    listed = {i.id: i for i in again.list_games()}
+    assert set(listed) == {g.id, other.id} and listed[g.id].status == "finished"
+    [problem] = again.problem_reports()
+    assert "history index" in problem.note and problem.file_name.endswith(".log")
+
+
+def test_a_long_month_log_is_folded_into_its_file(tmp_path: Path) -> None:
+    from companion.storage import index
+
+    repo, g = store_with_a_game(tmp_path)
+    month, month_log = index_files(tmp_path)
+    before = month.read_bytes()
+    for n in range(index.FOLD_AFTER):
+        repo.set_summary(g.id, {"hands": [{"number": h} for h in range(n + 1)]}, "in_progress")
+    assert month.read_bytes() == before
+    assert month_log.read_bytes().count(b"\n") == index.FOLD_AFTER
+    repo.set_summary(g.id, {"hands": [{"number": h} for h in range(99)]}, "in_progress")
+    assert not month_log.exists() and month.read_bytes() != before
+    assert open_repository(tmp_path).list_games()[0].hands == 99
+    repo.set_summary(g.id, {"hands": [{"number": h} for h in range(100)]}, "in_progress")
+    assert month_log.read_bytes().count(b"\n") == 1
+    [line] = open_repository(tmp_path).list_games()
+    assert line.hands == 100
+
+
+def test_a_writer_killed_between_the_summary_and_the_list_line_is_mended_on_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.storage import index
+
+    repo, g = store_with_a_game(tmp_path)
+    repo.create_game("rummy", ["Cy"])
+
+    def die(*_: Any) -> None:
+        raise KeyboardInterrupt  # stands for the kill: nothing after it runs
+
+    monkeypatch.setattr(index.IndexShards, "_append", die)
+    with pytest.raises(KeyboardInterrupt):
+        repo.set_summary(g.id, {"winners": ["Bob"], "hands": []}, "finished")
+    monkeypatch.undo()
+    (tmp_path / "journal.json").unlink()  # a kill leaves no journal: only its marker
+    marker = next(tmp_path.glob(".writer-*"))
+    marker.rename(tmp_path / ".writer-999999999-dead")
+    [line] = [i for i in open_repository(tmp_path).list_games() if i.id == g.id]
+    assert (line.status, line.winners) == ("finished", ["Bob"])

@@ -23,6 +23,7 @@ from companion.storage import (
     open_repository,
 )
 from companion.storage import migrations as storage_migrations
+from companion.storage.folder import STORE_FORMAT
 from tests.companion import crash_writer
 
 FORK = multiprocessing.get_context("fork")
@@ -224,7 +225,8 @@ def test_old_files_are_migrated_on_open(tmp_path: Path, monkeypatch: pytest.Monk
     on_disk = json.loads(game_file(upgraded, g.id).read_text())
     assert on_disk["meta"]["1"]["schema_version"] == 2
     assert on_disk["game"]["1"]["rules"] == {"migrated": True}
-    assert json.loads((tmp_path / "format.json").read_text())["meta"]["1"]["schema_version"] == 2
+    marker = json.loads((tmp_path / "format.json").read_text())["meta"]["1"]
+    assert marker["schema_version"] == STORE_FORMAT
     assert upgraded.get_game(g.id).actions == [{"type": "x"}]
     assert upgraded.problems == []
 
