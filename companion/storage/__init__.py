@@ -62,7 +62,8 @@ one file for all history gets slower with every game.  Here saving an entry
 appends one line to that game's log (one fsync, whatever the game's length);
 finishing a game appends a summary line there and its list line to the month's
 index log (two fsyncs); long logs are folded in later, off the tap path
-(:mod:`~companion.storage.compaction`); listing reads the newest month(s) only.  Every rewrite is atomic (temp file in the same folder, fsync,
+(:mod:`~companion.storage.compaction`); listing reads the newest month(s) only.
+Every rewrite is atomic (temp file in the same folder, fsync,
 ``os.replace``, fsync of the folder), under one lock per data folder shared by
 all threads and processes (:mod:`~companion.storage.locking`), preferences
 included.  Every read is checked whole against the storage models with size and
