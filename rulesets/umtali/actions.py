@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from rulesets.errors import RecordError
 from rulesets.protocol import Action
@@ -146,7 +146,7 @@ ACTION_TYPES: Final = (
     EndHandEmptyStock,
 )
 
-_ADAPTER: TypeAdapter[UmtaliAction] = TypeAdapter(UmtaliAction)
+_ADAPTER: TypeAdapter[UmtaliAction] = TypeAdapter(UmtaliAction, config=ConfigDict(defer_build=True))
 
 
 def parse_action(data: Any) -> UmtaliAction:

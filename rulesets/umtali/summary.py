@@ -57,7 +57,7 @@ _KIND_WORDS = {
 class Said(BaseModel):
     """Words the referee says about the game, with the rule that makes it so."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     text: str
     rule: str
@@ -68,7 +68,7 @@ class UmtaliMeld(BaseModel):
     extension, its anchor (side player, meld index).  For leftovers ``by`` is the
     player whose hand they came from (U8.4)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     kind: MeldKind
     cards: tuple[str, ...]
@@ -173,7 +173,7 @@ class UmtaliCurrent(BaseModel):
     on either side; ``final_turn`` what the opponent's final turn allows (U8.2).
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     number: int
     phase: str
