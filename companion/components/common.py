@@ -243,6 +243,10 @@ def thumb_board_screen(
                 # 250 px tall that covered the rows above it
                 [*reversed(entry), *reversed(board)],
                 reverse=True,
+                # every item built and in the accessibility tree, however far off
+                # screen (a lazy list would drop the top of a tall board from it)
+                build_controls_on_demand=False,
+                cache_extent=10_000,
                 spacing=8,
                 expand=True,
             ),

@@ -555,12 +555,12 @@ def _running_text(ui: HandOverUi, facts: _Facts) -> str:
     parts = []
     for p in facts.losers:
         v = facts.answer.penalties.get(p)
-        typed = " typed" if p in ui.typed and v is not None else ""
-        parts.append(f"{p} {v}{typed}" if v is not None else f"{p} …")
+        if v is not None:  # who is still to enter, the bar's line says
+            parts.append(f"{p} {v}" + (" typed" if p in ui.typed else ""))
     doubled = ""
     if ui.rummy and facts.before.detail.doubles_going_rummy:
         doubled = " (going rummy doubles them)"
-    return f"So far: {' · '.join(parts)}{doubled}"
+    return f"So far: {' · '.join(parts) or 'no cards entered yet'}{doubled}"
 
 
 @ft.component

@@ -76,6 +76,7 @@ class _Way:
     target: int
     action: Action
     verdict: Verdict | None  # None while no card is chosen
+    meld: RummyMeld | None = None  # the meld on the table a lay-off goes onto
 
     @property
     def legal(self) -> bool:
@@ -83,19 +84,39 @@ class _Way:
 
     @property
     def words(self) -> str:
-        return "New meld" if self.target == NEW_MELD else f"Onto meld {self.target + 1}"
+        """The chip: the meld's own cards ("7♥ 8♥ 9♥", "4♠ 5♠ +2"), so which meld a
+        lay-off goes onto reads on the chip, not only in the list above it."""
+        if self.meld is None:
+            return "New meld"
+        cards = [c.symbol for c in cards_of(self.meld.cards)]
+        return " ".join(cards) if len(cards) <= 3 else f"{' '.join(cards[:2])} +{len(cards) - 2}"
+
+    @property
+    def label(self) -> str:
+        if self.meld is None:
+            return "New meld"
+        return f"Onto meld {self.target + 1}, {_meld_words(self.meld)}"
 
     @property
     def button(self) -> str:
-        return "Meld" if self.target == NEW_MELD else f"Lay off onto {self.target + 1}"
+        if self.meld is None:
+            return "Meld"
+        return f"Lay off onto {format_cards(cards_of(self.meld.cards), symbols=True)}"
+
+
+def _meld_words(m: RummyMeld) -> str:
+    """ "Bob's run 7♥ 8♥ 9♥"."""
+    return f"{m.owner}'s {m.kind} {format_cards(cards_of(m.cards), symbols=True)}"
 
 
 def _ways(session: GameSession, who: str, cards: list[Card]) -> list[_Way]:
     """A new meld, and a lay-off onto each meld on the table, each with its verdict."""
     table = summary_of(session).detail.table
-    actions: list[tuple[int, Action]] = [(NEW_MELD, meld_action(who, cards))]
-    actions += [(m.index, lay_off_action(who, cards, m.index)) for m in table]
-    return [_Way(t, a, session.judge(a) if cards else None) for t, a in actions]
+    ways = [_Way(NEW_MELD, meld_action(who, cards), None)]
+    ways += [_Way(m.index, lay_off_action(who, cards, m.index), None, m) for m in table]
+    if not cards:
+        return ways
+    return [_Way(w.target, w.action, session.judge(w.action), w.meld) for w in ways]
 
 
 def _chosen_way(ui: LogUi, ways: list[_Way]) -> _Way | None:
@@ -112,7 +133,7 @@ def _meld_line(m: RummyMeld) -> ft.Control:
     text = f"{m.index + 1}. {m.owner}'s {m.kind}: {shown}"
     if m.jokers:
         text += f" ({', '.join(m.jokers)})"
-    label = f"Meld {m.index + 1}: {m.owner}'s {m.kind}, {' '.join(m.cards)}"
+    label = f"Meld {m.index + 1}: {m.owner}'s {m.kind}, {shown}"
     return said(ft.Text(text, size=14), label, f"meld-{m.index + 1}")
 
 
@@ -213,7 +234,7 @@ def _targets(ui: LogUi, ways: list[_Way], way: _Way | None) -> ft.Control:
                 chosen=way is not None and w.target == way.target,
                 on_click=lambda _, t=w.target: pick(t),
                 ident=ident,
-                label=w.words + state,
+                label=w.label + state,
             )
         )
     return ft.Row(chips, wrap=True, spacing=6, run_spacing=4)

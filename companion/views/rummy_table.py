@@ -25,7 +25,7 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.common import said, tag
+from companion.components.common import said, tag, thumb_board_screen
 from companion.components.entry_bar import EntryBar, Primary
 from companion.components.rummy_entry import next_deal, summary_of
 from companion.components.rummy_hand_end import (
@@ -91,16 +91,25 @@ def _open_hand_over(ui: TableUi, summary: RummySummary) -> HandOverUi | None:
     return h
 
 
-def _board(
-    session: GameSession, summary: RummySummary, ui: TableUi, board_open: bool, entering: bool
-) -> list[ft.Control]:
-    """The part that scrolls: where the game stands, the table, the score sheet."""
-
-    def edit(n: int) -> None:
-        ui.hand_over = hand_over_ui(session, n)
+def _log_switch(ui: TableUi) -> ft.Control:
+    """The table log's switch, fixed at the top of the table: it stays where it was
+    tapped whether the log opens or closes."""
 
     def flip(e: ft.Event[ft.Switch]) -> None:
         ui.show_log = bool(e.control.value)
+
+    switch = ft.Switch(label="Table log: melds and lay-offs", value=ui.show_log, on_change=flip)
+    return tag(switch, "table-log-switch")
+
+
+def _board(
+    session: GameSession, summary: RummySummary, ui: TableUi, board_open: bool, entering: bool
+) -> list[ft.Control]:
+    """The part that scrolls: where the game stands, the score sheet and, with the log
+    open, the melds on the table -- last, next to the entry whose chips name them."""
+
+    def edit(n: int) -> None:
+        ui.hand_over = hand_over_ui(session, n)
 
     status = status_line(summary)
     out: list[ft.Control] = []
@@ -112,12 +121,9 @@ def _board(
         )
     if board_open and not summary.finished:
         out.append(scoreboard(summary))
-    if summary.in_hand and not entering:
-        switch = ft.Switch(label="Table log: melds and lay-offs", value=ui.show_log, on_change=flip)
-        out.append(tag(switch, "table-log-switch"))
-        if ui.show_log:
-            out += table_melds(summary)
     out.append(hand_sheet(summary, edit))
+    if summary.in_hand and not entering and ui.show_log:
+        out += table_melds(summary)
     return out
 
 
@@ -164,20 +170,28 @@ def RummyTable(session: GameSession) -> ft.Control:
         ui.log.cards = []
 
     board = _board(session, summary, ui, board_state.open, hand_over is not None)
+    head = [_log_switch(ui)] if summary.in_hand and hand_over is None else []
     if hand_over is not None:
-        return thumb_screen(
+        return thumb_board_screen(
             board=[HandOverBoard(session, hand_over), *board],
             entry=[HandOverEntry(session, hand_over, close)],
             bar=HandOverBar(session, hand_over, close),
             board_ident="rummy-board",
         )
     if ui.show_log and summary.in_hand:
-        return thumb_screen(
+        # six players' chips and the lay-off chips leave a phone no room for a board
+        # of its own: the board and the entry scroll as one tall area (see
+        # thumb_board_screen), the melds on the table right above the chips
+        return thumb_board_screen(
+            head=head,
             board=board,
             entry=[LogEntry(session, ui.log)],
             bar=LogBar(session, ui.log, start_hand_over),
             board_ident="rummy-board",
         )
     return thumb_screen(
-        board=board, bar=_play_bar(session, summary, start_hand_over), board_ident="rummy-board"
+        head=head,
+        board=board,
+        bar=_play_bar(session, summary, start_hand_over),
+        board_ident="rummy-board",
     )

@@ -260,14 +260,14 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     log_cards(page, ["7H", "8H", "9H"], "7♥ 8♥ 9♥")
     named(page, "log-verdict", 'Run: 24 points. "7H 8H 9H" is a run of 3 cards (rule R2.2)')
     tap(page, "log-record")
-    said(page, "meld-1", "Meld 1: Bob's run, 7H 8H 9H")
+    said(page, "meld-1", "Meld 1: Bob's run, 7♥ 8♥ 9♥")
     chosen(page, "log-player-cy")  # the turn passes on: Cy next
 
     # a wrong entry (Ann never put down 4♠ 5♠ 6♠), undone from the bar
     tap(page, "log-player-ann")
     log_cards(page, ["4S", "5S", "6S"], "4♠ 5♠ 6♠")
     tap(page, "log-record")
-    said(page, "meld-2", "Meld 2: Ann's run, 4S 5S 6S")
+    said(page, "meld-2", "Meld 2: Ann's run, 4♠ 5♠ 6♠")
     tap(page, "undo")
     expect(page.get_by_test_id("meld-2")).to_have_count(0, timeout=TIMEOUT)
 
@@ -290,12 +290,12 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     )
     painted_screenshot(page, "rummy-table-log-phone")
     tap(page, "log-record")
-    said(page, "meld-1", "Meld 1: Bob's run, 7H 8H 9H 10H")
+    said(page, "meld-1", "Meld 1: Bob's run, 7♥ 8♥ 9♥ 10♥")
 
     # ---- hand 1 over: Bob went out; Cy won't show (typed 12), Ann K♠ 7♦ ---------------
     tap(page, "hand-over")  # the bar's action while no card is chosen
     tap(page, "went-out-bob")
-    said(page, "hand-running", "So far: Cy … · Ann …")
+    said(page, "hand-running", "So far: no cards entered yet")
     tap(page, "typed-switch-cy")
     keys(page, "Cy", "12")
     named(page, "live-cy", "Cy: typed 12")
@@ -464,7 +464,7 @@ def test_rummy_hand_over_nothing_moves_and_all_on_one_screen(
         before = settled_boxes(page)
         tap(page, "log-card-10H")
         chosen(page, "log-target-1")
-        named(page, "log-target-1", "Onto meld 1: allowed")
+        named(page, "log-target-1", "Onto meld 1, Bob's run 7♥ 8♥ 9♥: allowed")
         after = settled_boxes(page)
         assert_nothing_moved(before, after, tolerance=2, where="first card tap in the log")
         tap(page, "log-clear")
@@ -525,7 +525,7 @@ def test_rummy_screens_at_desktop_size(fresh_server: AppServer, browser: Any, da
         for card in ("7H", "8H", "9H"):
             tap(page, f"log-card-{card}")
         tap(page, "log-record")
-        said(page, "meld-1", "Meld 1: Bob's run, 7H 8H 9H")
+        said(page, "meld-1", "Meld 1: Bob's run, 7♥ 8♥ 9♥")
         tap(page, "log-card-10H")
         chosen(page, "log-target-1")
         painted_screenshot(page, f"rummy-table-log-{name}")

@@ -210,7 +210,7 @@ def test_r6_2_component_hand_over_scores_and_deals_next() -> None:
             await sc.click(f"rem-ann-card-{card}")
         assert sc.label("live-ann") == "Ann: penalty 5"
         assert sc.label("rem-ann-chosen") == "Ann's cards: 2♣ 3♦"
-        assert sc.label("hand-running") == "So far: Ann 5 · Bob … (going rummy doubles them)"
+        assert sc.label("hand-running") == "So far: Ann 5 (going rummy doubles them)"
         assert sc.semantics("confirm-hand").content.disabled  # Bob is still to enter
         assert sc.label("hand-verdict") == "Still to enter: Bob."
         # Next: Bob, who won't show his cards: a typed total on the keypad
