@@ -68,6 +68,18 @@ class _LogDamaged(ValueError):
     pass
 
 
+#: one change of a month: {"up": line} or {"rm": [game ids]}
+Change = dict[str, GameListItem | list[str]]
+
+
+def _apply(lines: dict[str, GameListItem], change: Change) -> None:
+    up, rm = change.get("up"), change.get("rm")
+    if isinstance(up, GameListItem):
+        lines[up.id] = up
+    for gid in rm if isinstance(rm, list) else []:
+        lines.pop(gid, None)
+
+
 def _replay(lines: dict[str, GameListItem], raw: bytes) -> tuple[int, int, bool]:
     """Apply a month's log to ``lines``: (good lines, their bytes, torn tail?)."""
     parts = raw.split(b"\n")
@@ -176,13 +188,13 @@ class IndexShards:
             self.rebuild_shard(log_path.stem)
 
     # ---- writing (writer lock held) ------------------------------------------------------
-    def _append(self, path: Path, doc: dict[str, object], month: _Month) -> None:
+    def _append(self, path: Path, doc: Change, month: _Month) -> None:
         """Append one change to the month's log (one write, one fsync); fold a long log."""
         log_path = path.with_suffix(".log")
         self._cache.pop(path.stem, None)  # if this fails half-way, read afresh next time
         if month.log_lines >= FOLD_AFTER or month.json_sig is None:  # fold, or a new month
             lines = dict(month.lines)
-            _replay(lines, actionlog.encode_line(doc))
+            _apply(lines, doc)
             self.write(path, list(lines.values()))
             return
         new = month.log_sig is None
@@ -190,7 +202,12 @@ class IndexShards:
         try:
             if month.log_torn:
                 os.ftruncate(fd, month.log_valid)
-            data = actionlog.encode_line(doc)
+            data = actionlog.encode_line(
+                {
+                    k: v.model_dump(mode="json") if isinstance(v, GameListItem) else v
+                    for k, v in doc.items()
+                }
+            )
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
@@ -202,7 +219,7 @@ class IndexShards:
         if new and self._folder.durable:
             fsync_dir(self._dir)
         lines = dict(month.lines)
-        _replay(lines, data)
+        _apply(lines, doc)
         self._cache[path.stem] = _Month(
             month.json_sig, sig, lines, month.log_lines + 1, sig.size, False
         )
@@ -213,7 +230,7 @@ class IndexShards:
                 path = self.path(shard_name(item.created))
                 month = self._writable_month(path)
                 if month.lines.get(item.id) != item:
-                    self._append(path, {"up": item.model_dump(mode="json")}, month)
+                    self._append(path, {"up": item}, month)
 
     def remove(self, game_ids: list[str], created: str | None = None) -> None:
         if not game_ids:
