@@ -85,6 +85,8 @@ __all__ = [
     "write_failed",
     "entry_key",
     "hub_for",
+    "history_changed",
+    "watch_history",
     "listed_part",
 ]
 
@@ -909,6 +911,7 @@ class LiveGame:
             return
         self._listed = (status, key)
         self.meta = self.meta.model_copy(update={"summary": listed, "status": status})
+        history_changed()  # Home on every device: a hand more, a game finished
 
 
 # ---- the hub --------------------------------------------------------------------------------
@@ -954,6 +957,34 @@ def defer_listing() -> None:
     with _HUBS_LOCK:
         if _LISTING_WORKER is None:
             _LISTING_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="listing")
+
+
+#: who follows the history list of every screen in this process (weakly held, by id)
+_HISTORY_WATCHERS: dict[int, weakref.ref[Any]] = {}
+
+
+def watch_history(watcher: Any) -> None:
+    """Call ``watcher.history_heard()`` whenever any device changes the history list: a
+    game started, finished, abandoned or brought back, or its line (hands, totals) moved
+    on -- so Home on every phone follows without a reload."""
+    key = id(watcher)
+
+    def gone(_: Any) -> None:
+        with _HUBS_LOCK:
+            _HISTORY_WATCHERS.pop(key, None)
+
+    with _HUBS_LOCK:
+        _HISTORY_WATCHERS[key] = weakref.ref(watcher, gone)
+
+
+def history_changed() -> None:
+    """Tell every screen following the history that it changed (see :func:`watch_history`)."""
+    with _HUBS_LOCK:
+        refs = list(_HISTORY_WATCHERS.values())
+    for ref in refs:
+        watcher = ref()
+        if watcher is not None:
+            watcher.history_heard()
 
 
 def hub_for(repo: GameRepository, ruleset_of: Callable[[str], Any] | None = None) -> TableHub:

@@ -252,7 +252,7 @@ def web_app(
     import flet as ft
 
     from companion.app import build_main
-    from companion.web_addresses import serve_screens
+    from companion.web_addresses import serve_screens, table_only
 
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
     os.environ.setdefault("FLET_SESSION_TIMEOUT", LEFT_SESSION_SECONDS)
@@ -264,8 +264,9 @@ def web_app(
         no_cdn=True,
         name="",
     )
-    # a reloaded rule address (/rules/umtali/U5.1/) answers 200; reconnects get a fresh session
-    return serve_screens(fresh_sessions(asgi))
+    # a reloaded rule address (/rules/umtali/U5.1/) answers 200; reconnects get a fresh
+    # session; no docs routes, and no request leaves the table (the Rive runtime's CDN)
+    return table_only(serve_screens(fresh_sessions(asgi)))
 
 
 #: set to 1 to believe proxy headers (X-Forwarded-For) in table mode: only behind a proxy

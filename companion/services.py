@@ -54,6 +54,16 @@ class UiState:
     notice: str = ""
 
 
+@ft.observable
+@dataclass
+class HistoryNews:
+    """Bumped when any device changed the history list: a game started, finished or
+    abandoned elsewhere.  Only the screens listing games follow it (``use_history``),
+    not the whole app (the theme's :class:`UiState`)."""
+
+    revision: int = 0
+
+
 GateState = Literal["checking", "pin", "in"]
 
 
@@ -77,6 +87,7 @@ class Services:
     device: Device = field(default_factory=solo_device)
     table: Table | None = None
     gate: Gate = field(default_factory=Gate)
+    news: HistoryNews = field(default_factory=HistoryNews)
     #: where others reach this app (table mode), for the host's QR code
     join_urls: tuple[str, ...] = ()
     #: the address of this browser session's device (PIN tries are counted per address)
@@ -109,8 +120,12 @@ class Services:
         return services
 
     def watch(self, page: Any) -> None:
-        """Hear of the table (joins, seats, the table ending) on ``page``'s own event loop."""
+        """Hear of the table (joins, seats, the table ending) and of the history (a game
+        started or ended on any device) on ``page``'s own event loop."""
+        from companion.hub import watch_history
+
         self._page = weakref.ref(page)
+        watch_history(self)
 
     def _table_changed(self) -> None:
         page = self._page() if self._page is not None else None
@@ -152,7 +167,23 @@ class Services:
         return True
 
     def history_changed(self) -> None:
+        """This device changed the history: its lists, and every other device's, re-read it."""
         self.ui.history_revision += 1
+        from companion.hub import history_changed
+
+        history_changed()
+
+    def history_heard(self) -> None:
+        """Any device changed the history (the hub calls this, maybe from another session):
+        the lists on this device's screen re-read it, on its own event loop."""
+        page = self._page() if self._page is not None else None
+        if page is None:
+            self._bump_history()
+        else:
+            call_in_page(page, self._bump_history)  # offline: caught up on reconnect
+
+    def _bump_history(self) -> None:
+        self.news.revision += 1
 
     # ---- who this session is ----------------------------------------------------------------
     def can(self, need: Capability) -> bool:
@@ -237,6 +268,7 @@ class Services:
         gone = time.monotonic() - since if since is not None else None
         for session in list(self._sessions):
             session.resync(gone)
+        self._bump_history()  # what it missed of the history list, too
         if self.table is not None and self.gate.state == "in" and not self.device.active:
             self.drop("The host ended the table. Ask for the new PIN to join again.")
 
@@ -256,3 +288,13 @@ def use_ui() -> UiState:
     """The shared UI state, re-rendering the calling component when it changes."""
     ui, _ = ft.use_state(use_services().ui)
     return ui
+
+
+def use_history() -> tuple[int, int]:
+    """What a screen listing games re-reads on: a change this device made (``UiState``) or
+    any device made (:class:`HistoryNews`) -- Home on a phone shows "Continue" when the
+    host starts a game, without a reload."""
+    services = use_services()
+    ui, _ = ft.use_state(services.ui)
+    news, _ = ft.use_state(services.news)
+    return ui.history_revision, news.revision

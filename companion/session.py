@@ -46,6 +46,7 @@ from companion.hub import (
     Refusal,
     TableEvent,
     entry_key,
+    history_changed,
     hub_for,
     listed_part,
     write_failed,
@@ -136,7 +137,9 @@ class GameSession:
                 repo.replace_actions(stored.id, [a.to_json() for a in live.actions])
         except OSError as exc:  # disk full, no permission, read-only: in words
             raise write_failed(exc, "no game was started, the history is as it was") from None
-        return cls.open(repo, stored.id, who=who)
+        session = cls.open(repo, stored.id, who=who)
+        history_changed()  # Home on every device shows it ("Continue")
+        return session
 
     def _attach(self, live: LiveGame, who: Who) -> None:
         self._live = live

@@ -14,6 +14,13 @@ and which monitoring reads as a broken link).
 (a trailing slash, or a last part whose "extension" is only digits, as in a rule ID)
 is answered as ``/`` -- the same ``index.html`` -- with 200.  Files (``main.dart.js``,
 ``assets/fonts/x.ttf``) are untouched, so a missing file still answers 404.
+
+:func:`table_only` keeps every request at the table: FastAPI's documentation
+routes (``/docs``, ``/redoc``, ``/openapi.json``) answer 404, and the web client
+is served without the one outside address Flet's no-CDN mode leaves in it -- the
+Rive runtime (``rive_native.js`` from cdn.jsdelivr.net, fetched by every page
+load, though the app draws no Rive animation): that address is replaced, at the
+same length, by one on this server, which answers 404 as the CDN does offline.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-__all__ = ["is_screen_address", "serve_screens"]
+__all__ = ["RIVE_CDN", "is_screen_address", "serve_screens", "table_only"]
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
@@ -63,3 +70,60 @@ def serve_screens(app: ASGIApp) -> ASGIApp:
         await app(scope, receive, send)
 
     return wrapped
+
+
+#: where Flet's web client fetches the Rive runtime from (compiled into main.dart.js/.wasm)
+RIVE_CDN = b"https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"
+#: ... and where it fetches it from here instead: the same length (a string in the wasm
+#: binary is length-prefixed), on this server, where nothing answers it
+RIVE_HERE = b"/no-outside-requests/rive/".ljust(len(RIVE_CDN) - 1, b"-") + b"/"
+_CLIENT_FILES = ("/main.dart.js", "/main.dart.wasm")
+_DOCS = ("/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json")
+
+
+def table_only(app: ASGIApp) -> ASGIApp:
+    """``app`` without FastAPI's docs routes and without requests that leave the table."""
+
+    async def not_found(send: Any) -> None:
+        headers = [(b"content-type", b"text/plain; charset=utf-8")]
+        await send({"type": "http.response.start", "status": 404, "headers": headers})
+        await send({"type": "http.response.body", "body": b"Not found"})
+
+    async def wrapped(scope: Scope, receive: Any, send: Any) -> None:
+        path = str(scope.get("path", ""))
+        if scope.get("type") != "http":
+            await app(scope, receive, send)
+        elif path.rstrip("/") in _DOCS:
+            await not_found(send)
+        elif path.endswith(_CLIENT_FILES) and scope.get("method") == "GET":
+            await app(scope, receive, _without_cdn(send))
+        else:
+            await app(scope, receive, send)
+
+    return wrapped
+
+
+def _without_cdn(send: Any) -> Any:
+    """A ``send`` that passes a whole (uncompressed) response body on with the Rive CDN
+    address replaced; other responses (304, compressed) pass unchanged."""
+    start: dict[str, Any] | None = None
+    body: list[bytes] = []
+
+    async def sending(message: dict[str, Any]) -> None:
+        nonlocal start
+        if message["type"] == "http.response.start":
+            headers = dict(message.get("headers", []))
+            if message.get("status") == 200 and b"content-encoding" not in headers:
+                start = message
+                return
+        elif message["type"] == "http.response.body" and start is not None:
+            body.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            await send(start)
+            whole = b"".join(body).replace(RIVE_CDN, RIVE_HERE)
+            await send({"type": "http.response.body", "body": whole})
+            return
+        await send(message)
+
+    return sending

@@ -16,9 +16,10 @@ from typing import Any
 import flet as ft
 import flet_charts as fch
 
+from companion.access import Capability
 from companion.components.phone import share_text
 from companion.preferences import describe_rules
-from companion.services import Services, use_services, use_ui
+from companion.services import Services, use_history, use_services
 from companion.stats import PlayerStats, Series, higher_is_better, player_stats, series, units
 from companion.storage import GameListItem, StorageError, StoredGame
 from companion.ui import go, icon_button, labelled, slug
@@ -166,8 +167,7 @@ def _statistics(services: Services, game: str | None, player: str | None) -> lis
 @ft.component
 def HistoryView() -> ft.View:
     services = use_services()
-    ui = use_ui()
-    revision = ui.history_revision
+    revision = use_history()  # any device's change: a game started or ended elsewhere
     game, set_game = ft.use_state("")
     player, set_player = ft.use_state("")
     pages, set_pages = ft.use_state(1)
@@ -458,7 +458,6 @@ def _axis_word(label: str) -> str:
 @ft.component
 def GameDetailView() -> ft.View:
     services = use_services()
-    ui = use_ui()
     params = ft.use_route_params()
     gid = params.get("gid", "")
     route = f"/history/{gid}"
@@ -474,7 +473,7 @@ def GameDetailView() -> ft.View:
                 ft.OutlinedButton("History", on_click=lambda _: go("/history")),
             ],
         )
-    _ = ui.history_revision
+    _ = use_history()
     summary, problem = ft.use_memo(lambda: _summary_of(stored), [gid, stored.updated])
     title = _title(stored.game)
 
@@ -549,14 +548,15 @@ def GameDetailView() -> ft.View:
                 "Continue", icon=ft.Icons.PLAY_ARROW, on_click=lambda _: go(f"/play/{gid}")
             )
         )
-    actions.append(
-        labelled(
-            ft.OutlinedButton("Delete game", icon=ft.Icons.DELETE_OUTLINE, on_click=delete),
-            "Delete game",
-            "detail-delete",
-            button=True,
+    if services.can(Capability.DELETE):  # host-only: not drawn on a phone (refused anyway)
+        actions.append(
+            labelled(
+                ft.OutlinedButton("Delete game", icon=ft.Icons.DELETE_OUTLINE, on_click=delete),
+                "Delete game",
+                "detail-delete",
+                button=True,
+            )
         )
-    )
     controls.append(ft.Row(actions, wrap=True, spacing=8))
     if summary is not None and summary.rows():
         run = series(summary)

@@ -18,8 +18,8 @@ from companion.access import Capability
 from companion.components.common import readable, tag
 from companion.components.problems import open_problems, problems_banner
 from companion.routes import with_back
-from companion.services import Services, use_services, use_ui
-from companion.storage import GameListItem, GameRepository, StorageError
+from companion.services import Services, use_history, use_services, use_ui
+from companion.storage import GameListItem, GameRepository, StorageError, StoredGame
 from companion.ui import go, icon_button, labelled
 from rulesets import RulesetError, load_ruleset
 
@@ -50,13 +50,22 @@ def when(iso: str, now: datetime | None = None) -> str:
     return f"{day} {clock}" if at.year == today.year else f"{day} {at.year} {clock}"
 
 
-def progress(item: GameListItem) -> str:
-    """How far a game in progress has got: "Hand 3", "Round 2"."""
+def progress(item: GameListItem, stored: StoredGame | None = None) -> str:
+    """How far a game in progress has got: "Hand 3", "Round 2".
+
+    The number is that of the hand being played: the hands finished, plus one.  A
+    Rummoli round is in the summary's hands from its deal on, marked unfinished
+    until it is settled, so it is not counted twice ("Round 3" during round 2).
+    """
     try:
         word = load_ruleset(item.game).hand_word
     except RulesetError:
         word = "Hand"
-    return f"{word} {item.hands + 1}"
+    done = item.hands
+    hands = (stored.summary or {}).get("hands") if stored is not None else None
+    if isinstance(hands, list):
+        done = sum(1 for h in hands if not (isinstance(h, dict) and h.get("finished") is False))
+    return f"{word} {done + 1}"
 
 
 def _title(game: str) -> str:
@@ -101,9 +110,11 @@ def _abandon(services: Services, item: GameListItem) -> None:
     )
 
 
-def _in_progress_tile(services: Services, item: GameListItem) -> ft.Control:
+def _in_progress_tile(
+    services: Services, item: GameListItem, stored: StoredGame | None = None
+) -> ft.Control:
     title = _title(item.game)
-    where = progress(item)
+    where = progress(item, stored)
     started = when(item.created)
     who = ", ".join(item.players)
     texts = ft.Column(
@@ -176,13 +187,13 @@ def _damaged_tile(item: GameListItem) -> ft.Control:
     )
 
 
-def _readable(repo: GameRepository, item: GameListItem) -> bool:
-    """Open the game's file now, so damage shows on Home at once, not when it is tapped."""
+def _opened(repo: GameRepository, item: GameListItem) -> StoredGame | None:
+    """Open the game's file now, so damage shows on Home at once, not when it is tapped
+    (None: it could not be read)."""
     try:
-        repo.get_game(item.id)
+        return repo.get_game(item.id)
     except StorageError:
-        return False
-    return True
+        return None
 
 
 def _in_progress(services: Services, games: list[GameListItem]) -> list[ft.Control]:
@@ -198,8 +209,8 @@ def _in_progress(services: Services, games: list[GameListItem]) -> list[ft.Contr
     controls: list[ft.Control] = [
         ft.Text("Games in progress", size=16, weight=ft.FontWeight.BOLD),
         *(
-            _in_progress_tile(services, g) if _readable(services.repo, g) else _damaged_tile(g)
-            for g in shown
+            _in_progress_tile(services, g, stored) if stored is not None else _damaged_tile(g)
+            for g, stored in ((g, _opened(services.repo, g)) for g in shown)
         ),
     ]
     controls.append(
@@ -250,7 +261,7 @@ def _game_card(game: rulebook.GameInfo) -> ft.Control:
     )
 
 
-def _more_row() -> ft.Control:
+def _more_row(may_configure: bool = True) -> ft.Control:
     return ft.Row(
         [
             ft.OutlinedButton(
@@ -259,8 +270,17 @@ def _more_row() -> ft.Control:
             ft.OutlinedButton(
                 "History", icon=ft.Icons.HISTORY, on_click=lambda _: go("/history"), height=44
             ),
-            ft.OutlinedButton(
-                "Settings", icon=ft.Icons.SETTINGS, on_click=lambda _: go("/settings"), height=44
+            *(
+                [
+                    ft.OutlinedButton(
+                        "Settings",
+                        icon=ft.Icons.SETTINGS,
+                        on_click=lambda _: go("/settings"),
+                        height=44,
+                    )
+                ]
+                if may_configure  # host-only: not drawn on a phone
+                else []
             ),
         ],
         wrap=True,
@@ -282,7 +302,7 @@ def _hosting(services: Services) -> list[ft.Control]:
 def HomeView() -> ft.View:
     services = use_services()
     ui = use_ui()
-    _ = ui.history_revision  # re-read the list when history changes
+    _ = use_history()  # re-read the list when any device changes the history
     listed = services.repo.list_games(limit=100)
     in_progress = sorted(
         (g for g in listed if g.status == "in_progress"), key=lambda g: g.updated, reverse=True
@@ -299,7 +319,7 @@ def HomeView() -> ft.View:
     controls: list[ft.Control] = [
         *_in_progress(services, in_progress),
         *(_game_card(g) for g in rulebook.games()),
-        _more_row(),
+        _more_row(services.can(Capability.SETTINGS)),
     ]
     reports, others = open_problems(services)  # after the games in progress were opened
     if reports or others:

@@ -88,8 +88,8 @@ async def arrive(services: Services, tokens: TokenStore, route: str | None) -> s
     if link is not None:
         result = table.claim_host(link)
         if result.device is not None:
+            await tokens.set(result.token)  # kept first: a reload right after still knows it
             services.admit(result.device)
-            await tokens.set(result.token)
             return "/table"
         services.gate.message = result.refusal
     device = table.device(await tokens.get())
@@ -108,8 +108,10 @@ async def join_with_pin(services: Services, tokens: TokenStore, pin: str) -> str
     result = table.join(services.client, pin)
     if result.device is None:
         return result.refusal
-    services.admit(result.device)  # in at once; the token is for the next visit
+    # the token is kept before the screen changes: a reload the moment Home shows (a
+    # phone's browser restoring its tab) must still find it
     await tokens.set(result.token)
+    services.admit(result.device)
     return ""
 
 

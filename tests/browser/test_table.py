@@ -151,3 +151,34 @@ def test_ending_the_table_drops_every_phone(
     phone.reload()
     arrive(phone, server.url)
     expect(phone.get_by_role("button", name="Join")).to_be_visible(timeout=T)
+
+
+def test_a_phone_on_home_sees_a_game_the_host_starts_and_no_request_leaves_the_table(
+    browser: Any, server: TableServer, devices: list[Any]
+) -> None:
+    """Issue 18: "Continue" appears on a phone sitting on Home when the host starts a game,
+    without a reload.  Issue 19: host-only controls are not drawn on a phone, and every
+    request either device makes stays at the table (outside ones are blocked and counted:
+    none, not even Flet's Rive runtime from a CDN)."""
+    from companion.session import GameSession
+
+    phone = _device(browser, devices)
+    arrive(phone, server.url)
+    type_pin(phone, server.table.pin)
+    _home(phone)
+    expect(phone.get_by_role("button", name="Settings")).to_have_count(0)  # host-only
+    host = _device(browser, devices, DESKTOP)
+    arrive(host, server.host_url())
+    said(host, "table-pin", "PIN")
+    started = GameSession.start(server.repo, "umtali", ["Ann", "Bob"], {})  # the host starts
+    gid = started.game_id
+    tile = phone.get_by_test_id(f"continue-{gid}")
+    expect(tile).to_have_count(1, timeout=T)  # no reload
+    arrive(phone, f"{server.url}history/{gid}")
+    expect(phone.get_by_role("button", name="Continue")).to_be_visible(timeout=T)
+    expect(phone.get_by_test_id("detail-delete")).to_have_count(0)  # host-only
+    arrive(host, f"{server.url}history/{gid}")
+    expect(host.get_by_test_id("detail-delete")).to_be_visible(timeout=T)
+    for page in (phone, host):
+        page.wait_for_load_state("networkidle")
+        assert page.external_requests == [], page.external_requests

@@ -11,11 +11,12 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from companion.routes import rule_route
-from companion.web_addresses import is_screen_address
+from companion.web_addresses import RIVE_CDN, RIVE_HERE, is_screen_address
 from tests.browser.conftest import AppServer
 
 
@@ -76,3 +77,49 @@ def test_screen_addresses_are_told_from_files() -> None:
     assert not is_screen_address("/")
     assert not is_screen_address("/canvaskit/skwasm.wasm")
     assert not is_screen_address("/assets/fonts/card-suits.ttf")
+
+
+# ---- nothing leaves the table (issue 19 item 7) -----------------------------------------
+
+
+@pytest.mark.parametrize("address", ["/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"])
+def test_fastapis_documentation_routes_are_off(server: AppServer, address: str) -> None:
+    status, body = _get(server.url.rstrip("/") + address)
+    assert status == 404 and b"swagger" not in body.lower() and b"openapi" not in body.lower()
+
+
+@pytest.mark.parametrize("name", ["main.dart.js", "main.dart.wasm"])
+def test_the_web_client_is_served_without_the_rive_cdn_address(
+    server: AppServer, name: str
+) -> None:
+    import flet_web
+
+    original = (Path(flet_web.__file__).parent / "web" / name).read_bytes()
+    assert RIVE_CDN in original  # what Flet's no-CDN mode leaves in the client
+    status, served = _get(server.url + name)
+    assert status == 200 and RIVE_CDN not in served and b"cdn.jsdelivr" not in served
+    assert len(served) == len(original) and served.count(RIVE_HERE) == original.count(RIVE_CDN)
+    assert served.replace(RIVE_HERE, RIVE_CDN) == original  # nothing else changed
+
+
+def test_a_body_cut_anywhere_is_still_rewritten_whole() -> None:
+    import asyncio
+
+    from companion.web_addresses import table_only
+
+    text = b"var a='" + RIVE_CDN + b"'+'rive_native.js';"
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        for i in range(0, len(text), 7):  # the address split across chunks
+            await send({"type": "http.response.body", "body": text[i : i + 7], "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+
+    sent: list[Any] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "/main.dart.js"}
+    asyncio.run(table_only(app)(scope, None, send))
+    assert b"".join(m.get("body", b"") for m in sent[1:]) == text.replace(RIVE_CDN, RIVE_HERE)
