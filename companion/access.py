@@ -314,7 +314,7 @@ class Table:
             log.warning("the table in %s could not be read (%s): a new table starts", path, exc)
             kept = None
         if isinstance(kept, dict) and kept.get("v") == TABLE_VERSION:
-            table._restore(kept, keep_pin=pin is None)
+            table._restore(kept, keep_pin=not pin)
         table._save()
         return table
 

@@ -43,6 +43,8 @@ class TableServer:
     pin: str = "204518"
     port: int = field(default_factory=free_port)
     pages: list[ft.Page] = field(default_factory=list)
+    #: keep the table in the data folder, as ``companion --web`` does (a restart test)
+    kept: bool = False
 
     def start(self) -> TableServer:
         import uvicorn
@@ -50,7 +52,12 @@ class TableServer:
         os.environ["FLET_WEB_NO_CDN"] = "1"
         self.url = f"http://127.0.0.1:{self.port}/"
         self.repo: TinyDbRepository = open_repository(self.data_dir)
-        self.table = Table(pin=self.pin)
+        if self.kept:
+            from companion.access import TABLE_FILE
+
+            self.table = Table.open(self.data_dir / TABLE_FILE, pin=self.pin)
+        else:
+            self.table = Table(pin=self.pin)
 
         def noted(inner: Callable[[Any], None]) -> Callable[[Any], None]:
             def main(page: ft.Page) -> None:

@@ -323,3 +323,33 @@ def test_host_and_three_phones_two_undos_at_once_take_off_one_entry_and_a_seat_i
     )
     expect(third.get_by_role("button", name="This device: just watching. Change")).to_have_count(1)
     assert [d.seat for d in server.table.devices()].count("Ann") == 1
+
+
+@pytest.mark.slow
+def test_after_a_server_restart_the_host_and_the_phones_carry_on_without_the_pin(
+    browser: Any, devices: list[Any], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    data = tmp_path_factory.mktemp("table-restart")
+    first = TableServer(data, kept=True).start()
+    restarted: TableServer | None = None
+    try:
+        gid = _game(first)
+        host = _at_table(browser, devices, first, gid, host=True)
+        phone = _at_table(browser, devices, first, gid, host=False)
+        phone.get_by_test_id("seat").click()
+        phone.get_by_test_id("seat-Bob").click()
+        expect(phone.get_by_role("button", name="This device: Bob. Change")).to_have_count(1)
+        first.stop()  # the laptop restarts the app (same data folder, same address)
+        restarted = TableServer(data, port=first.port, kept=True, pin="").start()
+        assert restarted.table.pin == first.table.pin  # the PIN stays
+        for page in (host, phone):  # both reconnect by themselves: no reload, no PIN
+            _sides(page, ann=0, bob=0)
+            expect(page.get_by_role("button", name="Undo")).to_be_visible(timeout=T)
+            expect(page.get_by_role("button", name="Join")).to_have_count(0)
+        expect(phone.get_by_role("button", name="This device: Bob. Change")).to_have_count(1)
+        _prepare(phone, "Bob", "10C 10D 10H")  # and carry on
+        phone.get_by_test_id(UMTALI["add"]).get_by_role("button").click()
+        _sides(host, ann=0, bob=15)
+        said(host, "table-news", "Bob: Bob meld 10♣ 10♦ 10♥")
+    finally:
+        (restarted or first).stop()
