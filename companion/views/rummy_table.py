@@ -50,7 +50,7 @@ def rummy_scoreline(summary: Summary) -> tuple[str, str]:
     """The collapsed scoreboard: every total, then the hand and its dealer.
 
     >>> from rulesets.rummy import RummyGame
-    >>> g = RummyGame(["Ann", "Bob", "Cy"]); _ = g.start_hand("Bob")
+    >>> g = RummyGame(["Ann", "Bob", "Cy"]); _ = g.push({"type": "start_hand", "dealer": "Bob"})
     >>> rummy_scoreline(g.summary())
     ('Ann 0 · Bob 0 · Cy 0', 'Hand 1 · Bob deals')
     >>> _ = g.push({"type": "hand_end", "went_out": "Ann", "remaining": {"Bob": ["KS"], "Cy": []}})

@@ -4,9 +4,10 @@ It implements :class:`rulesets.protocol.Game`: ``verify`` / ``can`` / ``push`` /
 ``pop`` / ``judge`` / ``summary`` / ``to_record``.  Every push keeps the
 previous state as a snapshot, so ``pop`` is the exact inverse of ``push``
 without replaying anything.  Players are addressed by name (seat numbers from
-old records are accepted too).
+old records are accepted too).  An action is built from its model; there is no
+second API.
 
->>> from rulesets.rummoli.actions import Deal, Start
+>>> from rulesets.rummoli.actions import Deal, Lay, Start
 >>> g = RummoliGame(["Ann", "Bob", "Cy"])
 >>> g.push(Start(chips=[50, 50, 50], dealer="Ann"))
 Start(type='start', chips=[50, 50, 50], dealer='Ann')
@@ -29,7 +30,7 @@ from pydantic import ValidationError
 from rulesets.cards import Card
 from rulesets.errors import IllegalActionError, RecordError, RulesetError
 from rulesets.protocol import Action, GameRecord, HouseRulesBase, Verdict
-from rulesets.rummoli.actions import Lay, RummoliAction, parse_action
+from rulesets.rummoli.actions import RummoliAction, parse_action
 from rulesets.rummoli.board import RummoliRules, as_rules
 from rulesets.rummoli.rounds import apply
 from rulesets.rummoli.state import Phase, RoundLog, State
@@ -251,19 +252,3 @@ class RummoliGame:
         """The colour a breaking card must have (opposite of the last card's, M5.3)."""
         play = self.summary().detail.play
         return None if play is None else play.break_colour
-
-    # ---- convenience triads for the live log
-    def verify_lay(
-        self, player: int | str, card: str | Card, *, hand: Sequence[Card] | None = None
-    ) -> None:
-        self.verify(Lay(player=player, card=str(card)), hand=hand)
-
-    def can_lay(
-        self, player: int | str, card: str | Card, *, hand: Sequence[Card] | None = None
-    ) -> bool:
-        return self.can(Lay(player=player, card=str(card)), hand=hand)
-
-    def lay(
-        self, player: int | str, card: str | Card, *, hand: Sequence[Card] | None = None
-    ) -> RummoliAction:
-        return self.push(Lay(player=player, card=str(card)), hand=hand)

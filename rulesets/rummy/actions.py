@@ -15,12 +15,12 @@ Input should be a valid dictionary or object to extract fields from
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
-from rulesets.cards import Card, parse_cards
+from rulesets.cards import Card
 from rulesets.errors import RecordError
 from rulesets.protocol import Action as BaseAction
 from rulesets.protocol import Summary
@@ -35,9 +35,6 @@ __all__ = [
     "RummyAction",
     "StartHand",
     "SwapJoker",
-    "end_action",
-    "layoff_action",
-    "meld_action",
     "parse_action",
 ]
 
@@ -148,34 +145,3 @@ def parse_action(data: Any) -> RummyAction:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "action"
         raise RecordError(f"{data!r}: not a Rummy action: {where}: {first['msg']}") from None
-
-
-# --------------------------------------------------------------------------- builders
-
-
-def card_texts(cards: CardsIn) -> tuple[str, ...]:
-    """Cards as recorded text, read from words or cards (jokers may repeat)."""
-    return tuple(str(c) for c in parse_cards(cards, allow_duplicates=True))
-
-
-def meld_action(player: str, cards: CardsIn, kind: str | None = None) -> Meld:
-    if kind not in (None, "set", "run"):
-        raise RecordError(f"{kind!r}: a meld kind is set or run")
-    return Meld(player=player, cards=card_texts(cards), kind=kind)
-
-
-def layoff_action(player: str, cards: CardsIn, meld: int) -> LayOff:
-    return LayOff(player=player, cards=card_texts(cards), meld=meld)
-
-
-def end_action(
-    went_out: str | None,
-    *,
-    going_rummy: bool | None = None,
-    remaining: Mapping[str, CardsIn] | None = None,
-    typed: Mapping[str, int] | None = None,
-) -> HandEnd:
-    rem = {p: card_texts(c) if c else () for p, c in (remaining or {}).items()}
-    return HandEnd(
-        went_out=went_out, going_rummy=going_rummy, remaining=rem, typed=dict(typed or {})
-    )

@@ -2,18 +2,20 @@
 
 :class:`RummyGame` implements :class:`rulesets.protocol.Game`: ``verify`` /
 ``can`` / ``push`` / ``pop`` / ``judge`` / ``summary``.  Each ``push`` keeps a
-snapshot of the state before it, so ``pop`` is its exact inverse without a
-replay.  Every action also has its triad (``verify_meld`` / ``can_meld`` /
-``meld`` ...), built on the generic methods.
+snapshot of the state before it (:func:`rulesets.snapshot.capture`), so
+``pop`` is its exact inverse without a replay.  An action is built from its
+model (``Meld(player=..., cards=...)``); there is no second API.
 
+>>> from rulesets.rummy.actions import HandEnd, LayOff, Meld, StartHand
 >>> g = RummyGame(["Ann", "Bob", "Cy"])
->>> g.start_hand("Ann").dealer
-'Ann'
->>> g.meld("Bob", "7H 8H 9H").kind
+>>> _ = g.push(StartHand(dealer="Ann"))
+>>> _ = g.push(Meld(player="Bob", cards=("7H", "8H", "9H")))
+>>> g.table[0].kind
 'run'
->>> g.can_lay_off("Cy", "10H", 0), g.can_lay_off("Cy", "QH", 0)
-(True, False)
->>> g.end_hand("Bob", remaining={"Ann": "KS 7D AC"}, typed={"Cy": 12}).scores
+>>> [g.can(LayOff(player="Cy", cards=(card,), meld=0)) for card in ("10H", "QH")]
+[True, False]
+>>> _ = g.push(HandEnd(went_out="Bob", remaining={"Ann": ("KS", "7D", "AC")}, typed={"Cy": 12}))
+>>> g.results[-1].scores
 {'Ann': 18, 'Bob': 0, 'Cy': 12}
 >>> g.totals, g.dealer
 ({'Ann': 18, 'Bob': 0, 'Cy': 12}, 'Bob')
@@ -25,7 +27,7 @@ replay.  Every action also has its triad (``verify_meld`` / ``can_meld`` /
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +36,6 @@ from rulesets.cards import Card, format_cards, parse_cards
 from rulesets.errors import IllegalActionError, RecordError, RulesetError
 from rulesets.protocol import Action, GameRecord, HouseRulesBase, LedgerEntry, Units, Verdict
 from rulesets.rummy.actions import (
-    CardsIn,
     Discard,
     Draw,
     HandEnd,
@@ -43,9 +44,6 @@ from rulesets.rummy.actions import (
     RummyAction,
     StartHand,
     SwapJoker,
-    end_action,
-    layoff_action,
-    meld_action,
     parse_action,
 )
 from rulesets.rummy.melds import (
@@ -278,7 +276,11 @@ class RummyGame:
     def push(self, action: ActionIn, *, hand: HandIn = None) -> RummyAction:
         """Verify ``action``, then apply it; returns the parsed action."""
         act = parse_action(action)
-        self._push(act, hand)
+        state = capture(self._state)
+        self._run(state, act, _entered(hand))
+        self._stack.append(self._state)
+        self._state = state
+        self._actions.append(act)
         return act
 
     def pop(self) -> RummyAction:
@@ -292,7 +294,7 @@ class RummyGame:
         """A :class:`Verdict` on ``action`` now; never raises for the error family.
 
         >>> g = RummyGame(["Ann", "Bob"], {"jokers": True})
-        >>> _ = g.start_hand("Ann")
+        >>> _ = g.push({"type": "start_hand", "dealer": "Ann"})
         >>> v = g.judge({"type": "meld", "player": "Bob", "cards": ["5S", "6S", "JK"]})
         >>> v.legal, v.kind, v.notes
         (True, 'run', ('JK=7S',))
@@ -361,100 +363,6 @@ class RummyGame:
     @property
     def winners(self) -> list[str]:
         return list(self._winners(self._state))
-
-    # ---- triads -------------------------------------------------------------------
-
-    def _push(self, act: RummyAction, hand: HandIn = None) -> Any:
-        state = capture(self._state)
-        out = self._run(state, act, _entered(hand))
-        self._stack.append(self._state)
-        self._state = state
-        self._actions.append(act)
-        return out
-
-    def verify_start_hand(self, dealer: str | None = None, *, turns: bool = False) -> None:
-        self.verify(StartHand(dealer=dealer, turns=turns))
-
-    def can_start_hand(self, dealer: str | None = None, *, turns: bool = False) -> bool:
-        return self.can(StartHand(dealer=dealer, turns=turns))
-
-    def start_hand(
-        self, dealer: str | None = None, *, turns: bool = False, upcard: str | None = None
-    ) -> StartHand:
-        out: StartHand = self._push(StartHand(dealer=dealer, turns=turns, upcard=upcard))
-        return out
-
-    def verify_draw(self, player: str, source: str = "stock", card: str | None = None) -> None:
-        self.verify({"type": "draw", "player": player, "source": source, "card": card})
-
-    def can_draw(self, player: str, source: str = "stock", card: str | None = None) -> bool:
-        return self.can({"type": "draw", "player": player, "source": source, "card": card})
-
-    def draw(self, player: str, source: str = "stock", card: str | None = None) -> Draw:
-        out: Draw = self._push(
-            parse_action({"type": "draw", "player": player, "source": source, "card": card})
-        )
-        return out
-
-    def verify_meld(self, player: str, cards: CardsIn, kind: str | None = None) -> None:
-        self.verify(meld_action(player, cards, kind))
-
-    def can_meld(self, player: str, cards: CardsIn, kind: str | None = None) -> bool:
-        return self.can(meld_action(player, cards, kind))
-
-    def meld(self, player: str, cards: CardsIn, kind: str | None = None) -> TableMeld:
-        out: TableMeld = self._push(meld_action(player, cards, kind))
-        return out
-
-    def verify_lay_off(self, player: str, cards: CardsIn, meld: int) -> None:
-        self.verify(layoff_action(player, cards, meld))
-
-    def can_lay_off(self, player: str, cards: CardsIn, meld: int) -> bool:
-        return self.can(layoff_action(player, cards, meld))
-
-    def lay_off(self, player: str, cards: CardsIn, meld: int) -> TableMeld:
-        out: TableMeld = self._push(layoff_action(player, cards, meld))
-        return out
-
-    def verify_swap_joker(self, player: str, meld: int, card: str) -> None:
-        self.verify(SwapJoker(player=player, meld=meld, card=card))
-
-    def can_swap_joker(self, player: str, meld: int, card: str) -> bool:
-        return self.can(SwapJoker(player=player, meld=meld, card=card))
-
-    def swap_joker(self, player: str, meld: int, card: str) -> TableMeld:
-        out: TableMeld = self._push(SwapJoker(player=player, meld=meld, card=card))
-        return out
-
-    def verify_discard(self, player: str, card: str | None = None) -> None:
-        self.verify(Discard(player=player, card=card))
-
-    def can_discard(self, player: str, card: str | None = None) -> bool:
-        return self.can(Discard(player=player, card=card))
-
-    def discard(self, player: str, card: str | None = None) -> Discard:
-        out: Discard = self._push(Discard(player=player, card=card))
-        return out
-
-    def verify_end_hand(self, went_out: str | None, **kw: Any) -> None:
-        self.verify(end_action(went_out, **kw))
-
-    def can_end_hand(self, went_out: str | None, **kw: Any) -> bool:
-        return self.can(end_action(went_out, **kw))
-
-    def end_hand(
-        self,
-        went_out: str | None,
-        *,
-        going_rummy: bool | None = None,
-        remaining: Mapping[str, CardsIn] | None = None,
-        typed: Mapping[str, int] | None = None,
-    ) -> RummyHand:
-        """Record the end of the hand; returns the scored hand."""
-        out: RummyHand = self._push(
-            end_action(went_out, going_rummy=going_rummy, remaining=remaining, typed=typed)
-        )
-        return out
 
     # ---- dispatch -----------------------------------------------------------------
 

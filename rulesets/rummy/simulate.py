@@ -14,6 +14,7 @@ from typing import Any, Final
 from rulesets.cards import JOKER, Card
 from rulesets.errors import RulesetError
 from rulesets.protocol import GameRecord
+from rulesets.rummy.actions import Discard, Draw, HandEnd, LayOff, Meld, StartHand, SwapJoker
 from rulesets.rummy.game import RummyGame
 from rulesets.rummy.melds import (
     DECK_PLAIN,
@@ -73,7 +74,7 @@ def _deal(game: RummyGame, rng: random.Random) -> tuple[dict[str, list[Card]], l
 def _play_table_hand(game: RummyGame, rng: random.Random, dealer: str | None) -> None:
     """A hand logged at the table only: melds and lay-offs, then the hand end."""
     rules = game.rules
-    game.start_hand(dealer)
+    game.push(StartHand(dealer=dealer))
     held, _ = _deal(game, rng)
     winner = rng.choice(game.players)
     order = [*game.players]
@@ -83,15 +84,15 @@ def _play_table_hand(game: RummyGame, rng: random.Random, dealer: str | None) ->
             _swap_jokers(game, p, held[p])
         for m in suggest(held[p], rules).melds[: 2 if rules.multi_meld else 1]:
             try:
-                game.meld(p, [str(c) for c in m.cards])
+                game.push(Meld(player=p, cards=tuple(str(c) for c in m.cards)))
             except RulesetError:
                 continue
             for c in m.cards:
                 held[p].remove(c)
         for c in list(held[p]):
             for tm in game.table:
-                if game.can_lay_off(p, [str(c)], tm.index):
-                    game.lay_off(p, [str(c)], tm.index)
+                if game.can(LayOff(player=p, cards=(str(c),), meld=tm.index)):
+                    game.push(LayOff(player=p, cards=(str(c),), meld=tm.index))
                     held[p].remove(c)
                     break
     block = rules.block_rummy and rng.random() < 0.2
@@ -107,11 +108,13 @@ def _play_table_hand(game: RummyGame, rng: random.Random, dealer: str | None) ->
     play = game.summary().detail.play
     may = play.may_go_rummy if play is not None else ()
     going_rummy = not block and winner in may and rng.random() < 0.3
-    game.end_hand(
-        None if block else winner,
-        going_rummy=going_rummy,
-        remaining=remaining,
-        typed=typed,
+    game.push(
+        HandEnd(
+            went_out=None if block else winner,
+            going_rummy=going_rummy,
+            remaining={q: tuple(cards) for q, cards in remaining.items()},
+            typed=typed,
+        )
     )
 
 
@@ -128,7 +131,7 @@ class _Table:
     def draw_stock(self, p: str) -> bool:
         game, rules = self.game, self.game.rules
         if not self.stock:
-            if not game.can_draw(p):
+            if not game.can(Draw(player=p)):
                 return False  # block rummy / reshuffles used up / nothing left
             if rules.no_shuffle:  # A-R15: turned over as it lies, no new upcard
                 self.stock = self.pile[::-1]
@@ -138,7 +141,7 @@ class _Table:
                 self.rng.shuffle(self.stock)
                 self.pile = [self.stock.pop()]
         card = self.stock.pop()
-        game.draw(p, "stock", str(card) if self.rng.random() < 0.5 else None)
+        game.push(Draw(player=p, card=str(card) if self.rng.random() < 0.5 else None))
         self.held[p].append(card)
         return True
 
@@ -155,8 +158,8 @@ def _swap_jokers(game: RummyGame, p: str, mine: list[Card]) -> None:
     """Take back every melded joker a held card stands for (R7, "Joker swap")."""
     for c in [c for c in mine if not c.is_joker]:
         for tm in game.table:
-            if game.can_swap_joker(p, tm.index, str(c)):
-                game.swap_joker(p, tm.index, str(c))
+            if game.can(SwapJoker(player=p, meld=tm.index, card=str(c))):
+                game.push(SwapJoker(player=p, meld=tm.index, card=str(c)))
                 mine.remove(c)
                 mine.append(JOKER)
                 break
@@ -167,14 +170,18 @@ def _put_down(game: RummyGame, p: str, mine: list[Card], taken: Card | None) -> 
     if rules.joker_swap:
         _swap_jokers(game, p, mine)
     for m in suggest(mine, rules).melds[: None if rules.multi_meld else 1]:
-        if _keeps(m.cards, mine, taken, rules) and game.can_meld(p, [str(c) for c in m.cards]):
-            game.meld(p, [str(c) for c in m.cards])
+        if _keeps(m.cards, mine, taken, rules) and game.can(
+            Meld(player=p, cards=tuple(str(c) for c in m.cards))
+        ):
+            game.push(Meld(player=p, cards=tuple(str(c) for c in m.cards)))
             for c in m.cards:
                 mine.remove(c)
     for c in list(mine):
         for tm in game.table:
-            if _keeps([c], mine, taken, rules) and game.can_lay_off(p, [str(c)], tm.index):
-                game.lay_off(p, [str(c)], tm.index)
+            if _keeps([c], mine, taken, rules) and game.can(
+                LayOff(player=p, cards=(str(c),), meld=tm.index)
+            ):
+                game.push(LayOff(player=p, cards=(str(c),), meld=tm.index))
                 mine.remove(c)
                 break
 
@@ -186,7 +193,7 @@ def _turn(t: _Table, p: str) -> bool | None:
     taken: Card | None = None
     if t.pile and len(mine) >= 2 and t.rng.random() < 0.3:
         taken = t.pile.pop()
-        game.draw(p, "discard", str(taken))
+        game.push(Draw(player=p, source="discard", card=str(taken)))
         mine.append(taken)
     elif not t.draw_stock(p):
         return None
@@ -197,7 +204,7 @@ def _turn(t: _Table, p: str) -> bool | None:
         c for c in mine if c != taken
     ]
     out = max(dead, key=lambda c: card_value(c, rules))
-    game.discard(p, str(out))
+    game.push(Discard(player=p, card=str(out)))
     mine.remove(out)
     t.pile.append(out)
     return not mine
@@ -210,7 +217,7 @@ def _play_logged_hand(game: RummyGame, rng: random.Random, dealer: str | None) -
     """
     mark = len(game.actions)
     t = _Table(game, rng)
-    game.start_hand(dealer, turns=True, upcard=str(t.pile[-1]))
+    game.push(StartHand(dealer=dealer, turns=True, upcard=str(t.pile[-1])))
     winner: str | None = None
     for _ in range(100):
         p = game.turn
@@ -222,7 +229,9 @@ def _play_logged_hand(game: RummyGame, rng: random.Random, dealer: str | None) -
         if went:
             winner = p
             break
-    if winner is None and not game.can_end_hand(None, typed=dict.fromkeys(game.players, 0)):
+    if winner is None and not game.can(
+        HandEnd(went_out=None, typed=dict.fromkeys(game.players, 0))
+    ):
         while len(game.actions) > mark:
             game.pop()
         return False
@@ -231,5 +240,11 @@ def _play_logged_hand(game: RummyGame, rng: random.Random, dealer: str | None) -
         p: [str(c) for c in t.held[p]] for p in others if rng.random() < 0.85
     }
     typed = {p: hand_value(t.held[p], rules=game.rules) for p in others if p not in remaining}
-    game.end_hand(winner, remaining=remaining, typed=typed)
+    game.push(
+        HandEnd(
+            went_out=winner,
+            remaining={q: tuple(cards) for q, cards in remaining.items()},
+            typed=typed,
+        )
+    )
     return True

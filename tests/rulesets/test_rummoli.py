@@ -35,6 +35,7 @@ from rulesets.rummoli import (
     pot_names,
     simulate_play,
 )
+from tests.rulesets.rummoli_moves import lay
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES4 = ["Ann", "Bob", "Cy", "Di"]
@@ -251,21 +252,21 @@ def test_a_m7_run_in_hand_is_a_pay_card_board_dependent() -> None:
 
 def test_m3_1_equal_lowest_cards_player_chooses() -> None:
     g = in_play()
-    g.lay(1, "5H")
-    g.lay(1, "6H")  # continuation
+    lay(g, 1, "5H")
+    lay(g, 1, "6H")  # continuation
     g.push(Lay(player=1, card="5S"))  # break: 7H dead, lowest black 5S (equal rank is fine)
     assert g.laid[-1] == ("Bob", "5S")
 
 
 def test_m3_1_a_card_lower_than_the_claimed_lowest_is_refused() -> None:
     g = in_play()
-    g.lay(1, "5H")  # Bob's lowest card
-    g.lay(2, "6H")
-    g.lay(2, "3S")  # break: Cy's lowest black card
+    lay(g, 1, "5H")  # Bob's lowest card
+    lay(g, 2, "6H")
+    lay(g, 2, "3S")  # break: Cy's lowest black card
     refused(g, Lay(player=2, card="2C"), "M5.3")  # 4S was the next card; 2C lower than 3S
     g2 = in_play()
-    g2.lay(1, "5H")
-    g2.lay(1, "6H")
+    lay(g2, 1, "5H")
+    lay(g2, 1, "6H")
     refused(g2, Lay(player=1, card="4S"), "M5.3")  # lower than his lowest 5H
 
 
@@ -340,8 +341,8 @@ def test_m4_3_folded_players_still_play_the_rummoli_phase() -> None:
     g.push(Deal())
     g.push(Fold(player=0))
     g.push(Poker(winners=[1]))
-    g.lay(1, "5H")
-    g.lay(0, "6H")  # Ann folded but holds 6H
+    lay(g, 1, "5H")
+    lay(g, 0, "6H")  # Ann folded but holds 6H
     assert g.laid == [("Bob", "5H"), ("Ann", "6H")]
 
 
@@ -389,70 +390,70 @@ def test_a_m5_tie_odd_chip_stays_in_poker_pot() -> None:
 
 def test_m5_1_poker_winner_lays_first() -> None:
     g = in_play(winner=1)
-    g.lay(1, "3C")
+    lay(g, 1, "3C")
     assert g.laid == [("Bob", "3C")]
 
 
 def test_m5_2_next_card_of_the_suit_by_whoever_holds_it() -> None:
     g = in_play()
-    g.lay(1, "3C")
-    g.lay(0, "4C")
-    g.lay(2, "5C")
-    g.lay(2, "6C")
+    lay(g, 1, "3C")
+    lay(g, 0, "4C")
+    lay(g, 2, "5C")
+    lay(g, 2, "6C")
     assert [c for _, c in g.laid] == ["3C", "4C", "5C", "6C"]
     assert g.expected_layers() == ["Cy", "Ann", "Bob"]
 
 
 def test_m5_2_card_already_laid_is_refused() -> None:
     g = in_play()
-    g.lay(1, "3C")
-    g.lay(1, "4C")
-    g.lay(1, "5H")
+    lay(g, 1, "3C")
+    lay(g, 1, "4C")
+    lay(g, 1, "5H")
     refused(g, Lay(player=0, card="3C"), "M5.2")
 
 
 def test_m5_3_break_needs_opposite_colour() -> None:
     g = in_play()
-    g.lay(1, "3C")
+    lay(g, 1, "3C")
     refused(g, Lay(player=1, card="5S"), "M5.3")  # 4C missing: black after black
-    g.lay(1, "5D")  # red: 4C is in the widow or dead hand
+    lay(g, 1, "5D")  # red: 4C is in the widow or dead hand
     refused(g, Lay(player=0, card="4C"), "M5.3")  # so nobody can hold 4C
 
 
 def test_m5_3_a_m13_lowest_of_the_colour_across_suits() -> None:
     g = in_play()
-    g.lay(1, "3C")
-    g.lay(1, "5D")  # break: Bob's lowest red card is 5D (over every red suit)
-    g.lay(1, "6D")
-    g.lay(1, "4S")  # 7D gone: break to black
+    lay(g, 1, "3C")
+    lay(g, 1, "5D")  # break: Bob's lowest red card is 5D (over every red suit)
+    lay(g, 1, "6D")
+    lay(g, 1, "4S")  # 7D gone: break to black
     refused(g, Lay(player=1, card="4H"), "M5.3")  # 5S gone; red 4H is lower than his lowest red 5D
 
 
 def test_m5_4_after_an_ace_opposite_colour() -> None:
     g = in_play()
-    g.lay(1, "QH")
-    g.lay(2, "KH")  # K♥ pot to Cy
-    g.lay(0, "AH")
+    lay(g, 1, "QH")
+    lay(g, 2, "KH")  # K♥ pot to Cy
+    lay(g, 0, "AH")
     assert g.expected_layers() == ["Ann", "Bob", "Cy"]
     refused(g, Lay(player=0, card="2D"), "M5.4")  # red after the ace
-    g.lay(0, "2S")
+    lay(g, 0, "2S")
 
 
 def test_m5_5_turn_passes_clockwise_and_players_skipped_hold_no_such_colour() -> None:
     g = in_play(NAMES4, winner=1)
-    g.lay(1, "3C")
-    g.lay(3, "5H")  # break: Bob and Cy hold no red card
+    lay(g, 1, "3C")
+    lay(g, 3, "5H")  # break: Bob and Cy hold no red card
     assert g.laid[-1] == ("Di", "5H")
     refused(g, Lay(player=2, card="6H"), "M5.5")  # Cy showed she has no red
-    g.lay(0, "6H")
+    lay(g, 0, "6H")
 
 
 def test_m5_5_pass_fine_option_and_a_m14_off_by_default() -> None:
     for fine in (False, True):
         g = in_play(NAMES4, winner=1, pass_fine=fine)
         before = g.pots["rummoli"]
-        g.lay(1, "3C")
-        g.lay(3, "5H")  # Bob and Cy could not start the red run
+        lay(g, 1, "3C")
+        lay(g, 3, "5H")  # Bob and Cy could not start the red run
         assert g.pots["rummoli"] == before + (2 if fine else 0)
         assert g.chips_total == 200
     assert RummoliRules().pass_fine is False
@@ -460,8 +461,8 @@ def test_m5_5_pass_fine_option_and_a_m14_off_by_default() -> None:
 
 def test_m5_6_pay_card_pays_at_once_claim_auto() -> None:
     g = in_play()
-    g.lay(1, "9S")
-    g.lay(0, "10S")
+    lay(g, 1, "9S")
+    lay(g, 0, "10S")
     assert g.stacks[0] == 41 + 3
     assert g.pots["10S"] == 0
     refused(g, Claim(player=0, pot="10S"), "M5.6")
@@ -469,43 +470,43 @@ def test_m5_6_pay_card_pays_at_once_claim_auto() -> None:
 
 def test_a_m10_claim_strict_before_the_next_card() -> None:
     g = in_play(claim="strict")
-    g.lay(1, "9S")
-    g.lay(0, "10S")
+    lay(g, 1, "9S")
+    lay(g, 0, "10S")
     assert g.pending_claims == [("Ann", "10S")]
     g.push(Claim(player=0, pot="10♠"))
     assert g.stacks[0] == 44
-    g.lay(0, "JS")
-    g.lay(2, "QS")
-    g.lay(2, "2H")  # KS gone: Cy's lowest red
-    g.lay(0, "3H")
-    g.lay(0, "4H")
-    g.lay(0, "5H")
-    g.lay(2, "6H")
-    g.lay(2, "2C")  # 7H missing: Cy's lowest black
-    g.lay(0, "3C")
-    g.lay(0, "4C")
-    g.lay(0, "5C")
+    lay(g, 0, "JS")
+    lay(g, 2, "QS")
+    lay(g, 2, "2H")  # KS gone: Cy's lowest red
+    lay(g, 0, "3H")
+    lay(g, 0, "4H")
+    lay(g, 0, "5H")
+    lay(g, 2, "6H")
+    lay(g, 2, "2C")  # 7H missing: Cy's lowest black
+    lay(g, 0, "3C")
+    lay(g, 0, "4C")
+    lay(g, 0, "5C")
     for card in ("6C", "7C", "8C", "9C", "10C", "JC"):
-        g.lay(2, card)
-    g.lay(1, "QC")  # Q♣ pot for Bob, if he claims in time
+        lay(g, 2, card)
+    lay(g, 1, "QC")  # Q♣ pot for Bob, if he claims in time
     assert g.pending_claims == [("Bob", "QC")]
-    g.lay(1, "KC")  # too late
+    lay(g, 1, "KC")  # too late
     refused(g, Claim(player=1, pot="QC"), "M5.6")
     assert g.pots["QC"] == 3
 
 
 def test_a_m8_ak_diamonds_two_players_no_payout() -> None:
     g = in_play()
-    g.lay(1, "KD")
-    g.lay(2, "AD")
+    lay(g, 1, "KD")
+    lay(g, 2, "AD")
     assert g.pots["AD+KD"] == 3
     assert js(g)["hands"][0]["pots_won"] == {}
 
 
 def test_a_m8_ak_diamonds_same_player_collects() -> None:
     g = in_play()
-    g.lay(1, "KD")
-    g.lay(1, "AD")
+    lay(g, 1, "KD")
+    lay(g, 1, "AD")
     assert g.pots["AD+KD"] == 0
     assert js(g)["hands"][0]["pots_won"] == {"AD+KD": "Bob"}
     assert g.stacks[1] == 41 + 3 + 3
@@ -513,41 +514,41 @@ def test_a_m8_ak_diamonds_same_player_collects() -> None:
 
 def test_a_m9_seven_eight_nine_same_player_same_suit() -> None:
     g = in_play()
-    g.lay(1, "7H")
-    g.lay(1, "8H")
-    g.lay(1, "9H")
+    lay(g, 1, "7H")
+    lay(g, 1, "8H")
+    lay(g, 1, "9H")
     assert g.pots["7-8-9"] == 0
     assert js(g)["hands"][0]["pots_won"] == {"7-8-9": "Bob"}
 
 
 def test_a_m9_seven_eight_nine_split_between_players_no_payout() -> None:
     g = in_play()
-    g.lay(1, "7H")
-    g.lay(1, "8H")
-    g.lay(2, "9H")
+    lay(g, 1, "7H")
+    lay(g, 1, "8H")
+    lay(g, 2, "9H")
     assert g.pots["7-8-9"] == 3
 
 
 def test_a_m9_eight_nine_ten_without_seven_does_not_count() -> None:
     g = in_play()
-    g.lay(1, "8H")
-    g.lay(1, "9H")
-    g.lay(1, "10H")
+    lay(g, 1, "8H")
+    lay(g, 1, "9H")
+    lay(g, 1, "10H")
     assert g.pots["7-8-9"] == 3
 
 
 def test_a_m9_regional_board_eight_nine_ten() -> None:
     g = in_play(board="eight_nine_ten")
     assert "8-9-10" in g.pots and "7-8-9" not in g.pots
-    g.lay(1, "8H")
-    g.lay(1, "9H")
-    g.lay(1, "10H")
+    lay(g, 1, "8H")
+    lay(g, 1, "9H")
+    lay(g, 1, "10H")
     assert g.pots["8-9-10"] == 0
 
 
 def test_m5_7_impasse_pays_per_card_to_the_centre() -> None:
     g = in_play()
-    g.lay(1, "3C")
+    lay(g, 1, "3C")
     g.push(Impasse())  # live: counts come from the log
     held = [13, 12, 13]
     assert g.stacks == [41 - 13, 44 - 12, 41 - 13]
@@ -615,7 +616,7 @@ def test_m6_1_live_going_out_ends_the_round_by_itself() -> None:
         result = simulate_play(hands, 1, 3, rng)
         stacks = g.stacks
         for q, c in result.lays:
-            g.lay(q, c)
+            lay(g, q, c)
         if result.out is None:
             assert g.phase == "play"
             g.push(Impasse())
@@ -632,7 +633,7 @@ def test_m6_1_live_going_out_ends_the_round_by_itself() -> None:
 
 def test_m6_1_out_in_live_mode_is_refused_while_cards_are_held() -> None:
     g = in_play()
-    g.lay(1, "3C")
+    lay(g, 1, "3C")
     refused(g, Out(player=1, held=[13, 0, 13]), "M6.1")
 
 
@@ -804,9 +805,9 @@ def test_m7_2_empty_board_ends_at_once() -> None:
 
 def test_undo_is_pop_and_replay() -> None:
     g = in_play()
-    g.lay(1, "9S")
+    lay(g, 1, "9S")
     before = g.summary()
-    g.lay(0, "10S")
+    lay(g, 0, "10S")
     assert g.pop() == Lay(player=0, card="10S")
     assert g.summary() == before
     while g.actions:
@@ -818,8 +819,8 @@ def test_undo_is_pop_and_replay() -> None:
 
 def test_record_roundtrip_and_replay_summary_shape() -> None:
     g = in_play()
-    g.lay(1, "9S")
-    g.lay(0, "10S")
+    lay(g, 1, "9S")
+    lay(g, 0, "10S")
     record = GameRecord.from_json(g.to_record().model_dump(mode="json"))
     summary = load_ruleset("rummoli").replay(record)
     assert summary == js(g)
@@ -899,16 +900,16 @@ def test_m5_2_m5_3_next_card_and_break_colour_for_the_ui() -> None:
     g = in_play()
     assert g.next_card() is None and g.break_colour() is None
     assert g.expected_layers() == ["Bob"]
-    g.lay(1, "2H")
+    lay(g, 1, "2H")
     assert g.next_card() == "3H" and g.break_colour() == "black"
-    g.lay(1, "2S")  # 3H missing: break
+    lay(g, 1, "2S")  # 3H missing: break
     assert g.next_card() == "3S"
-    g.lay(2, "3S")
-    g.lay(0, "4S")
+    lay(g, 2, "3S")
+    lay(g, 0, "4S")
     assert g.expected_layers() == ["Ann", "Bob", "Cy"]
     g2 = in_play()
-    g2.lay(1, "KH")
-    g2.lay(1, "AH")
+    lay(g2, 1, "KH")
+    lay(g2, 1, "AH")
     assert g2.next_card() is None and g2.break_colour() == "black"
 
 
@@ -980,20 +981,20 @@ def test_m4_1_shown_poker_cards_stay_in_that_hand() -> None:
 
 def test_m5_2_shown_next_card_must_be_laid_not_skipped() -> None:
     g = _shown_round()
-    g.lay(1, "3S")
+    lay(g, 1, "3S")
     refused(g, Lay(player=1, card="8H"), "M5.2")  # Cy showed 4S, so no break here
-    g.lay(2, "4S")
+    lay(g, 2, "4S")
 
 
 def test_m5_5_player_who_showed_the_colour_cannot_be_skipped() -> None:
     g = _shown_round()
-    g.lay(1, "3S")
-    g.lay(2, "4S")
-    g.lay(2, "5S")
-    g.lay(2, "6S")
-    g.lay(2, "7S")  # 8S unknown: break to red; Cy first, then Ann, then Bob
+    lay(g, 1, "3S")
+    lay(g, 2, "4S")
+    lay(g, 2, "5S")
+    lay(g, 2, "6S")
+    lay(g, 2, "7S")  # 8S unknown: break to red; Cy first, then Ann, then Bob
     refused(g, Lay(player=0, card="8H"), "M5.5")  # Cy showed KH, so she starts the red
-    g.lay(2, "KH")  # her lowest red as far as anyone can tell
+    lay(g, 2, "KH")  # her lowest red as far as anyone can tell
 
 
 def test_m6_2_round_summary_lists_the_pots_carried_over() -> None:
@@ -1117,8 +1118,8 @@ def test_a_m17_an_impasse_and_a_pass_fine_never_take_more_than_the_stack() -> No
     g.push(Deal())  # Ann 0 chips
     g.push(Widow())
     g.push(Poker(winners=[1]))
-    g.lay(1, "3C")
-    g.lay(2, "5H")  # 4C missing: Bob, who laid last, has no red card; Cy starts (M5.5)
+    lay(g, 1, "3C")
+    lay(g, 2, "5H")  # 4C missing: Bob, who laid last, has no red card; Cy starts (M5.5)
     assert [e.player for e in g.summary().ledger if e.kind == "pass_fine"] == ["Bob"]
     assert g.stacks[0] == 0
     judged = g.judge(Impasse())
@@ -1184,9 +1185,9 @@ def test_a_m19_eight_nine_ten_board_same_conditions_as_a_m9() -> None:
     g = in_play(**rules)
     assert g.summary().detail.run_pot == "8-9-10"
     assert g.summary().detail.pot("8-9-10").rule == "A-M19"
-    g.lay(1, "8H")
-    g.lay(1, "9H")
-    g.lay(1, "10H")
+    lay(g, 1, "8H")
+    lay(g, 1, "9H")
+    lay(g, 1, "10H")
     assert g.pots["8-9-10"] == 0
     won = g.summary().hands[0].ledger[-1]
     assert (won.kind, won.rule, won.cards, won.label) == (
@@ -1196,14 +1197,14 @@ def test_a_m19_eight_nine_ten_board_same_conditions_as_a_m9() -> None:
         "8-9-10 pot",
     )
     split = in_play(**rules)
-    split.lay(1, "8S")
-    split.lay(1, "9S")
-    split.lay(2, "10S")  # 10♠ pays its own pot, not the run
+    lay(split, 1, "8S")
+    lay(split, 1, "9S")
+    lay(split, 2, "10S")  # 10♠ pays its own pot, not the run
     assert split.pots["8-9-10"] == 3 and split.pots["10S"] == 0
     seven = in_play(**rules)
-    seven.lay(1, "7C")
-    seven.lay(1, "8C")
-    seven.lay(1, "9C")  # no 10: nothing for the run pot
+    lay(seven, 1, "7C")
+    lay(seven, 1, "8C")
+    lay(seven, 1, "9C")  # no 10: nothing for the run pot
     assert seven.pots["8-9-10"] == 3
     quick = in_play(**rules)
     refused(quick, Claim(player=0, pot="7-8-9"), "M1.2")
@@ -1225,20 +1226,20 @@ def test_a_m19_eight_nine_ten_is_the_pay_card_run_for_the_widow() -> None:
 
 def test_switch_claim_strict_meets_the_eight_nine_ten_board() -> None:
     g = in_play(claim="strict", board="eight_nine_ten")
-    g.lay(1, "8H")
-    g.lay(1, "9H")
-    g.lay(1, "10H")
+    lay(g, 1, "8H")
+    lay(g, 1, "9H")
+    lay(g, 1, "10H")
     assert g.pending_claims == [("Bob", "8-9-10")]
     pending = g.summary().detail.pending[0]
     assert (pending.label, pending.chips, pending.rule) == ("8-9-10", 3, "A-M19")
-    g.lay(1, "JH")  # too late: the pot stays
+    lay(g, 1, "JH")  # too late: the pot stays
     assert g.pots["8-9-10"] == 3
     refused(g, Claim(player=1, pot="8-9-10"), "M5.6")
 
 
 def test_switch_claim_auto_refuses_a_claim_in_words() -> None:
     g = in_play()
-    g.lay(1, "9S")
+    lay(g, 1, "9S")
     err = refused(g, Claim(player=1, pot="KH"), "M5.6")
     assert "Claiming pots: Automatic" in err.reason and "claim=" not in err.reason
 
@@ -1247,8 +1248,8 @@ def test_switch_pass_fine_meets_claim_strict() -> None:
     # a break with a pay card: the players skipped pay the fine, the layer may claim
     g = in_play(NAMES4, winner=1, pass_fine=True, claim="strict")
     centre = g.pots["rummoli"]
-    g.lay(1, "3H")
-    g.lay(3, "10S")  # 4H missing: Bob and Cy could not start the black cards
+    lay(g, 1, "3H")
+    lay(g, 3, "10S")  # 4H missing: Bob and Cy could not start the black cards
     assert g.pots["rummoli"] == centre + 2
     assert g.pending_claims == [("Di", "10S")]
     g.push(Claim(player="Di", pot="10S"))

@@ -29,6 +29,7 @@ from rulesets.rummoli import (
     Widow,
     parse_action,
 )
+from tests.rulesets.rummoli_moves import lay
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -249,14 +250,14 @@ def test_m5_2_the_play_view_names_the_next_card_and_who_may_break() -> None:
     p = g.summary().detail.play
     assert p is not None and (p.expected, p.rule, p.starter) == (("Bob",), "M5.1", "Bob")
     assert g.summary().turn == "Bob"
-    g.lay("Bob", "KH")
+    lay(g, "Bob", "KH")
     p = g.summary().detail.play
     assert p is not None
     assert (p.next_card, p.rule, p.break_colour) == ("AH", "M5.2", "black")
     assert p.laid == (("Bob", "KH"),) and p.won == {"KH": "Bob"}
     assert p.open_pots == ()  # a live log: no quick settlement
     assert g.summary().turn is None  # whoever holds A♥
-    g.lay("Cy", "AH")
+    lay(g, "Cy", "AH")
     p = g.summary().detail.play
     assert p is not None and (p.next_card, p.rule, p.expected[0]) == (None, "M5.4", "Cy")
     assert g.summary().turn == "Cy"

@@ -27,6 +27,19 @@ from rulesets.rummy import (
     hand_value,
     suggest,
 )
+from tests.rulesets.rummy_moves import (
+    can_lay_off,
+    can_meld,
+    discard,
+    draw,
+    end_hand,
+    lay_off,
+    meld,
+    start_hand,
+    swap_joker,
+    verify_lay_off,
+    verify_meld,
+)
 
 ACE = RummyRules(ace_high_or_low=True)
 CORNER = RummyRules(ace_high_or_low=True, round_the_corner=True)
@@ -50,7 +63,7 @@ def late(g: RummyGame, **counts: int) -> None:
 def game(n: int = 3, dealer: str = "A", turns: bool = False, **rules: Any) -> RummyGame:
     names = ["A", "B", "C", "D", "E", "F"][:n]
     g = RummyGame(names, RummyRules(**rules))
-    g.start_hand(dealer, turns=turns)
+    start_hand(g, dealer, turns=turns)
     return g
 
 
@@ -131,29 +144,30 @@ def test_r1_1_no_jokers_in_the_standard_game() -> None:
 def test_r1_2_first_dealer_must_be_named() -> None:
     g = RummyGame(["A", "B", "C"])
     with pytest.raises(IllegalActionError) as exc:
-        g.start_hand()
+        start_hand(g)
     assert exc.value.rule == "R1.2"
     assert g.actions == ()
 
 
 def test_r1_2_deal_passes_clockwise() -> None:
     g = game(3, dealer="B")
-    g.end_hand("A", remaining={"B": "5S", "C": "6S"})
+    end_hand(g, "A", remaining={"B": "5S", "C": "6S"})
     assert g.dealer == "C"
     with pytest.raises(IllegalActionError) as exc:
-        g.start_hand("A")
+        start_hand(g, "A")
     assert exc.value.rule == "R1.2" and "C deals hand 2" in exc.value.reason
-    assert g.start_hand().dealer == "C"
-    g.end_hand("A", remaining={"B": "", "C": ""})
+    start_hand(g)
+    assert g.dealer == "C"  # the deal passes clockwise
+    end_hand(g, "A", remaining={"B": "", "C": ""})
     assert g.dealer == "A"
 
 
 def test_r1_2_two_players_take_turns_dealing() -> None:
     g = game(2, dealer="A")
-    g.end_hand("A", remaining={"B": "KS"})
+    end_hand(g, "A", remaining={"B": "KS"})
     assert g.dealer == "B"
-    g.start_hand()
-    g.end_hand("A", remaining={"B": "KS"})
+    start_hand(g)
+    end_hand(g, "A", remaining={"B": "KS"})
     assert g.dealer == "A"
 
 
@@ -173,10 +187,10 @@ def test_r1_4_turn_order_clockwise_from_dealers_left() -> None:
     g = game(3, dealer="B", turns=True)
     assert g.turn == "C"
     with pytest.raises(IllegalActionError) as exc:
-        g.draw("A")
+        draw(g, "A")
     assert exc.value.rule == "R1.4"
-    g.draw("C")
-    g.discard("C", "5S")
+    draw(g, "C")
+    discard(g, "C", "5S")
     assert g.turn == "A"
 
 
@@ -214,10 +228,10 @@ def test_r2_2_qka_illegal_in_standard_game() -> None:
 
 def test_r2_3_melds_on_table_cannot_be_rearranged() -> None:
     g = game()
-    g.meld("B", "7H 8H 9H")
+    meld(g, "B", "7H 8H 9H")
     # a card already on the table cannot be melded again or moved into another meld
     with pytest.raises(IllegalActionError) as exc:
-        g.meld("C", "9H 9S 9D")
+        meld(g, "C", "9H 9S 9D")
     assert exc.value.rule == "R2.3"
     assert [str(c) for c in g.table[0].cards] == ["7H", "8H", "9H"]
 
@@ -234,50 +248,50 @@ def test_r2_3_a_card_belongs_to_one_meld_in_suggest() -> None:
 def test_r3_1_draw_before_melding_when_turns_logged() -> None:
     g = game(2, turns=True)
     with pytest.raises(IllegalActionError) as exc:
-        g.meld("B", "7H 8H 9H")
+        meld(g, "B", "7H 8H 9H")
     assert exc.value.rule == "R3.1"
-    g.draw("B")
+    draw(g, "B")
     with pytest.raises(IllegalActionError) as exc:
-        g.draw("B")
+        draw(g, "B")
     assert exc.value.rule == "R3.1"
 
 
 def test_r3_1_draw_from_discard_must_match_top() -> None:
     g = RummyGame(["A", "B"])
-    g.start_hand("A", turns=True, upcard="5S")
+    start_hand(g, "A", turns=True, upcard="5S")
     with pytest.raises(IllegalActionError):
-        g.draw("B", "discard", "6S")
-    g.draw("B", "discard", "5S")
+        draw(g, "B", "discard", "6S")
+    draw(g, "B", "discard", "5S")
 
 
 def test_r3_2_one_meld_per_turn() -> None:
     g = game(2, turns=True)
-    g.draw("B")
-    g.meld("B", "7H 8H 9H")
+    draw(g, "B")
+    meld(g, "B", "7H 8H 9H")
     with pytest.raises(IllegalActionError) as exc:
-        g.meld("B", "KS KD KC")
+        meld(g, "B", "KS KD KC")
     assert exc.value.rule == "R3.2"
     assert len(g.table) == 1
 
 
 def test_r3_3_lay_off_onto_any_players_meld() -> None:
     g = game()
-    g.meld("B", "7H 8H 9H")
-    g.lay_off("C", "10H JH", 0)
+    meld(g, "B", "7H 8H 9H")
+    lay_off(g, "C", "10H JH", 0)
     assert [str(c) for c in g.table[0].cards] == ["7H", "8H", "9H", "10H", "JH"]
     assert g.table[0].owner == "B"
 
 
 def test_r3_3_lay_off_must_keep_meld_valid() -> None:
     g = game()
-    g.meld("B", "7H 8H 9H")
+    meld(g, "B", "7H 8H 9H")
     with pytest.raises(IllegalActionError) as exc:
-        g.lay_off("C", "QH", 0)
+        lay_off(g, "C", "QH", 0)
     assert exc.value.rule == "R3.3"
     with pytest.raises(IllegalActionError):
-        g.lay_off("C", "10S", 0)
+        lay_off(g, "C", "10S", 0)
     with pytest.raises(IllegalActionError):
-        g.lay_off("C", "10H", 5)
+        lay_off(g, "C", "10H", 5)
     assert len(g.table[0].cards) == 3
 
 
@@ -293,12 +307,12 @@ def test_r3_3_lay_off_onto_set_makes_four() -> None:
 
 def test_r3_4_cannot_discard_card_taken_from_discard_pile() -> None:
     g = RummyGame(["A", "B"])
-    g.start_hand("A", turns=True, upcard="QS")
-    g.draw("B", "discard")
+    start_hand(g, "A", turns=True, upcard="QS")
+    draw(g, "B", "discard")
     with pytest.raises(IllegalActionError) as exc:
-        g.discard("B", "QS")
+        discard(g, "B", "QS")
     assert exc.value.rule == "R3.4"
-    g.discard("B", "4D")
+    discard(g, "B", "4D")
     assert g.turn == "A"
 
 
@@ -307,50 +321,50 @@ def test_r3_4_cannot_discard_card_taken_from_discard_pile() -> None:
 
 def test_r4_1_going_out_ends_hand_at_once_without_discard() -> None:
     g = RummyGame(["A", "B"])
-    g.start_hand("A", turns=True)
+    start_hand(g, "A", turns=True)
     late(g, A=2, B=2)  # late in the hand: B holds 2 cards, draws a third
-    g.draw("B")
-    g.meld("B", "7H 8H 9H")
+    draw(g, "B")
+    meld(g, "B", "7H 8H 9H")
     with pytest.raises(IllegalActionError) as exc:
-        g.discard("B", "2C")
+        discard(g, "B", "2C")
     assert exc.value.rule == "R4.1"
-    g.end_hand("B", remaining={"A": "KS QS"})
+    end_hand(g, "B", remaining={"A": "KS QS"})
     assert g.totals == {"A": 20, "B": 0}
 
 
 def test_r4_1_winner_holds_no_cards() -> None:
     g = game(2)
     with pytest.raises(IllegalActionError) as exc:
-        g.end_hand("A", remaining={"A": "5S", "B": "6S"})
+        end_hand(g, "A", remaining={"A": "5S", "B": "6S"})
     assert exc.value.rule == "R6.2"
 
 
 def test_r4_2_going_rummy_detected_when_turns_logged() -> None:
     g = RummyGame(["A", "B"], RummyRules(going_rummy_double=True, multi_meld=True))
-    g.start_hand("A", turns=True)
+    start_hand(g, "A", turns=True)
     late(g, A=1, B=5)
-    g.draw("B")
-    g.meld("B", "7H 8H 9H")
-    g.meld("B", "KS KD KC")
-    res = g.end_hand("B", remaining={"A": "5S"})
+    draw(g, "B")
+    meld(g, "B", "7H 8H 9H")
+    meld(g, "B", "KS KD KC")
+    res = end_hand(g, "B", remaining={"A": "5S"})
     assert res.going_rummy and res.doubled and res.scores["A"] == 10
 
 
 def test_r4_2_a_r5_going_rummy_needs_nothing_placed_before() -> None:
     g = RummyGame(["A", "B"], RummyRules(going_rummy_double=True))
-    g.start_hand("A", turns=True)
+    start_hand(g, "A", turns=True)
     late(g, A=1, B=5)
-    g.draw("B")
-    g.meld("B", "7H 8H 9H")
-    g.discard("B", "2C")
-    g.draw("A")
-    g.discard("A", "3C")
-    g.draw("B")
-    g.meld("B", "KS KD KC")
+    draw(g, "B")
+    meld(g, "B", "7H 8H 9H")
+    discard(g, "B", "2C")
+    draw(g, "A")
+    discard(g, "A", "3C")
+    draw(g, "B")
+    meld(g, "B", "KS KD KC")
     with pytest.raises(IllegalActionError) as exc:
-        g.end_hand("B", going_rummy=True, remaining={"A": "5S"})
+        end_hand(g, "B", going_rummy=True, remaining={"A": "5S"})
     assert exc.value.rule == "R4.2"
-    res = g.end_hand("B", remaining={"A": "5S"})
+    res = end_hand(g, "B", remaining={"A": "5S"})
     assert not res.going_rummy and res.scores["A"] == 5
 
 
@@ -367,14 +381,14 @@ def test_r5_1_empty_stock_reuses_the_pile() -> None:
     g = game(2, turns=True)
     _exhaust(g)
     g._hand.pile = [None] * 10  # type: ignore[union-attr]
-    g.draw("B")
+    draw(g, "B")
     assert g._hand.stock == 8 and len(g._hand.pile) == 1 and g._hand.reshuffles == 1  # type: ignore[union-attr]
 
 
 def test_r5_1_a_r4_nobody_out_is_no_ending_by_default() -> None:
     g = game(2)
     with pytest.raises(IllegalActionError) as exc:
-        g.end_hand(None, remaining={"A": "5S", "B": "6S"})
+        end_hand(g, None, remaining={"A": "5S", "B": "6S"})
     assert exc.value.rule == "R5.2"
 
 
@@ -382,7 +396,7 @@ def test_r5_2_no_shuffle_still_reuses_the_pile() -> None:
     g = game(2, turns=True, no_shuffle=True)
     _exhaust(g)
     g._hand.pile = [None] * 4  # type: ignore[union-attr]
-    g.draw("B")
+    draw(g, "B")
     assert g._hand.reshuffles == 1  # type: ignore[union-attr]
 
 
@@ -391,10 +405,10 @@ def test_r5_2_max_reshuffles() -> None:
     _exhaust(g)
     g._hand.pile = [None] * 4  # type: ignore[union-attr]
     with pytest.raises(IllegalActionError) as exc:
-        g.draw("B")
+        draw(g, "B")
     assert exc.value.rule == "R5.2"
     late(g, A=1, B=2)
-    res = g.end_hand(None, remaining={"A": "5S", "B": "6S 7S"})
+    res = end_hand(g, None, remaining={"A": "5S", "B": "6S 7S"})
     assert res.block and res.scores == {"A": 5, "B": 13}
 
 
@@ -402,10 +416,10 @@ def test_r5_2_block_rummy_everyone_scores() -> None:
     g = game(3, turns=True, block_rummy=True)
     _exhaust(g)
     with pytest.raises(IllegalActionError) as exc:
-        g.draw("B")
+        draw(g, "B")
     assert exc.value.rule == "R5.2"
     late(g, A=1, B=2)
-    res = g.end_hand(None, remaining={"A": "KS", "B": "AS 2S"}, typed={"C": 7})
+    res = end_hand(g, None, remaining={"A": "KS", "B": "AS 2S"}, typed={"C": 7})
     # A: K = 10; B: A + 2 = 3; C typed 7
     assert res.scores == {"A": 10, "B": 3, "C": 7}
     assert res.typed == ("C",)
@@ -429,31 +443,31 @@ def test_r6_1_card_values() -> None:
 
 def test_r6_2_losers_add_hand_winner_adds_zero() -> None:
     g = game(3)
-    res = g.end_hand("B", remaining={"A": "KS 7D AC"}, typed={"C": 12})
+    res = end_hand(g, "B", remaining={"A": "KS 7D AC"}, typed={"C": 12})
     assert res.scores == {"A": 18, "B": 0, "C": 12}
 
 
 def test_r6_2_a_r10_every_non_winner_must_be_scored() -> None:
     g = game(3)
     with pytest.raises(RecordError):
-        g.end_hand("B", remaining={"A": "KS"})
+        end_hand(g, "B", remaining={"A": "KS"})
     assert g.in_hand
 
 
 def test_r6_3_target_ends_game_lowest_wins() -> None:
     g = game(2, target=20)
-    g.end_hand("A", remaining={"B": "KS QS"})
+    end_hand(g, "A", remaining={"B": "KS QS"})
     assert g.finished and g.winners == ["A"]
     with pytest.raises(IllegalActionError) as exc:
-        g.start_hand()
+        start_hand(g)
     assert exc.value.rule == "R6.3"
 
 
 def test_r6_3_a_r11_tie_for_lowest_is_shared_win() -> None:
     g = game(3, target=12)
-    g.end_hand("A", remaining={"B": "KS", "C": "5S"})
-    g.start_hand()
-    g.end_hand("C", remaining={"A": "5D", "B": "2C"})
+    end_hand(g, "A", remaining={"B": "KS", "C": "5S"})
+    start_hand(g)
+    end_hand(g, "C", remaining={"A": "5D", "B": "2C"})
     # A 0 + 5 = 5, B 10 + 2 = 12, C 5 + 0 = 5 -> B reached 12; A and C share the win
     assert g.totals == {"A": 5, "B": 12, "C": 5}
     assert g.winners == ["A", "C"]
@@ -464,41 +478,41 @@ def test_r6_3_a_r11_tie_for_lowest_is_shared_win() -> None:
 
 def test_r7_fixed_rounds() -> None:
     g = game(2, fixed_rounds=2, target=5)
-    g.end_hand("A", remaining={"B": "KS"})
+    end_hand(g, "A", remaining={"B": "KS"})
     assert not g.finished  # the target does not apply with fixed rounds
-    g.start_hand()
-    g.end_hand("B", remaining={"A": "2S"})
+    start_hand(g)
+    end_hand(g, "B", remaining={"A": "2S"})
     assert g.finished and g.winners == ["A"]
 
 
 def test_r7_multi_meld() -> None:
     g = game(2, turns=True, multi_meld=True)
-    g.draw("B")
-    g.meld("B", "7H 8H 9H")
-    g.meld("B", "KS KD KC")
+    draw(g, "B")
+    meld(g, "B", "7H 8H 9H")
+    meld(g, "B", "KS KD KC")
     assert len(g.table) == 2
 
 
 def test_r7_going_rummy_double_doubles_each_loser() -> None:
     g = game(3, going_rummy_double=True)
-    res = g.end_hand("B", going_rummy=True, remaining={"A": "KS 7D AC"}, typed={"C": 4})
+    res = end_hand(g, "B", going_rummy=True, remaining={"A": "KS 7D AC"}, typed={"C": 4})
     assert res.scores == {"A": 36, "B": 0, "C": 8}  # (10+7+1)*2, 4*2
 
 
 def test_r7_going_rummy_without_double_scores_once() -> None:
     g = game(2)
-    res = g.end_hand("B", going_rummy=True, remaining={"A": "KS"})
+    res = end_hand(g, "B", going_rummy=True, remaining={"A": "KS"})
     assert res.going_rummy and not res.doubled and res.scores["A"] == 10
 
 
 def test_r7_meld_before_layoff() -> None:
     g = game(3, meld_before_layoff=True)
-    g.meld("B", "7H 8H 9H")
+    meld(g, "B", "7H 8H 9H")
     with pytest.raises(IllegalActionError) as exc:
-        g.lay_off("C", "10H", 0)
+        lay_off(g, "C", "10H", 0)
     assert exc.value.rule == "R7"
-    g.meld("C", "KS KD KC")
-    g.lay_off("C", "10H", 0)  # a meld earlier the same turn counts
+    meld(g, "C", "KS KD KC")
+    lay_off(g, "C", "10H", 0)  # a meld earlier the same turn counts
 
 
 def test_r7_ace_high_or_low_runs() -> None:
@@ -534,20 +548,20 @@ def test_r7_jokers_need_a_natural_card() -> None:
 
 def test_r7_jokers_a_r8_anyone_lays_off_onto_joker_meld_joker_fixed() -> None:
     g = game(3, jokers=True)
-    g.meld("B", "7H JK 9H")
-    g.lay_off("C", "10H", 0)
+    meld(g, "B", "7H JK 9H")
+    lay_off(g, "C", "10H", 0)
     assert g.table[0].shape.stands_for() == ("JK=8H",)
     with pytest.raises(IllegalActionError) as exc:
-        g.swap_joker("C", 0, "8H")
+        swap_joker(g, "C", 0, "8H")
     assert exc.value.rule == "R7"
 
 
 def test_r7_joker_swap() -> None:
     g = game(3, jokers=True, joker_swap=True)
-    g.meld("B", "7H JK 9H")
+    meld(g, "B", "7H JK 9H")
     with pytest.raises(IllegalActionError):
-        g.swap_joker("C", 0, "8S")
-    m = g.swap_joker("C", 0, "8H")
+        swap_joker(g, "C", 0, "8S")
+    m = swap_joker(g, "C", 0, "8H")
     assert [str(c) for c in m.cards] == ["7H", "8H", "9H"]
 
 
@@ -568,29 +582,29 @@ def test_r7_must_discard_to_go_out() -> None:
     assert v.legal and any("R4.1" in n for n in v.notes)
     g = game(2, turns=True, must_discard_to_go_out=True)
     g._hand.counts["B"] = 2  # type: ignore[union-attr]
-    g.draw("B")
+    draw(g, "B")
     with pytest.raises(IllegalActionError):
-        g.meld("B", "7H 8H 9H")
-    g.discard("B", "2C")
+        meld(g, "B", "7H 8H 9H")
+    discard(g, "B", "2C")
     assert g._hand.counts["B"] == 2  # type: ignore[union-attr]
 
 
 def test_r7_winner_takes_all() -> None:
     g = game(3, winner_takes_all=True, target=30)
-    res = g.end_hand("B", remaining={"A": "KS 7D AC"}, typed={"C": 12})
+    res = end_hand(g, "B", remaining={"A": "KS 7D AC"}, typed={"C": 12})
     assert res.scores == {"A": 0, "B": 30, "C": 0}  # 18 + 12
     assert g.finished and g.winners == ["B"]  # first to the target wins
 
 
 def test_r7_winner_takes_all_going_rummy_double_doubles_winner() -> None:
     g = game(2, winner_takes_all=True, going_rummy_double=True)
-    res = g.end_hand("A", going_rummy=True, remaining={"B": "KS"})
+    res = end_hand(g, "A", going_rummy=True, remaining={"B": "KS"})
     assert res.scores == {"A": 20, "B": 0}
 
 
 def test_r7_a_r13_cash_the_winner_collects_each_losers_penalty() -> None:
     g = game(3, cash=True, fixed_rounds=1)
-    g.end_hand("A", remaining={"B": "KS", "C": "5S"})
+    end_hand(g, "A", remaining={"B": "KS", "C": "5S"})
     s = g.summary()
     # A-R13: A went out and collects B's 10 and C's 5; B and C do not pay each other
     assert s.detail.settlement == {"A": 15, "B": -10, "C": -5}
@@ -600,7 +614,7 @@ def test_r7_a_r13_cash_the_winner_collects_each_losers_penalty() -> None:
 
 def test_r7_winner_deals() -> None:
     g = game(3, dealer="A", winner_deals=True)
-    g.end_hand("C", remaining={"A": "2S", "B": "3S"})
+    end_hand(g, "C", remaining={"A": "2S", "B": "3S"})
     assert g.dealer == "C"
 
 
@@ -615,7 +629,7 @@ def test_a_r1_content_under_stray_heading_is_rummy() -> None:
 
 def test_a_r2_default_penalty_scoring_winner_takes_all_flag() -> None:
     g = game(2)
-    g.end_hand("A", remaining={"B": "KS"})
+    end_hand(g, "A", remaining={"B": "KS"})
     assert g.summary().to_json()["scoring"] == "penalty" and g.totals["B"] == 10
 
 
@@ -631,19 +645,19 @@ def test_a_r6_double_is_losers_penalty_or_winners_points() -> None:
 
 def test_a_r7_one_meld_plus_layoffs_can_go_rummy() -> None:
     g = RummyGame(["A", "B"], RummyRules(going_rummy_double=True))
-    g.start_hand("A", turns=True)
+    start_hand(g, "A", turns=True)
     late(g, A=1, B=4)
-    g.draw("B")
-    g.meld("B", "7H 8H 9H")
-    g.lay_off("B", "10H JH", 0)
-    res = g.end_hand("B", remaining={"A": "AS"})
+    draw(g, "B")
+    meld(g, "B", "7H 8H 9H")
+    lay_off(g, "B", "10H JH", 0)
+    res = end_hand(g, "B", remaining={"A": "AS"})
     assert res.going_rummy and res.scores["A"] == 2
 
 
 def test_a_r9_two_player_dealing_alternates_winner_deals_option() -> None:
     test_r1_2_two_players_take_turns_dealing()
     g = game(2, dealer="A", winner_deals=True)
-    g.end_hand("A", remaining={"B": "KS"})
+    end_hand(g, "A", remaining={"B": "KS"})
     assert g.dealer == "A"
 
 
@@ -689,18 +703,18 @@ def test_errors_repeat_input_and_name_rule() -> None:
 def test_unknown_player_and_bad_actions_are_record_errors() -> None:
     g = game(2)
     with pytest.raises(RecordError):
-        g.meld("Zed", "7H 8H 9H")
+        meld(g, "Zed", "7H 8H 9H")
     with pytest.raises(RecordError):
         g.push({"type": "fly", "player": "A"})
     with pytest.raises(RulesetError):
-        g.meld("A", "7H 8X 9H")
+        meld(g, "A", "7H 8X 9H")
     assert g.table == ()
 
 
 def test_undo_pops_to_the_state_before() -> None:
     g = game(3)
-    g.meld("B", "7H 8H 9H")
-    g.lay_off("C", "10H", 0)
+    meld(g, "B", "7H 8H 9H")
+    lay_off(g, "C", "10H", 0)
     g.pop()
     assert [str(c) for c in g.table[0].cards] == ["7H", "8H", "9H"]
     g.pop()
@@ -717,14 +731,14 @@ def test_hand_value_sums_card_values() -> None:
 def test_r5_2_logged_hand_cannot_end_without_winner_while_stock_lasts() -> None:
     g = game(2, turns=True, block_rummy=True)
     with pytest.raises(IllegalActionError) as exc:
-        g.end_hand(None, typed={"A": 5, "B": 6})
+        end_hand(g, None, typed={"A": 5, "B": 6})
     assert exc.value.rule == "R5.2" and g.in_hand
 
 
 def test_r4_1_logged_hand_cannot_end_before_anyone_is_out() -> None:
     g = game(2, turns=True)
     with pytest.raises(IllegalActionError) as exc:
-        g.end_hand("B", typed={"A": 5})
+        end_hand(g, "B", typed={"A": 5})
     assert exc.value.rule == "R4.1"
 
 
@@ -752,7 +766,7 @@ def test_judge_gives_a_verdict_against_the_table() -> None:
     v = g.judge({"type": "meld", "player": "B", "cards": ["7H", "JK", "9H"]})
     assert v.legal and v.kind == "run" and v.notes == ("JK=8H",) and v.rule == "R2.2"
     assert g.table == ()  # judging changes nothing
-    g.meld("B", "7H JK 9H")
+    meld(g, "B", "7H JK 9H")
     v = g.judge({"type": "lay_off", "player": "C", "cards": ["QH"], "meld": 0})
     assert not v.legal and v.rule == "R3.3" and "QH" in v.reason
     v = g.judge({"type": "lay_off", "player": "C", "cards": ["10H"], "meld": 0})
@@ -761,8 +775,8 @@ def test_judge_gives_a_verdict_against_the_table() -> None:
 
 def test_pop_restores_the_state_before_each_push() -> None:
     g = game(3)
-    g.meld("B", "7H 8H 9H")
-    g.end_hand("B", remaining={"A": "KS", "C": "2C"})
+    meld(g, "B", "7H 8H 9H")
+    end_hand(g, "B", remaining={"A": "KS", "C": "2C"})
     g.pop()
     g.pop()
     assert g.in_hand and g.table == () and g.totals == {"A": 0, "B": 0, "C": 0}
@@ -771,10 +785,10 @@ def test_pop_restores_the_state_before_each_push() -> None:
 
 def test_verify_and_can_agree_and_leave_state_unchanged() -> None:
     g = game(3)
-    g.meld("B", "7H 8H 9H")
-    assert g.can_lay_off("C", "10H", 0)
-    g.verify_lay_off("C", "10H", 0)
-    assert not g.can_meld("C", "7S 8S 10S")
+    meld(g, "B", "7H 8H 9H")
+    assert can_lay_off(g, "C", "10H", 0)
+    verify_lay_off(g, "C", "10H", 0)
+    assert not can_meld(g, "C", "7S 8S 10S")
     with pytest.raises(IllegalActionError):
-        g.verify_meld("C", "7S 8S 10S")
+        verify_meld(g, "C", "7S 8S 10S")
     assert len(g.table) == 1 and len(g.table[0].cards) == 3 and len(g.actions) == 2

@@ -23,6 +23,17 @@ from rulesets.rummy import (
     analyse_meld,
     suggest,
 )
+from tests.rulesets.rummy_moves import (
+    can_end_hand,
+    can_lay_off,
+    discard,
+    draw,
+    end_hand,
+    lay_off,
+    meld,
+    start_hand,
+    swap_joker,
+)
 from tests.rulesets.test_rummy_games import _random_action
 
 
@@ -34,13 +45,13 @@ def check(cards: str, onto: str | None = None, **rules: Any) -> Any:
 
 def game(n: int = 3, dealer: str = "A", turns: bool = False, **rules: Any) -> RummyGame:
     g = RummyGame(["A", "B", "C", "D", "E", "F"][:n], RummyRules(**rules))
-    g.start_hand(dealer, turns=turns)
+    start_hand(g, dealer, turns=turns)
     return g
 
 
 def logged(n: int = 2, upcard: str | None = None, **rules: Any) -> RummyGame:
     g = RummyGame(["A", "B", "C", "D", "E", "F"][:n], RummyRules(**rules))
-    g.start_hand("A", turns=True, upcard=upcard)
+    start_hand(g, "A", turns=True, upcard=upcard)
     return g
 
 
@@ -76,90 +87,90 @@ def end(went_out: str | None, going_rummy: bool | None = None, **remaining: str)
 
 def test_r4_2_a_r5_table_log_refuses_going_rummy_after_an_earlier_turn() -> None:
     g = game(3)
-    g.meld("B", "7H 8H 9H")
-    g.meld("C", "KS KD KC")  # C put cards down after B: B's meld was on an earlier turn
-    g.lay_off("B", "10H", 0)
+    meld(g, "B", "7H 8H 9H")
+    meld(g, "C", "KS KD KC")  # C put cards down after B: B's meld was on an earlier turn
+    lay_off(g, "B", "10H", 0)
     reason = refused(g, end("B", True, A="2C", C="3C"), "R4.2")
     assert "earlier turn" in reason
     play = g.summary().detail.play
     assert play is not None and play.may_go_rummy == ("A",)
-    res = g.end_hand("B", remaining={"A": "2C", "C": "3C"})
+    res = end_hand(g, "B", remaining={"A": "2C", "C": "3C"})
     assert not res.going_rummy
 
 
 def test_r4_2_a_r7_table_log_going_rummy_when_everything_went_down_last() -> None:
     g = game(3, going_rummy_double=True)
-    g.meld("C", "KS KD KC")
-    g.meld("B", "7H 8H 9H")  # nobody put cards down after B: this may all be one turn
-    g.lay_off("B", "10H JH", 1)
+    meld(g, "C", "KS KD KC")
+    meld(g, "B", "7H 8H 9H")  # nobody put cards down after B: this may all be one turn
+    lay_off(g, "B", "10H JH", 1)
     play = g.summary().detail.play
     assert play is not None and play.may_go_rummy == ("A", "B")
-    res = g.end_hand("B", going_rummy=True, remaining={"A": "2C", "C": "3C"})
+    res = end_hand(g, "B", going_rummy=True, remaining={"A": "2C", "C": "3C"})
     assert res.going_rummy and res.doubled and res.scores == {"A": 4, "B": 0, "C": 6}
 
 
 def test_r4_2_no_going_rummy_after_a_one_card_lay_off() -> None:
     g = logged(2, going_rummy_double=True)
-    g.draw("B")
-    g.discard("B", "2C")
-    g.draw("A")
-    g.meld("A", "7H 8H 9H")
-    g.discard("A", "3C")
-    g.draw("B")
-    g.lay_off("B", "10H", 0)  # one card, on an earlier turn
-    g.discard("B", "4C")
-    g.draw("A")
-    g.discard("A", "5C")
+    draw(g, "B")
+    discard(g, "B", "2C")
+    draw(g, "A")
+    meld(g, "A", "7H 8H 9H")
+    discard(g, "A", "3C")
+    draw(g, "B")
+    lay_off(g, "B", "10H", 0)  # one card, on an earlier turn
+    discard(g, "B", "4C")
+    draw(g, "A")
+    discard(g, "A", "5C")
     holds(g, A=1, B=3)
-    g.draw("B")
-    g.meld("B", "KS KD KC")
-    g.lay_off("B", "JH", 0)
+    draw(g, "B")
+    meld(g, "B", "KS KD KC")
+    lay_off(g, "B", "JH", 0)
     assert g.summary().phase is Phase.SCORING
     refused(g, end("B", True, A="6C"), "R4.2")
-    res = g.end_hand("B", remaining={"A": "6C"})
+    res = end_hand(g, "B", remaining={"A": "6C"})
     assert not res.going_rummy and res.scores["A"] == 6
 
 
 def test_r4_2_no_going_rummy_after_a_joker_swap_on_an_earlier_turn() -> None:
     g = logged(2, jokers=True, joker_swap=True)
-    g.draw("B")
-    g.discard("B", "2C")
-    g.draw("A")
-    g.meld("A", "7H JK 9H")
-    g.discard("A", "3C")
-    g.draw("B")
-    g.swap_joker("B", 0, "8H")  # B puts 8H down and takes the joker back
-    g.discard("B", "4C")
-    g.draw("A")
-    g.discard("A", "5C")
+    draw(g, "B")
+    discard(g, "B", "2C")
+    draw(g, "A")
+    meld(g, "A", "7H JK 9H")
+    discard(g, "A", "3C")
+    draw(g, "B")
+    swap_joker(g, "B", 0, "8H")  # B puts 8H down and takes the joker back
+    discard(g, "B", "4C")
+    draw(g, "A")
+    discard(g, "A", "5C")
     holds(g, A=1, B=3)
-    g.draw("B")
-    g.meld("B", "KS KD KC")
-    g.lay_off("B", "JK", 0)
+    draw(g, "B")
+    meld(g, "B", "KS KD KC")
+    lay_off(g, "B", "JK", 0)
     refused(g, end("B", True, A="6C"), "R4.2")
-    assert not g.end_hand("B", remaining={"A": "6C"}).going_rummy
+    assert not end_hand(g, "B", remaining={"A": "6C"}).going_rummy
 
 
 def test_r4_2_a_joker_swap_in_the_going_out_turn_is_still_going_rummy() -> None:
     g = logged(2, jokers=True, joker_swap=True, going_rummy_double=True)
-    g.draw("B")
-    g.discard("B", "2C")
-    g.draw("A")
-    g.meld("A", "7H JK 9H")
-    g.discard("A", "3C")
+    draw(g, "B")
+    discard(g, "B", "2C")
+    draw(g, "A")
+    meld(g, "A", "7H JK 9H")
+    discard(g, "A", "3C")
     holds(g, A=1, B=2)
-    g.draw("B")
-    g.swap_joker("B", 0, "8H")  # the same turn: nothing was placed *before* it
-    g.meld("B", "KS KD JK")
-    res = g.end_hand("B", going_rummy=None, remaining={"A": "6C"})
+    draw(g, "B")
+    swap_joker(g, "B", 0, "8H")  # the same turn: nothing was placed *before* it
+    meld(g, "B", "KS KD JK")
+    res = end_hand(g, "B", going_rummy=None, remaining={"A": "6C"})
     assert res.going_rummy and res.doubled and res.scores["A"] == 12
 
 
 def test_r4_2_table_log_joker_swap_counts_as_putting_cards_down() -> None:
     g = game(3, jokers=True, joker_swap=True)
-    g.meld("A", "7H JK 9H")
-    g.swap_joker("B", 0, "8H")
-    g.meld("C", "KS KD KC")
+    meld(g, "A", "7H JK 9H")
+    swap_joker(g, "B", 0, "8H")
+    meld(g, "C", "KS KD KC")
     refused(g, end("B", True, A="2C", C="3C"), "R4.2")
 
 
@@ -200,9 +211,9 @@ def test_a_r12_round_the_corner_meets_jokers() -> None:
 
 def test_a_r13_cash_is_settled_hand_by_hand() -> None:
     g = game(3, cash=True, fixed_rounds=2)
-    g.end_hand("A", remaining={"B": "KS", "C": "5S"})
-    g.start_hand()
-    g.end_hand("B", remaining={"A": "2C"}, typed={"C": 20})
+    end_hand(g, "A", remaining={"B": "KS", "C": "5S"})
+    start_hand(g)
+    end_hand(g, "B", remaining={"A": "2C"}, typed={"C": 20})
     s = g.summary()
     # hand 1: A collects 10 + 5; hand 2: B collects 2 + 20.  Losers never pay each other.
     assert [h.scores for h in s.hands] == [
@@ -223,7 +234,7 @@ def test_a_r13_cash_is_settled_hand_by_hand() -> None:
 
 def test_a_r13_cash_meets_going_rummy_double() -> None:
     g = game(2, cash=True, fixed_rounds=1, going_rummy_double=True)
-    res = g.end_hand("A", going_rummy=True, remaining={"B": "KS 2C"})
+    res = end_hand(g, "A", going_rummy=True, remaining={"B": "KS 2C"})
     assert res.scores == {"A": 24, "B": -24}
     assert [e.kind for e in res.ledger] == ["cash", "cash", "going_rummy", "going_rummy"]
 
@@ -231,7 +242,7 @@ def test_a_r13_cash_meets_going_rummy_double() -> None:
 def test_a_r13_cash_meets_winner_takes_all() -> None:
     # cash settles by the losers' penalties whatever the scoring: the balances are the totals
     g = game(3, cash=True, fixed_rounds=1, winner_takes_all=True)
-    res = g.end_hand("C", remaining={"A": "KS", "B": "5S"})
+    res = end_hand(g, "C", remaining={"A": "KS", "B": "5S"})
     assert res.scores == {"A": -10, "B": -5, "C": 15}
     assert g.summary().to_json()["scoring"] == "winner_takes_all"
 
@@ -243,7 +254,7 @@ def test_a_r14_a_loser_cannot_hold_more_than_the_deal() -> None:
     g = game(3)  # 7 cards each
     reason = refused(g, end("A", B="2C 3C 4C 5C 6C 7C 8C 9C", C=""), "A-R14")
     assert "at most 7" in reason
-    assert g.end_hand("A", remaining={"B": "2C 3C 4C 5C 6C 7C 8C", "C": ""}).scores["B"] == 35
+    assert end_hand(g, "A", remaining={"B": "2C 3C 4C 5C 6C 7C 8C", "C": ""}).scores["B"] == 35
 
 
 def test_a_r14_two_players_hold_at_most_ten() -> None:
@@ -252,18 +263,18 @@ def test_a_r14_two_players_hold_at_most_ten() -> None:
     refused(g, end("A", B=eleven), "A-R14")
     play = g.summary().detail.play
     assert play is not None and play.deal_size == 10 and play.most_held == {"A": 10, "B": 10}
-    assert g.can_end_hand("A", remaining={"B": eleven[3:]})
+    assert can_end_hand(g, "A", remaining={"B": eleven[3:]})
 
 
 def test_a_r14_cards_put_down_count_against_the_cards_held() -> None:
     g = game(6)  # 6 cards each
-    g.meld("B", "7H 8H 9H")
+    meld(g, "B", "7H 8H 9H")
     refused(
         g,
         {**end("A", B="2C 3C 4C 5C"), "typed": {"C": 0, "D": 0, "E": 0, "F": 0}},
         "A-R14",
     )
-    assert g.can_end_hand("A", remaining={"B": "2C 3C 4C"}, typed=dict.fromkeys("CDEF", 0))
+    assert can_end_hand(g, "A", remaining={"B": "2C 3C 4C"}, typed=dict.fromkeys("CDEF", 0))
 
 
 # --------------------------------------------------------------------------- A-R15 stock draws
@@ -273,53 +284,53 @@ def test_a_r15_the_upcard_is_never_in_the_stock() -> None:
     g = logged(2, upcard="5S")
     reason = refused(g, {"type": "draw", "player": "B", "card": "5S"}, "A-R15")
     assert "discard pile" in reason
-    g.draw("B", "stock", "6S")
+    draw(g, "B", "stock", "6S")
 
 
 def test_a_r15_cards_on_the_table_or_drawn_are_not_in_the_stock() -> None:
     g = logged(2, upcard="5S")
-    g.draw("B", "stock", "6S")
-    g.meld("B", "7H 8H 9H")
-    g.discard("B", "2C")
+    draw(g, "B", "stock", "6S")
+    meld(g, "B", "7H 8H 9H")
+    discard(g, "B", "2C")
     refused(g, {"type": "draw", "player": "A", "card": "8H"}, "A-R15")
     refused(g, {"type": "draw", "player": "A", "card": "6S"}, "A-R15")
-    g.draw("A", "discard", "2C")  # the pile's top is known again after a discard
+    draw(g, "A", "discard", "2C")  # the pile's top is known again after a discard
 
 
 def test_a_r15_a_card_taken_from_the_pile_is_not_in_the_stock() -> None:
     g = logged(2, upcard="5S")
-    g.draw("B", "discard")  # the upcard, named by the start of the hand
-    g.discard("B", "2C")
+    draw(g, "B", "discard")  # the upcard, named by the start of the hand
+    discard(g, "B", "2C")
     refused(g, {"type": "draw", "player": "A", "card": "5S"}, "A-R15")
 
 
 def test_a_r15_no_shuffle_turns_the_pile_over_as_it_lies() -> None:
     g = logged(2, upcard="5S", no_shuffle=True)
-    g.draw("B")
-    g.discard("B", "6S")
-    g.draw("A")
-    g.discard("A", "7S")
+    draw(g, "B")
+    discard(g, "B", "6S")
+    draw(g, "A")
+    discard(g, "A", "7S")
     assert g._hand is not None
     g._hand.stock = 0  # the stock runs out: the pile is 5S 6S 7S, 7S on top
     reason = refused(g, {"type": "draw", "player": "B", "card": "7S"}, "A-R15")
     assert "5S" in reason and "No shuffle" in reason
-    g.draw("B", "stock", "5S")  # the bottom card of the old pile comes first
+    draw(g, "B", "stock", "5S")  # the bottom card of the old pile comes first
     assert g._hand.pile == [] and g._hand.stock == 2  # no new upcard (A-R15)
-    g.discard("B", "8D")
+    discard(g, "B", "8D")
     refused(g, {"type": "draw", "player": "A", "card": "7S"}, "A-R15")
-    g.draw("A")  # unnamed: it is 6S
-    g.discard("A", "9D")
+    draw(g, "A")  # unnamed: it is 6S
+    discard(g, "A", "9D")
     refused(g, {"type": "draw", "player": "B", "card": "6S"}, "A-R15")  # drawn already
-    g.draw("B", "stock", "7S")
+    draw(g, "B", "stock", "7S")
 
 
 def test_a_r15_shuffled_pile_turns_up_a_new_card() -> None:
     g = logged(2, upcard="5S")
-    g.draw("B")
-    g.discard("B", "6S")
+    draw(g, "B")
+    discard(g, "B", "6S")
     assert g._hand is not None
     g._hand.stock = 0
-    g.draw("A", "stock", "6S")  # shuffled: any card of the old pile may come up (R5.1)
+    draw(g, "A", "stock", "6S")  # shuffled: any card of the old pile may come up (R5.1)
     assert len(g._hand.pile) == 1 and g._hand.stock == 0
 
 
@@ -327,12 +338,12 @@ def test_a_r15_no_shuffle_meets_max_reshuffles() -> None:
     g = logged(2, upcard="5S", no_shuffle=True, max_reshuffles=1)
     assert g._hand is not None
     g._hand.stock = 0
-    g.draw("B", "stock", "5S")  # the one reuse allowed: the pile held only the upcard
-    g.discard("B", "6S")
+    draw(g, "B", "stock", "5S")  # the one reuse allowed: the pile held only the upcard
+    discard(g, "B", "6S")
     refused(g, {"type": "draw", "player": "A"}, "R5.2")
     holds(g, A=10, B=10)
     assert g.summary().phase is Phase.SCORING
-    res = g.end_hand(None, typed={"A": 30, "B": 40})
+    res = end_hand(g, None, typed={"A": 30, "B": 40})
     assert res.block and res.scores == {"A": 30, "B": 40}
 
 
@@ -341,10 +352,10 @@ def test_a_r15_no_shuffle_meets_max_reshuffles() -> None:
 
 def test_a_r16_winner_takes_all_with_fixed_rounds_highest_total_wins() -> None:
     g = game(3, winner_takes_all=True, fixed_rounds=2, target=5)
-    g.end_hand("A", remaining={"B": "KS", "C": "2S"})
+    end_hand(g, "A", remaining={"B": "KS", "C": "2S"})
     assert not g.finished  # the target does not end a game of fixed hands
-    g.start_hand()
-    g.end_hand("C", remaining={"A": "3S", "B": "4S"})
+    start_hand(g)
+    end_hand(g, "C", remaining={"A": "3S", "B": "4S"})
     s = g.summary()
     assert s.totals == {"A": 12, "B": 0, "C": 7}
     assert s.finished and s.winners == ("A",) and s.higher_is_better
@@ -371,8 +382,8 @@ def test_r2_2_a_king_laid_off_onto_a_2_3_is_refused() -> None:
     v = check("KC", onto="AC 2C 3C", ace_high_or_low=True, round_the_corner=True)
     assert v.legal and v.cards == ("KC", "AC", "2C", "3C")
     g = game(3)
-    g.meld("B", "AC 2C 3C")
-    assert not g.can_lay_off("C", "KC", 0) and g.can_lay_off("C", "4C", 0)
+    meld(g, "B", "AC 2C 3C")
+    assert not can_lay_off(g, "C", "KC", 0) and can_lay_off(g, "C", "4C", 0)
 
 
 def test_r2_1_a_five_card_set_with_a_joker_is_refused() -> None:
@@ -383,21 +394,21 @@ def test_r2_1_a_five_card_set_with_a_joker_is_refused() -> None:
 
 def test_r7_joker_swaps_on_sets() -> None:
     g = game(3, jokers=True, joker_swap=True)
-    g.meld("B", "7H 7S JK")
+    meld(g, "B", "7H 7S JK")
     refused(g, {"type": "swap_joker", "player": "C", "meld": 0, "card": "7H"}, "R2.3")
     refused(g, {"type": "swap_joker", "player": "C", "meld": 0, "card": "8D"}, "R7")
-    m = g.swap_joker("C", 0, "7D")
+    m = swap_joker(g, "C", 0, "7D")
     assert [str(c) for c in m.cards] == ["7H", "7S", "7D"] and not m.shape.stands_for()
-    g.meld("A", "9C 9D JK")
-    g.lay_off("B", "9H", 1)
-    assert g.swap_joker("C", 1, "9S").cards[2] == parse_cards("9S")[0]
+    meld(g, "A", "9C 9D JK")
+    lay_off(g, "B", "9H", 1)
+    assert swap_joker(g, "C", 1, "9S").cards[2] == parse_cards("9S")[0]
 
 
 def test_r6_2_a_loser_holding_both_jokers() -> None:
     g = game(2, jokers=True)
-    assert g.end_hand("A", remaining={"B": "JK JK 5S"}).scores == {"A": 0, "B": 35}
+    assert end_hand(g, "A", remaining={"B": "JK JK 5S"}).scores == {"A": 0, "B": 35}
     g = game(2, jokers=True)
-    g.meld("A", "5H 6H JK")
+    meld(g, "A", "5H 6H JK")
     refused(g, end("A", B="JK JK 5S"), "R7")  # the pack has two jokers
 
 
@@ -411,7 +422,7 @@ def test_r6_2_a_negative_typed_penalty_is_refused() -> None:
     g = game(2)
     reason = refused(g, {"type": "hand_end", "went_out": "A", "typed": {"B": -3}}, "R6.2")
     assert "-3" in reason
-    assert g.end_hand("A", typed={"B": 0}).scores == {"A": 0, "B": 0}
+    assert end_hand(g, "A", typed={"B": 0}).scores == {"A": 0, "B": 0}
 
 
 # --------------------------------------------------------------------------- the entered hand
@@ -435,7 +446,7 @@ def test_r7_must_discard_to_go_out_with_the_entered_hand() -> None:
 
 def test_r3_4_a_discard_must_be_in_the_entered_hand() -> None:
     g = logged(2)
-    g.draw("B")
+    draw(g, "B")
     refused(g, {"type": "discard", "player": "B", "card": "KS"}, "R3.4", hand=["2C", "3C"])
     g.push({"type": "discard", "player": "B", "card": "2C"}, hand=["2C", "3C"])
 
@@ -454,26 +465,26 @@ def test_judge_answers_bad_notation_with_a_verdict() -> None:
 def test_r7_multi_meld_meets_must_discard_to_go_out() -> None:
     g = logged(2, multi_meld=True, must_discard_to_go_out=True)
     holds(g, B=6)
-    g.draw("B")
-    g.meld("B", "7H 8H 9H")
+    draw(g, "B")
+    meld(g, "B", "7H 8H 9H")
     refused(g, {"type": "meld", "player": "B", "cards": ["KS", "KD", "KC", "KH"]}, "R7")
-    g.meld("B", "KS KD KC")
-    g.discard("B", "2C")
+    meld(g, "B", "KS KD KC")
+    discard(g, "B", "2C")
     assert g.summary().phase is Phase.SCORING
 
 
 def test_r7_meld_before_layoff_meets_jokers() -> None:
     g = game(3, meld_before_layoff=True, jokers=True)
-    g.meld("B", "7H 8H 9H")
+    meld(g, "B", "7H 8H 9H")
     refused(g, {"type": "lay_off", "player": "C", "cards": ["JK"], "meld": 0}, "R7")
-    g.meld("C", "5S 5D JK")
-    g.lay_off("C", "JK", 0)
+    meld(g, "C", "5S 5D JK")
+    lay_off(g, "C", "JK", 0)
     assert g.table[0].shape.stands_for() == ("JK=10H",)
 
 
 def test_r5_2_block_rummy_meets_winner_takes_all_and_winner_deals() -> None:
     g = game(3, block_rummy=True, winner_takes_all=True, winner_deals=True, dealer="B")
-    res = g.end_hand(None, remaining={"A": "KS", "B": "2C", "C": ""})
+    res = end_hand(g, None, remaining={"A": "KS", "B": "2C", "C": ""})
     assert res.block and res.scores == {"A": 0, "B": 0, "C": 0}  # nobody won, nobody scores
     assert res.penalties == {"A": 10, "B": 2, "C": 0}
     assert g.dealer == "C"  # no winner to deal: the deal passes clockwise
@@ -483,7 +494,7 @@ def test_r5_2_block_rummy_meets_winner_takes_all_and_winner_deals() -> None:
 def test_r5_2_block_rummy_meets_going_rummy_double() -> None:
     g = game(2, block_rummy=True, going_rummy_double=True)
     refused(g, end(None, True, A="KS", B="2C"), "R4.2")
-    assert g.end_hand(None, remaining={"A": "KS", "B": "2C"}).scores == {"A": 10, "B": 2}
+    assert end_hand(g, None, remaining={"A": "KS", "B": "2C"}).scores == {"A": 10, "B": 2}
 
 
 def test_r6_3_target_meets_fixed_rounds_and_penalty_units() -> None:
@@ -512,15 +523,15 @@ def test_r1_4_opening_and_opening_actions() -> None:
 def test_phases() -> None:
     g = RummyGame(["A", "B"], {"target": 5})
     assert g.summary().phase is Phase.DEAL
-    g.start_hand("A")
+    start_hand(g, "A")
     assert g.summary().phase is Phase.PLAY
-    g.end_hand("A", remaining={"B": "KS"})
+    end_hand(g, "A", remaining={"B": "KS"})
     assert g.summary().phase is Phase.OVER and g.summary().to_json()["phase"] == "over"
 
 
 def test_ledger_kinds_and_rules_of_a_doubled_penalty_hand() -> None:
     g = game(3, going_rummy_double=True)
-    res = g.end_hand("A", going_rummy=True, remaining={"B": "KS"}, typed={"C": 4})
+    res = end_hand(g, "A", going_rummy=True, remaining={"B": "KS"}, typed={"C": 4})
     assert [(e.player, e.kind, e.amount, e.rule) for e in res.ledger] == [
         ("B", "penalty", 10, "R6.2"),
         ("B", "going_rummy", 10, "R7"),
@@ -534,22 +545,22 @@ def test_ledger_kinds_and_rules_of_a_doubled_penalty_hand() -> None:
 
 def test_suggest_at_a_table_lays_off_and_keeps_one_meld_per_turn() -> None:
     g = game(2)
-    g.meld("A", "4S 5S 6S")
+    meld(g, "A", "4S 5S 6S")
     a = RULESET.suggest(parse_cards("7S 8S KD KH KC 2D 2H 2C"), game=g, player="B")
     # one new meld per turn (R3.2): a set of kings or of twos, and the spades laid off
     assert len([v for v in a.plays if v.rule != "R3.3"]) == 1
     assert [v.rule for v in a.plays][-1] == "R3.3"
     assert a.points == 6 and len(a.left) == 3 and not a.can_go_out
     multi = RummyGame(["A", "B"], {"multi_meld": True})
-    multi.start_hand("A")
-    multi.meld("A", "4S 5S 6S")
+    start_hand(multi, "A")
+    meld(multi, "A", "4S 5S 6S")
     b = RULESET.suggest(parse_cards("7S 8S KD KH KC 2D 2H 2C"), game=multi, player="B")
     assert b.points == 0 and b.can_go_out and b.left == ()
 
 
 def test_suggest_at_a_table_respects_meld_before_layoff_and_must_discard() -> None:
     g = game(2, meld_before_layoff=True)
-    g.meld("A", "4S 5S 6S")
+    meld(g, "A", "4S 5S 6S")
     a = RULESET.suggest(parse_cards("7S 8S 2C"), game=g, player="B")
     assert a.plays == () and a.points == 17  # may not lay off without a meld of one's own
     g = game(2, must_discard_to_go_out=True)
@@ -648,10 +659,10 @@ def test_every_switch_has_its_two_tests() -> None:
 
 def _two_hands(**rules: Any) -> RummyGame:
     g = game(3, **rules)
-    g.meld("B", "7H 8H 9H")
-    g.end_hand("B", remaining={"A": "KS 7D", "C": "5C"})
-    g.start_hand()
-    g.end_hand("A", remaining={"B": "2C", "C": "3C"})
+    meld(g, "B", "7H 8H 9H")
+    end_hand(g, "B", remaining={"A": "KS 7D", "C": "5C"})
+    start_hand(g)
+    end_hand(g, "A", remaining={"B": "2C", "C": "3C"})
     return g
 
 
@@ -745,7 +756,7 @@ def test_r5_2_who_may_end_a_hand_without_a_winner() -> None:
 
 def test_r7_fixed_rounds_hands_left_and_entries_out_of_range() -> None:
     g = game(2, fixed_rounds=3)
-    g.end_hand("A", remaining={"B": "2C"})
+    end_hand(g, "A", remaining={"B": "2C"})
     assert g.summary().detail.hands_left == 2
     with pytest.raises(RulesetError, match="entry 100"):
         timeline.summary_at(g, 99)
@@ -753,6 +764,6 @@ def test_r7_fixed_rounds_hands_left_and_entries_out_of_range() -> None:
 
 def test_suggest_between_hands_at_a_table() -> None:
     g = game(2)
-    g.end_hand("A", remaining={"B": "2C"})
+    end_hand(g, "A", remaining={"B": "2C"})
     a = RULESET.suggest(parse_cards("7H 8H 9H KS"), game=g, player="B")
     assert a.left == ("KS",) and a.points == 10
