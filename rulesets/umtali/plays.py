@@ -78,13 +78,13 @@ def meld(s: State, p: int, a: Meld, hand: frozenset[Card] | None) -> Outcome:
     fresh(s, cards, head)
     in_hand(hand, cards, head)
     _melds_next(s, cards, head)
-    meld = TableMeld(kind, tuple(cards), p)
-    place(s, p, meld)
+    down = TableMeld(kind, tuple(cards), p)
+    place(s, p, down)
     return Outcome(
         kind.value,
-        meld.points,
+        down.points,
         meld_rule(kind),
-        f"{quote_cards(cards)} is a {kind.value}: {Units.POINTS.of(meld.points)} to "
+        f"{quote_cards(cards)} is a {kind.value}: {Units.POINTS.of(down.points)} to "
         f"{s.players[p]}'s side",
         tuple(cards),
     )
@@ -125,15 +125,14 @@ def extend(s: State, p: int, a: Extend, hand: frozenset[Card] | None) -> Outcome
     in_hand(hand, [card], head)
     notes = _no_breaking_in(s, hand, [card], head)
     _melds_next(s, [card], head)
-    meld = TableMeld(MeldKind.SINGLE, (card,), p, (side, index))
-    place(s, p, meld)
+    place(s, p, TableMeld(MeldKind.SINGLE, (card,), p, (side, index)))
     pts = card_points(card)
     return Outcome(
         "extension",
         pts,
         extension_rule(anchor.kind),
         f'"{card}" extends {quote_cards(anchor.cards)}: a single on {s.players[p]}\'s side, '
-        f"{pts} point{'s' if pts != 1 else ''}",
+        f"{plural(pts, 'point')}",
         (card,),
         notes,
     )
