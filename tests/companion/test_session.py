@@ -329,7 +329,7 @@ def test_in_the_app_the_history_line_is_saved_after_every_screen_heard(
     import threading
     import time
 
-    from companion import hub
+    from companion.hub import listing as hub
 
     monkeypatch.setattr(hub, "_LISTING_WORKER", None)
     hub.defer_listing()

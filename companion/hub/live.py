@@ -1,65 +1,36 @@
-"""One live game for every device at the table: the process-wide hub.
-
-Several devices (the host's screen, three phones, a second window) may show
-the same game.  The hub holds **one authoritative live game per game id**
-(:class:`LiveGame`), and every write goes through it:
-
-* **Serialized per game.**  A write takes the game's lock, judges the entry
-  against the *current* state, pushes it, saves it, and only then lets the
-  next write in.  Two devices can never save from two different pictures of
-  the game, so no acknowledged entry is ever overwritten and the stored game
-  always replays.
-* **Revision and idempotency key.**  Every change bumps :attr:`LiveGame.revision`.
-  A device sends the revision its screen showed (``seen``) and a key.  An
-  entry made on a stale screen is still judged against the current state:
-  accepted if the referee accepts it, otherwise refused with what changed
-  ("Bob just recorded meld 5♥ 6♥ 7♥; your entry was not added: …").  Undo,
-  redo and history edits from a stale screen are refused when another device
-  changed the game meanwhile (they would take off something the person has
-  not seen).  A write whose key was already applied (the same tap sent again
-  after a Wi-Fi hiccup) is acknowledged without being applied twice.
-* **Who did what.**  Each change is a :class:`TableEvent` with a line for
-  people ("Bob: meld 5♥ 6♥ 7♥", "Ann undid Bob's meld 5♥ 6♥ 7♥").  Undo and
-  redo are table-wide: one undo stack, one redo stack, for every device.
-* **Fan-out.**  Subscribers (one per device viewing the game) get a callback
-  after each change, outside the lock; a Flet session turns it into a
-  re-render on its own event loop (see :mod:`companion.session`).  The
-  summary is computed once per change, here, not once per device.  The
-  history list's line is saved after every device has heard (a worker thread).
-* **Two processes, one data folder** (two servers, or the app and a script).
-  The repository counts each game's revision (every entry, undo, edit or
-  rename is one).  A write holds the history's writer lock (every process's)
-  from checking the revision to saving: if another process changed the game
-  since this one read it, the game is reloaded from disk first -- every device
-  hears "Another copy of the app … changed the game" -- and the entry is judged
-  against that; the save itself carries the revision it expects and the store
-  refuses it (:class:`~companion.storage.StaleGameError`) if it is not the
-  stored one.  So no acknowledged entry is lost and the stored game always
-  replays.  A device that opens the game also catches up.  Should the game
-  still keep changing under it (a lock not honoured), the entry is refused
-  with a clear message rather than saved over another's.
-
-The hub never decides a rule: the referee (:class:`rulesets.protocol.Game`)
-does; the hub only orders the writes.
-"""
+"""Live writes: the one live game behind every device showing it (see :mod:`companion.hub`)."""
 
 from __future__ import annotations
 
-import errno
-import hashlib
-import json
 import logging
-import os
 import threading
 import weakref
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
+from companion.hub import listing
+from companion.hub.events import (
+    BUSY_ELSEWHERE,
+    ELSEWHERE,
+    NOT_UNDONE,
+    SOLO,
+    ActionIn,
+    Actor,
+    EventKind,
+    Outcome,
+    Refusal,
+    TableEvent,
+    WriteFailed,
+    _said,
+    _what,
+    describe_action,
+    write_failed,
+)
+from companion.hub.keys import KeyBook
+from companion.hub.listing import history_changed, listed_part
 from companion.storage import (
     GameRepository,
     GameStatus,
@@ -67,288 +38,16 @@ from companion.storage import (
     StorageError,
     StoredGame,
 )
-from rulesets import RulesetError, load_ruleset
+from rulesets import RulesetError
 from rulesets.cards import Card
 from rulesets.protocol import Action, Game, Ruleset, Summary
-
-__all__ = [
-    "Actor",
-    "LiveGame",
-    "Outcome",
-    "Refusal",
-    "TableEvent",
-    "TableHub",
-    "defer_listing",
-    "describe_action",
-    "KeyBook",
-    "WriteFailed",
-    "write_failed",
-    "entry_key",
-    "hub_for",
-    "history_changed",
-    "watch_history",
-    "listed_part",
-]
-
-ActionIn = Action | dict[str, Any]
-EventKind = Literal["add", "undo", "redo", "replace", "reload"]
 
 log = logging.getLogger(__name__)
 
 #: how many recent changes a game remembers (for "what changed since you looked")
 EVENTS_KEPT = 64
-#: how many idempotency keys a game remembers (a retry comes within seconds)
-KEYS_KEPT = 512
-
-NOT_UNDONE = "nothing was undone"
-BUSY_ELSEWHERE = (
-    "Another copy of the app using this data folder keeps changing this game; your entry "
-    "was not added. Close the other copy, or try again in a moment."
-)
-
-
-class WriteFailed(StorageError):
-    """The data folder could not be written (disk full, no permission, read-only):
-    an OSError at the repository's edge, in words, in the storage error family."""
-
-
-_OS_WORDS = {
-    errno.ENOSPC: "the disk of the machine running the table is full",
-    errno.EDQUOT: "the disk quota of the machine running the table is used up",
-    errno.EROFS: "the data folder is on a read-only disk",
-    errno.EACCES: "the app may not write to its data folder (permission denied)",
-    errno.EPERM: "the app may not write to its data folder (not permitted)",
-    errno.EIO: "the disk of the machine running the table reported an error",
-}
-
-
-def write_failed(exc: OSError, kept: str = "the game is as it was before") -> WriteFailed:
-    """``exc`` in words: what happened, and that nothing was lost (``kept``)."""
-    what = _OS_WORDS.get(exc.errno or 0) or (
-        f"the data folder could not be written ({exc.strerror or type(exc).__name__})"
-    )
-    return WriteFailed(f"{what[:1].upper()}{what[1:]}. Nothing was lost: {kept}.")
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why an entry was not accepted: the referee's words and the rule they cite.
-
-    ``changed`` lists what other devices did since the refused device last
-    looked, when that is why (or part of why) it was refused.
-    """
-
-    message: str
-    rule: str | None = None
-    changed: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who makes a change: a device id (for keys and "was it me?") and words for people."""
-
-    id: str
-    name: str
-
-
-SOLO = Actor("solo", "This device")
-#: who changed a game when another process did (a second server on the same data folder)
-ELSEWHERE = Actor("elsewhere", "Another copy of the app")
 #: how often an entry is judged again after another process wrote first
 STALE_TRIES = 3
-
-
-@dataclass(frozen=True)
-class TableEvent:
-    """One change of a live game, as every device hears of it."""
-
-    revision: int
-    kind: EventKind
-    actor: Actor
-    actions: tuple[Action, ...]
-    line: str  # "Bob: meld 5♥ 6♥ 7♥"
-    news: str  # "Bob just recorded meld 5♥ 6♥ 7♥" (for a refusal's "what changed")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The result of one write: refused (``refusal``), applied (``event``), or a retry."""
-
-    refusal: Refusal | None = None
-    event: TableEvent | None = None
-    duplicate: bool = False
-
-
-# ---- words --------------------------------------------------------------------------------
-
-
-def _card_words(value: Any) -> list[str]:
-    """Card symbols found in an action field (a card, or a list of cards), else []."""
-    items = value if isinstance(value, list | tuple) else [value]
-    if not items or not all(isinstance(v, str) for v in items):
-        return []
-    try:
-        return [Card.parse(v).symbol for v in items]
-    except (ValueError, KeyError):
-        return []
-
-
-def describe_action(action: ActionIn) -> str:
-    """Plain words for any game's action: its player, its kind and its cards.
-
-    >>> describe_action({"type": "meld", "player": "Bob", "cards": ["5H", "6H", "7H"]})
-    'Bob meld 5♥ 6♥ 7♥'
-    >>> describe_action({"type": "end_hand_empty_stock"})
-    'end hand empty stock'
-    """
-    data = action.to_json() if isinstance(action, Action) else dict(action)
-    words: list[str] = []
-    player = data.get("player")
-    if isinstance(player, str):
-        words.append(player)
-    words.append(str(data.get("type", "entry")).replace("_", " "))
-    for name, value in data.items():
-        if name not in ("type", "player"):
-            words += _card_words(value)
-    return " ".join(words)
-
-
-def _what(actions: Sequence[Action]) -> str:
-    if not actions:
-        return "nothing"
-    if len(actions) <= 3:
-        return ", ".join(describe_action(a) for a in actions)
-    return f"{describe_action(actions[0])} and {len(actions) - 1} more entries"
-
-
-def entry_key(device: str, seen: int, kind: str, actions: Sequence[ActionIn] = ()) -> str:
-    """The idempotency key of a write: the same device, the same screen, the same entry.
-
-    ``device`` is the device's own id (kept by the table through reconnects and
-    restarts), not a browser session's; ``seen`` is the game's revision the
-    device showed -- the stored revision, the same number in every process and
-    after a restart.  A device that sends the same tap again (its screen never
-    showed the first one's result) sends the same key, whatever happened to the
-    network or the server in between; a new entry made after the screen showed the
-    result has a new ``seen`` and so a new key.
-    """
-    body = json.dumps(
-        [
-            device,
-            seen,
-            kind,
-            [a.to_json() if isinstance(a, Action) else a for a in actions],
-        ],
-        sort_keys=True,
-        default=str,
-    )
-    return hashlib.sha256(body.encode()).hexdigest()
-
-
-KEYS_FOLDER = "table-keys"
-
-
-class KeyBook:
-    """The idempotency keys of one game's writes, kept beside the history.
-
-    In ``<data folder>/table-keys/<game id>.json``: the keys applied lately, and
-    the one being applied now (written before the save, under the writer lock).
-    A crash between the save and the answer leaves that key pending; the next
-    process to open the game settles it from the game's revision: saved (the
-    revision went one past the one expected) or not (it did not move).  So a
-    device that retries after a restart is answered "already done" exactly when
-    its entry was saved.  The file is rewritten atomically (rename) but not
-    fsynced: it outlives a killed process, and the entry's own save is the
-    durable step.  Without a data folder (in memory) the keys live in memory.
-    """
-
-    def __init__(self, folder: Path | None, game_id: str) -> None:
-        self.path = folder / KEYS_FOLDER / f"{game_id}.json" if folder is not None else None
-        self.keys: OrderedDict[str, int] = OrderedDict()
-        self._pending: tuple[str, int] | None = None
-
-    def __contains__(self, key: object) -> bool:
-        return key in self.keys
-
-    def load(self, stored_revision: int) -> None:
-        """Read the keys kept for the game, settling a key a crash left pending."""
-        if self.path is None:
-            return
-        try:
-            data = json.loads(self.path.read_bytes())
-            kept = [(str(k), int(r)) for k, r in data.get("keys", [])]
-            pending = data.get("pending")
-        except FileNotFoundError:
-            return
-        except (OSError, ValueError, TypeError, AttributeError) as exc:
-            log.warning("the retry keys of %s could not be read: %s", self.path, exc)
-            return
-        self.keys = OrderedDict(kept)
-        if isinstance(pending, list) and len(pending) == 2:
-            key, expected = str(pending[0]), int(pending[1])
-            if stored_revision == expected + 1:  # saved; the answer never left
-                self.keys[key] = expected + 1
-            # else not saved (the revision did not move), or cannot be told: a retry is
-            # judged as a new entry
-        self._write()
-
-    def before(self, key: str, expected: int) -> None:
-        """``key`` is about to be saved at revision ``expected`` (+1)."""
-        self._pending = (key, expected)
-        self._write()
-
-    def applied(self, key: str, revision: int) -> None:
-        self.keys[key] = revision
-        self.keys.move_to_end(key)
-        while len(self.keys) > KEYS_KEPT:
-            self.keys.popitem(last=False)
-        self._pending = None
-        self._write()
-
-    def settled(self) -> None:
-        """The write with a pending key was not saved (refused, or the save failed)."""
-        if self._pending is not None:
-            self._pending = None
-            self._write()
-
-    def _write(self) -> None:
-        if self.path is None:
-            return
-        data = json.dumps({"keys": list(self.keys.items()), "pending": self._pending})
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        try:
-            self.path.parent.mkdir(exist_ok=True)
-            tmp.write_text(data)
-            os.replace(tmp, self.path)
-        except OSError as exc:  # the keys go on in memory; a retry may count twice
-            log.warning("the retry keys of %s could not be kept: %s", self.path, exc)
-
-
-def listed_part(summary: dict[str, Any] | Summary | None) -> tuple[Any, ...]:
-    """The part of a summary the history list shows (of its JSON, or of the typed summary
-    itself -- the same key, without turning a long game's ledger into JSON)."""
-    if not summary:
-        return ()
-    finished: Any
-    winners: Any
-    totals: Any
-    if isinstance(summary, Summary):
-        finished, winners, totals = summary.finished, summary.winners, summary.totals
-        hands, dealer = len(summary.hands), summary.dealer
-    else:
-        finished, winners, totals = (summary.get(k) for k in ("finished", "winners", "totals"))
-        hands, dealer = len(summary.get("hands") or []), summary.get("dealer")
-    return (
-        bool(finished),
-        tuple(winners or ()),
-        tuple(sorted((totals or {}).items())),
-        hands,
-        dealer,
-    )
-
-
-def _said(exc: StorageError | OSError) -> str:
-    return str(write_failed(exc) if isinstance(exc, OSError) else exc)
 
 
 # ---- the live game ---------------------------------------------------------------------------
@@ -874,7 +573,7 @@ class LiveGame:
         explicit: an event loop that happens to be running (a test's browser driver)
         may never run a job handed to it.
         """
-        worker = _LISTING_WORKER
+        worker = listing._LISTING_WORKER
         if worker is None:
             self._flush_listed()
             return
@@ -912,93 +611,3 @@ class LiveGame:
         self._listed = (status, key)
         self.meta = self.meta.model_copy(update={"summary": listed, "status": status})
         history_changed()  # Home on every device: a hand more, a game finished
-
-
-# ---- the hub --------------------------------------------------------------------------------
-
-
-@dataclass
-class TableHub:
-    """Every live game of one history (one repository), opened once per process."""
-
-    repo: GameRepository
-    ruleset_of: Callable[[str], Any] = load_ruleset
-    _games: dict[str, LiveGame] = field(default_factory=dict)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def live(self, game_id: str) -> LiveGame:
-        """The live game of ``game_id``, replayed from history the first time it is asked for
-        (and again if another process changed it since)."""
-        with self._lock:
-            found = self._games.get(game_id)
-            if found is None:
-                found = LiveGame(self.repo, game_id, self.ruleset_of)
-                self._games[game_id] = found
-                self._forget_idle()
-                return found
-        found.catch_up()
-        return found
-
-    def _forget_idle(self, keep: int = 32) -> None:
-        """Keep memory flat: drop games nobody is looking at, oldest first."""
-        idle = [gid for gid, g in self._games.items() if g.listeners == 0]
-        for gid in idle[: max(0, len(self._games) - keep)]:
-            del self._games[gid]
-
-
-_HUBS_LOCK = threading.Lock()
-#: saves history-list lines off the request path (the app); None: saved at once
-_LISTING_WORKER: ThreadPoolExecutor | None = None
-
-
-def defer_listing() -> None:
-    """Save history-list lines on a worker thread from now on (the app calls this once)."""
-    global _LISTING_WORKER
-    with _HUBS_LOCK:
-        if _LISTING_WORKER is None:
-            _LISTING_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="listing")
-
-
-#: who follows the history list of every screen in this process (weakly held, by id)
-_HISTORY_WATCHERS: dict[int, weakref.ref[Any]] = {}
-
-
-def watch_history(watcher: Any) -> None:
-    """Call ``watcher.history_heard()`` whenever any device changes the history list: a
-    game started, finished, abandoned or brought back, or its line (hands, totals) moved
-    on -- so Home on every phone follows without a reload."""
-    key = id(watcher)
-
-    def gone(_: Any) -> None:
-        with _HUBS_LOCK:
-            _HISTORY_WATCHERS.pop(key, None)
-
-    with _HUBS_LOCK:
-        _HISTORY_WATCHERS[key] = weakref.ref(watcher, gone)
-
-
-def history_changed() -> None:
-    """Tell every screen following the history that it changed (see :func:`watch_history`)."""
-    with _HUBS_LOCK:
-        refs = list(_HISTORY_WATCHERS.values())
-    for ref in refs:
-        watcher = ref()
-        if watcher is not None:
-            watcher.history_heard()
-
-
-def hub_for(repo: GameRepository, ruleset_of: Callable[[str], Any] | None = None) -> TableHub:
-    """The hub of ``repo`` (one per repository object, process-wide).
-
-    A guarded view of a repository (a phone's) shares its hub with the host's.
-    """
-    inner = getattr(repo, "inner", repo)
-    with _HUBS_LOCK:
-        # kept on the repository itself, so the hub lives exactly as long as it does
-        hub: TableHub | None = getattr(inner, "_table_hub", None)
-        if hub is None:
-            hub = TableHub(inner, ruleset_of or load_ruleset)
-            setattr(inner, "_table_hub", hub)  # noqa: B010 (not part of the repository type)
-        elif ruleset_of is not None:
-            hub.ruleset_of = ruleset_of
-        return hub
