@@ -421,7 +421,10 @@ def _vocabulary() -> tuple[str, ...]:
 @cache
 def _expand(term: str) -> dict[str, tuple[str, float]]:
     """The rulebook's words ``term`` may stand for: word -> (how it matched, similarity)."""
-    from rapidfuzz.distance import OSA
+    try:
+        from rapidfuzz.distance import OSA
+    except ImportError:  # a phone's browser: rapidfuzz has no WebAssembly wheel
+        from companion.rulebook import osa_fallback as OSA  # type: ignore[no-redef]
 
     found: dict[str, tuple[str, float]] = {}
     vocabulary = _vocabulary()
