@@ -1,0 +1,334 @@
+"""The history on a phone with no computer: the in-memory twin, written through to a log.
+
+A browser has no folder the app may write and no file lock; what it has is
+the origin-private file system (OPFS), whose *synchronous* access handles,
+available to the web worker Pyodide runs in, write and ``flush()`` a file
+before the call returns.  So :class:`BrowserRepository` keeps the games in
+memory (it is a :class:`~companion.storage.memory.MemoryRepository`) and, under
+the same lock, appends one line to a log for every change before the change
+returns: an entry is acknowledged only once it is in persistent storage.
+
+The log (two :class:`LogFile` slots, ``a`` and ``b``) holds JSON lines::
+
+    {"gen": 3}                                   first line: the generation
+    {"game": {...}, "rev": 7, "trash": false}    a game as it now is (the last one wins)
+    {"players": [{...}, ...]}                    every player, when they change
+    {"ready": true}                              a compacted copy is complete
+
+Opening replays the newest complete generation.  A line cut short by a crash
+(no newline, or not JSON) was never acknowledged and is skipped.  When the log
+has grown well past what it describes, opening writes a compact copy into the
+other slot (a generation higher, ``ready`` last) and appends there from then
+on; a crash while copying leaves the copy without ``ready``, so the next open
+uses the old slot, which still has everything.
+
+:class:`FileLog` keeps a slot in a file (fsync per append): the desktop twin
+used by the contract tests.  In the browser :func:`open_browser_repository`
+opens the OPFS slots (see :mod:`companion.platform`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, Protocol
+
+from companion.storage.memory import MemoryRepository
+from companion.storage.models import (
+    GameStatus,
+    ImportReport,
+    Player,
+    StorageError,
+    StoredGame,
+)
+
+__all__ = ["BrowserRepository", "FileLog", "LogFile", "MemoryLog"]
+
+
+class LogFile(Protocol):
+    """One slot of the log.  ``append`` and ``reset`` are durable when they return."""
+
+    def read(self) -> bytes: ...
+
+    def append(self, data: bytes) -> None: ...
+
+    def reset(self, data: bytes) -> None: ...
+
+
+class MemoryLog:
+    """A slot in memory (tests: what was made durable, and a crash in the middle)."""
+
+    def __init__(self, data: bytes = b"") -> None:
+        self.data = data
+
+    def read(self) -> bytes:
+        return self.data
+
+    def append(self, data: bytes) -> None:
+        self.data += data
+
+    def reset(self, data: bytes) -> None:
+        self.data = data
+
+
+class FileLog:
+    """A slot in a file: appended and fsynced, or replaced whole and fsynced."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch(exist_ok=True)
+
+    def read(self) -> bytes:
+        return self.path.read_bytes()
+
+    def append(self, data: bytes) -> None:
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def reset(self, data: bytes) -> None:
+        fd = os.open(self.path, os.O_WRONLY | os.O_TRUNC)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _line(record: dict[str, Any]) -> bytes:
+    return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+def _records(data: bytes) -> Iterator[dict[str, Any]]:
+    """The complete, readable lines of a slot (a torn last line was never acknowledged)."""
+    lines = data.split(b"\n")
+    for raw in lines[:-1]:  # the part after the last newline is unfinished
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            yield record
+
+
+def _generation(records: list[dict[str, Any]]) -> int | None:
+    """The slot's generation if it can be used (a compacted copy must say ``ready``)."""
+    if not records or not isinstance(records[0].get("gen"), int):
+        return None
+    gen: int = records[0]["gen"]
+    if gen > 0 and not any(r.get("ready") is True for r in records):
+        return None
+    return gen
+
+
+#: compact when the log has this many more lines than it has games (plus players)
+_SLACK = 200
+
+
+class BrowserRepository(MemoryRepository):
+    """Games in memory, every change appended to a durable log before it returns."""
+
+    def __init__(self, a: LogFile, b: LogFile, *, label: str = "this browser") -> None:
+        super().__init__()
+        self._slots = (a, b)
+        self._label = label
+        self._problems: list[str] = []
+        self._active = 0
+        self._gen = 0
+        self._lines = 0
+        self._load()
+
+    @property
+    def problems(self) -> list[str]:
+        return list(self._problems)
+
+    # ---- opening ------------------------------------------------------------------------
+    def _load(self) -> None:
+        raw = [s.read() for s in self._slots]
+        slots = [list(_records(data)) for data in raw]
+        gens = [_generation(r) for r in slots]
+        usable = [i for i in (0, 1) if gens[i] is not None]
+        self._games.clear()
+        self._trash.clear()
+        self._players.clear()
+        self._revisions.clear()
+        if not usable:
+            # never overwrite what cannot be read: start in an empty slot, or refuse
+            empty = [i for i in (0, 1) if not raw[i]]
+            if not empty:
+                raise StorageError(
+                    f"the saved history in {self._label} cannot be read; it was left as it is"
+                )
+            if len(empty) == 1:
+                self._problems.append(
+                    f"Part of the saved history in {self._label} could not be read; "
+                    "it was left as it is and new games are saved beside it."
+                )
+            self._active, self._gen, self._lines = empty[0], 0, 1
+            self._slots[empty[0]].reset(_line({"gen": 0}))
+            return
+        self._active = max(usable, key=lambda i: gens[i] or 0)
+        self._gen = gens[self._active] or 0
+        records = slots[self._active]
+        for record in records[1:]:
+            self._apply(record)
+        self._lines = len(records)
+        if self._lines > len(self._games) + len(self._trash) + 1 + _SLACK:
+            self._compact()
+
+    def _apply(self, record: dict[str, Any]) -> None:
+        try:
+            if "game" in record:
+                game = StoredGame.model_validate(record["game"])
+                self._games.pop(game.id, None)
+                self._trash.pop(game.id, None)
+                (self._trash if record.get("trash") else self._games)[game.id] = game
+                self._revisions[game.id] = int(record.get("rev", 0))
+            elif "players" in record:
+                players = [Player.model_validate(p) for p in record["players"]]
+                self._players = {p.name: p for p in players}
+        except (ValueError, TypeError) as exc:
+            self._problems.append(f"A saved line in {self._label} was damaged and skipped ({exc}).")
+
+    def _snapshot_lines(self) -> Iterable[bytes]:
+        for trash, table in ((False, self._games), (True, self._trash)):
+            for game in table.values():
+                yield self._game_line(game, trash)
+        yield self._players_line()
+
+    def _compact(self) -> None:
+        other = 1 - self._active
+        body = [_line({"gen": self._gen + 1}), *self._snapshot_lines(), _line({"ready": True})]
+        self._slots[other].reset(b"".join(body))
+        self._active, self._gen, self._lines = other, self._gen + 1, len(body)
+
+    # ---- writing through ----------------------------------------------------------------
+    def _game_line(self, game: StoredGame, trash: bool) -> bytes:
+        return _line(
+            {
+                "game": game.model_dump(mode="json"),
+                "rev": self._revisions.get(game.id, 0),
+                "trash": trash,
+            }
+        )
+
+    def _players_line(self) -> bytes:
+        return _line({"players": [p.model_dump(mode="json") for p in self._players.values()]})
+
+    def _write(self, game_ids: Iterable[str] = (), players: bool = False) -> None:
+        """Append what changed; on failure the memory goes back to what is saved."""
+        lines = []
+        for gid in dict.fromkeys(game_ids):
+            if gid in self._games:
+                lines.append(self._game_line(self._games[gid], False))
+            elif gid in self._trash:
+                lines.append(self._game_line(self._trash[gid], True))
+        if players:
+            lines.append(self._players_line())
+        if not lines:
+            return
+        try:
+            self._slots[self._active].append(b"".join(lines))
+        except Exception as exc:  # quota, a revoked handle: nothing acknowledged
+            self._load()
+            raise StorageError(
+                f"could not save in {self._label} ({exc}); the change was not kept"
+            ) from None
+        self._lines += len(lines)
+
+    def _with_names(self, *names: str) -> list[str]:
+        return [g.id for g in self._all() if any(n in g.players for n in names)]
+
+    # every change: the in-memory twin's, then its line, under the one lock
+    def create_game(
+        self, game: str, players: list[str], rules: dict[str, Any] | None = None
+    ) -> StoredGame:
+        with self._lock:
+            stored = super().create_game(game, players, rules)
+            self._write([stored.id], players=True)
+            return stored
+
+    def append_action(
+        self, game_id: str, action: dict[str, Any], *, expected: int | None = None
+    ) -> int:
+        with self._lock:
+            n = super().append_action(game_id, action, expected=expected)
+            self._write([game_id])
+            return n
+
+    def append_actions(
+        self, game_id: str, actions: list[dict[str, Any]], *, expected: int | None = None
+    ) -> int:
+        with self._lock:
+            n = super().append_actions(game_id, actions, expected=expected)
+            self._write([game_id])
+            return n
+
+    def pop_action(self, game_id: str, *, expected: int | None = None) -> dict[str, Any] | None:
+        with self._lock:
+            popped = super().pop_action(game_id, expected=expected)
+            if popped is not None:
+                self._write([game_id])
+            return popped
+
+    def replace_actions(
+        self, game_id: str, actions: list[dict[str, Any]], *, expected: int | None = None
+    ) -> None:
+        with self._lock:
+            super().replace_actions(game_id, actions, expected=expected)
+            self._write([game_id])
+
+    def set_summary(
+        self, game_id: str, summary: dict[str, Any] | None, status: GameStatus | None = None
+    ) -> None:
+        with self._lock:
+            super().set_summary(game_id, summary, status)
+            self._write([game_id])
+
+    def delete_game(self, game_id: str) -> None:
+        with self._lock:
+            super().delete_game(game_id)
+            self._write([game_id])
+
+    def restore_game(self, game_id: str) -> StoredGame:
+        with self._lock:
+            restored = super().restore_game(game_id)
+            self._write([game_id])
+            return restored
+
+    def add_player(self, name: str) -> Player:
+        with self._lock:
+            before = set(self._players)
+            player = super().add_player(name)
+            if set(self._players) != before:
+                self._write(players=True)
+            return player
+
+    def rename_player(self, old: str, new: str) -> None:
+        with self._lock:
+            super().rename_player(old, new)
+            key = self._find_player(new.strip())
+            self._write(self._with_names(key) if key else [], players=True)
+
+    def merge_players(self, source: str, target: str) -> None:
+        with self._lock:
+            super().merge_players(source, target)
+            key = self._find_player(target)
+            self._write(self._with_names(key) if key else [], players=True)
+
+    def import_json(self, data: dict[str, Any]) -> ImportReport:
+        with self._lock:
+            return super().import_json(data)
+
+    def _bulk_insert(
+        self, games: list[StoredGame], trash: list[StoredGame], players: list[Player]
+    ) -> None:
+        with self._lock:
+            super()._bulk_insert(games, trash, players)
+            self._write([g.id for g in [*games, *trash]], players=True)
