@@ -143,6 +143,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     poker.add_argument("--names", help="comma-separated player names, in hand order")
     poker.add_argument("--json", action="store_true", help="print the judgement as JSON")
+
+    phone = sub.add_parser(
+        "build-phone",
+        help="build the whole app as a folder a phone's browser runs offline",
+        description=(
+            "Write the app, Python (Pyodide) and every wheel it needs into DIR: any static "
+            "file server serves it (python -m http.server -d DIR); opened once on a phone, "
+            "it is added to the home screen and starts with no network and no computer."
+        ),
+    )
+    phone.add_argument("dir", type=Path, help="the folder to write (an earlier build is replaced)")
+    phone.add_argument(
+        "--wheels",
+        type=Path,
+        default=None,
+        help="folder of downloaded browser wheels to reuse (default: the user cache folder)",
+    )
     return parser
 
 
@@ -248,7 +265,25 @@ def _cmd_poker(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"check": _cmd_check, "score": _cmd_score, "replay": _cmd_replay, "poker": _cmd_poker}
+def _cmd_build_phone(args: argparse.Namespace) -> int:
+    from companion.phone_build import PhoneBuildError, build_phone
+
+    try:
+        report = build_phone(args.dir, args.wheels)
+    except PhoneBuildError as exc:
+        print(f"companion build-phone: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(report.describe())
+    return EXIT_OK
+
+
+COMMANDS = {
+    "check": _cmd_check,
+    "score": _cmd_score,
+    "replay": _cmd_replay,
+    "poker": _cmd_poker,
+    "build-phone": _cmd_build_phone,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

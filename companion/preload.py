@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import threading
 
+from companion.platform import in_background
+
 __all__ = ["THREAD_NAME", "preload_in_background"]
 
 THREAD_NAME = "preload-pokerkit"
@@ -24,7 +26,7 @@ def _preload() -> None:
         poker.evaluate("AS KS QS JS 10S")
 
 
-def preload_in_background() -> threading.Thread:
-    thread = threading.Thread(target=_preload, name=THREAD_NAME, daemon=True)
-    thread.start()
+def preload_in_background() -> threading.Thread | None:
+    """A daemon thread (None in a browser: there it runs on the event loop, see platform)."""
+    thread: threading.Thread | None = in_background(_preload, THREAD_NAME)
     return thread
