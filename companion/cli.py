@@ -266,8 +266,11 @@ def _cmd_poker(args: argparse.Namespace) -> int:
 
 
 def _cmd_build_phone(args: argparse.Namespace) -> int:
-    from companion.phone_build import PhoneBuildError, build_phone
-
+    try:
+        from companion.phone_build import PhoneBuildError, build_phone
+    except ImportError as exc:
+        print(f"companion build-phone: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         report = build_phone(args.dir, args.wheels)
     except PhoneBuildError as exc:

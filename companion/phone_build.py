@@ -30,9 +30,14 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from packaging.markers import default_environment
-from packaging.requirements import Requirement
-from packaging.utils import canonicalize_name, parse_wheel_filename
+try:
+    from packaging.markers import default_environment
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name, parse_wheel_filename
+except ImportError:  # pragma: no cover - the "phone" extra
+    raise ImportError(
+        "companion build-phone needs the packaging library: pip install -e '.[phone]'"
+    ) from None
 
 __all__ = [
     "BROWSER_ROOTS",
