@@ -279,6 +279,7 @@ def rule_with_a_typo(page: Any) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # four Pyodide boots, slow on a busy 2-core machine
 def test_phone_build_runs_offline_and_keeps_the_game(
     static_server: StaticServer, pw: Any, tmp_path: Path
 ) -> None:
@@ -300,8 +301,8 @@ def test_phone_build_runs_offline_and_keeps_the_game(
         app_up(page)
         side(page, "Bob", 3)
 
-        page.goto(static_server.url)
-        app_up(page)
+        page.goto(static_server.url)  # the same page (only the #route changes) ...
+        app_up(page)  # ... but Flutter may switch its accessibility tree off again
         home(page)
         rummoli_poker(page)
 
@@ -310,12 +311,15 @@ def test_phone_build_runs_offline_and_keeps_the_game(
         home(page)
         rule_with_a_typo(page)
 
-        # no computer any more: the app starts from the service worker's cache
+        # no computer any more: the browser starts again and the app from its cache
+        phone.close()
         static_server.stop()
+        page = phone.open()
         page.goto(game)
         app_up(page)
         side(page, "Bob", 3)
-        page.goto(static_server.url + "#/history")
+        assert static_server.proc.poll() is not None  # it really was the cache
+        page.goto(static_server.url + "#/history")  # the same page: the router follows
         app_up(page)
         expect(page.get_by_text(re.compile("Umtali")).first).to_be_visible(timeout=T)
         assert phone.outside == [], phone.outside
@@ -327,6 +331,7 @@ def test_phone_build_runs_offline_and_keeps_the_game(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)
 def test_killed_right_after_an_entry_loses_nothing(
     static_server: StaticServer, pw: Any, tmp_path: Path
 ) -> None:
