@@ -1,12 +1,21 @@
-"""Cold start: `companion --web` command → first frame, and → home screen usable, in Chromium.
+"""Cold start: `companion --web` command -> first frame -> home screen usable, in Chromium.
 
 Run: .venv/bin/python benchmarks/startup.py [--runs 5]
-Each run starts a new server process and a new browser context; prints medians.
+
+Each run starts a new server process and a new browser context.  Beside each
+wall time it prints the server process's CPU time (user + system, from
+``/proc/<pid>/stat``) spent from the command up to that moment: that is what
+issue 20 bounds ("server CPU from command to first screen <= 1.2 s"), and it
+reads the same on a loaded machine, where wall times do not.  The browser
+renders on the same cores, so the load (``os.getloadavg``) is printed too.
+The pokerkit preload starts after the first screen is built; the CPU three
+seconds after the home screen shows what it adds.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -25,43 +34,64 @@ from tests.browser.conftest import (  # noqa: E402
     new_page,
 )
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_of(pid: int) -> float:
+    """Seconds of CPU (user + system) the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
 
 def one_run(browser: object) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as data:
         server = AppServer(Path(data))
         t0 = time.monotonic()
         server.start()
-        t_http = time.monotonic() - t0
+        assert server.proc is not None
+        pid = server.proc.pid
+        out = {"http_ready_s": time.monotonic() - t0, "http_ready_cpu": cpu_of(pid)}
         page = new_page(browser, PHONE)
         try:
             page.goto(server.url)
             page.wait_for_selector("#loading", state="detached", timeout=90_000)
-            t_frame = time.monotonic() - t0
+            out |= {"first_frame_s": time.monotonic() - t0, "first_frame_cpu": cpu_of(pid)}
             page.locator("flt-semantics-placeholder").dispatch_event("click")
             page.get_by_test_id("game-rummoli").wait_for(timeout=60_000)
-            t_home = time.monotonic() - t0
+            out |= {"home_usable_s": time.monotonic() - t0, "home_usable_cpu": cpu_of(pid)}
+            time.sleep(3)
+            out["after_3s_cpu"] = cpu_of(pid)
         finally:
             page.context.close()
             server.stop()
-    return {"http_ready_s": t_http, "first_frame_s": t_frame, "home_usable_s": t_home}
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         p.selectors.set_test_id_attribute("flt-semantics-identifier")
         runs = [one_run(browser) for _ in range(args.runs)]
         browser.close()
-    print(f"cold start over {args.runs} runs (browser already running), seconds:")
-    for key in ("http_ready_s", "first_frame_s", "home_usable_s"):
-        vals = [r[key] for r in runs]
+    print(f"cold start over {args.runs} runs (browser already running), load {load} (shared):")
+    print(f"  {'moment':15s} {'wall s (median, min, max)':>28s}   server CPU s (median, max)")
+    for key in ("http_ready", "first_frame", "home_usable"):
+        walls = [r[f"{key}_s"] for r in runs]
+        cpus = [r[f"{key}_cpu"] for r in runs]
         print(
-            f"  {key:15s} median {statistics.median(vals):6.2f}  min {min(vals):6.2f}"
-            f"  max {max(vals):6.2f}"
+            f"  {key:15s} {statistics.median(walls):8.2f} {min(walls):8.2f} {max(walls):8.2f}"
+            f"   {statistics.median(cpus):8.2f} {max(cpus):8.2f}"
         )
+    later = statistics.median(r["after_3s_cpu"] for r in runs)
+    print(f"  3 s after the home screen (the pokerkit preload done): CPU {later:.2f} s")
+    home = statistics.median(r["home_usable_cpu"] for r in runs)
+    verdict = "met" if home <= 1.2 else "MISSED"
+    print(f"target (server CPU, command to first screen <= 1.2 s): {verdict} ({home:.2f} s)")
+    print(f"load at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -141,7 +141,8 @@ def build_main(
 
     The history is opened once, here, and shared by every session.  A history
     that must not be opened (newer or unknown format, unusable folder) gets a
-    screen saying what to do instead; pokerkit loads in the background.  With a
+    screen saying what to do instead; pokerkit loads in the background once the
+    first screen is built (:mod:`companion.preload`).  With a
     ``table``, every session starts at the gate (see the module docstring).
     ``tokens`` replaces the client storage of device tokens (tests).
     """
@@ -149,7 +150,6 @@ def build_main(
         shared_repo = repo if repo is not None else open_repository(config.data_dir)
     except StorageError as exc:
         return cannot_open(config.data_dir, exc, theme())
-    preload_in_background()
 
     def main(page: ft.Page) -> None:
         page.title = "Rummy Companion"
@@ -170,5 +170,6 @@ def build_main(
             services.came_into_view() if page.app_visible else None
         )
         page.render_views(App, services, tokens() if tokens is not None else None)
+        preload_in_background()  # after the first screen: it competes for the CPU
 
     return main

@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any
 
 import flet as ft
-import flet_charts as fch
 
 from companion.access import Capability
 from companion.components.phone import share_text
@@ -379,6 +378,8 @@ def nice_step(span: float) -> float:
 
 
 def _chart(run: Series, unit: str, label: str) -> ft.Control:
+    import flet_charts as fch  # only when a chart is drawn: it costs start-up time
+
     series = run.values
     values = [v for pts in series.values() for v in pts] or [0]
     step = nice_step(max(values) - min(values))

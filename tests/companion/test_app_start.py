@@ -84,13 +84,38 @@ def test_a_normal_history_starts_on_the_home_screen(tmp_path: Path) -> None:
     assert not screen.has("cannot-open-message")
 
 
-def test_start_up_loads_pokerkit_in_the_background(
+def test_start_up_loads_pokerkit_in_the_background_once_the_first_screen_is_built(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     started: list[bool] = []
     monkeypatch.setattr(companion.app, "preload_in_background", lambda: started.append(True))
     build_main(AppConfig(data_dir=tmp_path))
+    assert started == []  # not while the server comes up
+    start_app(tmp_path)
     assert started == [True]
+
+
+def test_the_first_screen_imports_neither_pokerkit_nor_charts() -> None:
+    """In a fresh interpreter: building the app and its first screen imports no pokerkit
+    (the preload does, later) and no flet_charts (History does)."""
+    script = textwrap.dedent(
+        """
+        import sys, tempfile
+        from pathlib import Path
+        import companion.preload
+        companion.preload.preload_in_background = lambda: None
+        import companion.app
+        companion.app.preload_in_background = lambda: None
+        from tests.companion.test_app_start import start_app
+        start_app(Path(tempfile.mkdtemp()))
+        print("pokerkit" in sys.modules, "flet_charts" in sys.modules)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "False"]
 
 
 def test_the_preload_leaves_nothing_for_the_first_poker_judgement_to_load() -> None:
