@@ -116,6 +116,9 @@ class OpfsLog:
         self._handle.truncate(0)
         self._write(data, 0)
 
+    def close(self) -> None:
+        self._handle.close()
+
 
 async def _opfs_slot(folder: Any, name: str) -> OpfsLog:
     import js

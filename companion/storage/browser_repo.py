@@ -148,6 +148,14 @@ class BrowserRepository(MemoryRepository):
     def problems(self) -> list[str]:
         return list(self._problems)
 
+    def close(self) -> None:
+        """Let go of the slots (the browser's handles are exclusive: another opener waits)."""
+        with self._lock:
+            for slot in self._slots:
+                done = getattr(slot, "close", None)
+                if done is not None:
+                    done()
+
     # ---- opening ------------------------------------------------------------------------
     def _load(self) -> None:
         raw = [s.read() for s in self._slots]

@@ -7,11 +7,13 @@ loads the app -- Python runs in the page (Pyodide), there is no app server --
 and every request to anything but that static server is blocked and counted:
 there must be none.  Then the history must survive a reload, a browser restart
 and a killed browser, and the app must start from its cache with the static
-server stopped.
+server stopped.  Last, the history backend alone on the browser's real OPFS:
+reopened and compacted, nothing lost.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -351,5 +353,71 @@ def test_killed_right_after_an_entry_loses_nothing(
     except BaseException:
         phone.close(failed=True)
         raise
+    finally:
+        phone.close()
+
+
+#: a module worker that boots the build's own Pyodide with the build's wheels and app
+#: code, then runs the Python it is sent (no Flet: the storage alone, on the real OPFS)
+_CHECK_WORKER = """
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+self.onmessage = async (event) => {
+  try {
+    const py = await loadPyodide();
+    await py.loadPackage("micropip");
+    self.postMessage({ ok: true, out: String(await py.runPythonAsync(event.data)) });
+  } catch (error) {
+    self.postMessage({ ok: false, out: String(error) });
+  }
+};
+"""
+
+_OPFS_CHECK = """
+import json, micropip
+from pyodide.http import pyfetch
+await micropip.install(%(wheels)s, deps=False)
+await (await pyfetch("app.tar.gz")).unpack_archive(format="gztar")
+from companion.platform import open_browser_history
+
+repo = await open_browser_history()
+g = repo.create_game("rummy", ["Ann", "Bob"])
+for n in range(260):  # past the slack: the next open compacts into the other slot
+    repo.append_action(g.id, {"type": "hand", "n": n})
+repo.close()
+seen = []
+for _ in range(3):  # reopen (compacts), append one more, reopen again
+    repo = await open_browser_history()
+    game = repo.get_game(g.id)
+    seen.append([len(game.actions), repo.game_revision(g.id), repo._gen, repo.problems])
+    repo.append_action(g.id, {"type": "hand", "n": len(game.actions)})
+    repo.close()
+json.dumps(seen)
+"""
+
+
+@pytest.mark.timeout(600)
+def test_browser_history_on_the_real_opfs_reopens_and_compacts(
+    static_server: StaticServer, phone_build: Path, pw: Any, tmp_path: Path
+) -> None:
+    """BrowserRepository over the browser's own OPFS slots: reopened, compacted, nothing lost."""
+    (phone_build / "opfs-check.mjs").write_text(_CHECK_WORKER)
+    wheels = sorted(f"wheels/{w.name}" for w in (phone_build / "wheels").glob("*.whl"))
+    phone = Phone(pw, tmp_path / "profile", static_server.url)
+    try:
+        page = phone.open()
+        page.goto(static_server.url + "opfs-check.mjs")  # any page of the origin
+        result = page.evaluate(
+            """code => new Promise((resolve) => {
+                const w = new Worker("opfs-check.mjs", { type: "module" });
+                w.onmessage = (e) => resolve(e.data);
+                w.postMessage(code);
+            })""",
+            _OPFS_CHECK % {"wheels": json.dumps(wheels)},
+        )
+        assert result["ok"], result["out"]
+        seen = json.loads(result["out"])
+        # 260 entries, then +1 per reopen; the first reopen compacted (generation 1)
+        assert seen == [[260, 260, 1, []], [261, 261, 1, []], [262, 262, 1, []]], seen
+        assert phone.outside == [], phone.outside
     finally:
         phone.close()
