@@ -81,3 +81,21 @@ def test_a_crash_between_the_save_and_the_answer_is_settled_from_the_revision(
         assert restarted.get_game(gid).actions == [_add("Ann", 3)]  # once, either way
     finally:
         restarted.close()
+
+
+def test_the_key_file_stays_small_and_a_line_cut_off_by_a_kill_is_ignored(tmp_path: Path) -> None:
+    book = KeyBook(tmp_path, "g1")
+    for n in range(1000):
+        book.before(f"k{n}", n)
+        book.applied(f"k{n}", n + 1)
+    assert book.path is not None
+    assert len(book.path.read_text().splitlines()) <= 4 * 64 + 1  # compacted now and then
+    book.before("k1000", 1000)
+    with book.path.open("a") as fh:
+        fh.write("a k1000 10")  # torn: killed mid-line (no newline)
+    again = KeyBook(tmp_path, "g1")
+    again.load(stored_revision=1000)  # the revision did not move: k1000 was not saved
+    assert "k999" in again and "k1000" not in again
+    saved = KeyBook(tmp_path, "g1")
+    saved.load(stored_revision=1000)  # settled once: the next process reads the same
+    assert "k999" in saved and "k1000" not in saved
