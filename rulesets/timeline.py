@@ -39,7 +39,7 @@ from typing import Any, Protocol, TypeVar
 
 from rulesets.cards import Card
 from rulesets.errors import RecordError, RulesetError
-from rulesets.protocol import Action, Game, GameRecord, Summary, Verdict
+from rulesets.protocol import Action, Game, GameRecord, Ruleset, Summary, Verdict
 
 __all__ = [
     "Replayed",
@@ -90,18 +90,22 @@ class Replayed:
     problem: RulesetError | None = field(default=None, compare=False)
 
 
-def replay(record: GameRecord, *, lenient: bool = False) -> Replayed:
+def replay(
+    record: GameRecord, *, lenient: bool = False, ruleset: Ruleset | None = None
+) -> Replayed:
     """The live game of ``record`` (one replay, python-chess style: then push and pop).
 
     Strict (the default): any entry the referee refuses raises from the
     :class:`~rulesets.errors.RulesetError` family, naming the entry (and the rule
     it breaks).  ``lenient``: the game holds every entry up
     to the first refused one; that entry and the rest come back in ``refused``.
-    An unknown game or bad players / rules raise either way.
+    An unknown game or bad players / rules raise either way.  ``ruleset``: the
+    referee to replay with (default: the one the record names).
     """
-    from rulesets import load_ruleset
+    if ruleset is None:
+        from rulesets import load_ruleset
 
-    ruleset = load_ruleset(record.game)
+        ruleset = load_ruleset(record.game)
     if not lenient:
         return Replayed(ruleset.from_record(record))
     game = ruleset.new_game(record.players, record.rules)

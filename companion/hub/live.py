@@ -38,7 +38,7 @@ from companion.storage import (
     StorageError,
     StoredGame,
 )
-from rulesets import RulesetError
+from rulesets import RulesetError, timeline
 from rulesets.cards import Card
 from rulesets.protocol import Action, Game, Ruleset, Summary
 
@@ -62,19 +62,17 @@ class _Replayed:
 
 
 def _replay(ruleset: Ruleset, stored: StoredGame) -> _Replayed:
-    """The live game of ``stored``: every entry the referee accepts, in order."""
-    game = ruleset.new_game(stored.players, stored.rules)
-    for i, data in enumerate(stored.actions):
-        try:
-            game.push(data)
-        except RulesetError as exc:
-            why = Refusal(
-                f"This game cannot be replayed past entry {i + 1}: {exc.reason}. "
-                "Undo takes that entry off.",
-                exc.rule,
-            )
-            return _Replayed(game, list(stored.actions[i:]), why)
-    return _Replayed(game, [], None)
+    """The live game of ``stored``: every entry the referee accepts, in order (the one
+    lenient replay, :func:`rulesets.timeline.replay`)."""
+    done = timeline.replay(stored.to_record(), lenient=True, ruleset=ruleset)
+    why = None
+    if done.problem is not None:
+        why = Refusal(
+            f"This game cannot be replayed past entry {len(done.game.actions) + 1}: "
+            f"{done.problem.reason}. Undo takes that entry off.",
+            done.problem.rule,
+        )
+    return _Replayed(done.game, list(done.refused), why)
 
 
 Listener = Callable[[TableEvent], None]
