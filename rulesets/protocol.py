@@ -571,6 +571,10 @@ class Game(Protocol):
       reason); never raises for an illegal action and agrees with ``verify``.
     * ``summary()`` -- the typed :class:`Summary`.
 
+    Looking back (the summary or a verdict at a past entry, correcting a
+    finished hand) and replaying a record are :mod:`rulesets.timeline`, built
+    on ``push`` and ``pop`` alone, the same for every game.
+
     ``action`` is the game's action model or its JSON dict.  ``hand`` is the
     acting player's private hand where the table entered it (it enables checks
     such as Umtali's no-breaking rule); it is never recorded.
