@@ -21,7 +21,8 @@ thumb would make it, and counted:
   tree, not Flutter's canvas).
 
 Targets (issue 15): 0 scrolls for every entry; Umtali <= cards + 2 taps an entry;
-Rummy hand end <= 2 + cards held + 1.  A scenario is a function taking a
+Rummy hand end <= 2 + cards held + 1; Rummoli also at its largest table, 8 players
+(issue 18).  A scenario is a function taking a
 :class:`Driver` and a game id; ``SCENARIOS`` lists them (other tables add theirs).
 Exits 1 when a target is missed.
 """
@@ -405,6 +406,92 @@ def rummoli_live(d: Driver, gid: str) -> None:
     _rummoli_says(d, "deal", "Deal round 2")
 
 
+EIGHT = ["Ann", "Bob", "Cy", "Dan", "Eve", "Fay", "Gus", "Hal"]
+
+
+def rummoli8_setup(data_dir: Path) -> str:
+    return seed(data_dir, "rummoli", EIGHT, [{"type": "start", "chips": [50] * 8, "dealer": 0}])
+
+
+def rummoli8_round(d: Driver, gid: str) -> None:
+    """The largest table (issue 18): Ann deals to eight, nobody takes the widow, Bob and
+    Cy bet 1 and the other six fold, Bob wins the poker, Dan laid 10♠, Cy goes out
+    while Eve holds 1 card and Hal -- the 8th, whose row a phone used to cut off -- 3."""
+    d.open(f"/play/{gid}")
+    _rummoli_says(d, "scoreline", "Round 1")
+
+    d.entry("Deal round 1 (8 players)", 0, None)
+    d.tap("deal")
+    _rummoli_says(d, "deal-sizes", "widow")
+
+    d.entry("Nobody takes the widow", 0, None)
+    d.tap("widow-none")
+    d.tap("widow-confirm")
+    _rummoli_says(d, "widow-result", "Nobody took the widow")
+
+    for who in EIGHT[1:] + EIGHT[:1]:
+        what = "bet" if who in ("Bob", "Cy") else "fold"
+        d.entry(f"{who} {'folds' if what == 'fold' else 'bets 1'}", 0, None)
+        d.tap(f"{what}-{who.lower()}")
+        if what == "fold":
+            _rummoli_says(d, f"folded-{who.lower()}", f"{who} folded")
+        else:
+            _rummoli_says(d, f"stack-{who}", f"{who}: 40 chips")
+
+    d.entry("Bob wins the poker", 0, None)
+    d.ensure("poker-mode-tap")
+    d.tap("winner-bob")
+    d.tap("record-poker")
+    _rummoli_says(d, "poker-result-verdict", "Bob wins the Poker pot")
+
+    d.entry("Dan laid 10♠: his pot", 0, None)
+    d.ensure("rummoli-mode-quick")
+    d.tap("pot-10S", "pot 10♠")
+    d.tap("claim-by-dan")
+    _rummoli_says(d, "won-so-far", "10♠ by Dan")
+
+    d.entry("Cy goes out; Eve 1, Hal 3 cards", 4, None)
+    d.tap("out-cy")
+    d.tap("held-eve-plus")
+    for _ in range(3):
+        d.tap("held-hal-plus")
+    d.wait_label("held-hal", "Hal holds: 3")
+    d.tap("record-out")
+    _rummoli_says(d, "deal", "Deal round 2")
+
+
+def rummoli8_live(d: Driver, gid: str) -> None:
+    """Eight players card by card: Bob wins the poker and starts with 3♣, Cy 4♣, then
+    an impasse."""
+    d.open(f"/play/{gid}")
+    d.wait_label("scoreline", "Round 1")
+    d.tap("deal")
+    d.tap("widow-none")
+    d.tap("widow-confirm")
+    d.tap("winner-bob")
+    d.tap("record-poker")
+    _rummoli_says(d, "poker-result-verdict", "Bob wins the Poker pot")
+    d.tap("rummoli-mode-live")
+    _rummoli_says(d, "lay-verdict", "Bob starts")
+
+    d.entry("Bob lays 3♣ (his turn, 8 players)", 1, 2)
+    d.ensure("lay-by-bob")
+    d.cards("lay", "3C")
+    d.tap("record-lay")
+    _rummoli_says(d, "laid-log", "3C by Bob")
+
+    d.entry("Cy lays 4♣", 1, 3)
+    d.ensure("lay-by-cy")
+    d.cards("lay", "4C")
+    d.tap("record-lay")
+    _rummoli_says(d, "laid-log", "4C by Cy")
+
+    d.entry("Nobody can lay: an impasse", 0, 2)
+    d.tap("impasse-live")
+    d.tap("record-lay")
+    _rummoli_says(d, "deal", "Deal round 2")
+
+
 @dataclass(frozen=True)
 class Scenario:
     name: str
@@ -418,6 +505,8 @@ SCENARIOS: list[Scenario] = [
     Scenario("Rummy: 6-player hand end", rummy6_setup, rummy6_hand_end),
     Scenario("Rummoli: one 4-player round", rummoli_setup, rummoli_round),
     Scenario("Rummoli: the live log, card by card", rummoli_setup, rummoli_live),
+    Scenario("Rummoli: one 8-player round", rummoli8_setup, rummoli8_round),
+    Scenario("Rummoli: the live log at 8 players", rummoli8_setup, rummoli8_live),
 ]
 
 

@@ -155,9 +155,11 @@ def section(
     return ft.Semantics(content=box, identifier=ident, key=ident, container=True) if ident else box
 
 
-def _icon_step(icon: ft.IconData, label: str, ident: str, on_click: Any, off: bool) -> ft.Control:
+def _icon_step(
+    icon: ft.IconData, label: str, ident: str, on_click: Any, off: bool, size: int = 30
+) -> ft.Control:
     return labelled(
-        ft.IconButton(icon, on_click=on_click, disabled=off, icon_size=30),
+        ft.IconButton(icon, on_click=on_click, disabled=off, icon_size=size),
         label,
         ident,
         button=True,
@@ -166,22 +168,45 @@ def _icon_step(icon: ft.IconData, label: str, ident: str, on_click: Any, off: bo
 
 
 def stepper(
-    label: str, value: int, on_step: Callable[[int], None], ident: str, lo: int = 0, hi: int = 99
+    label: str,
+    value: int,
+    on_step: Callable[[int], None],
+    ident: str,
+    lo: int = 0,
+    hi: int = 99,
+    *,
+    shown: str | None = None,
 ) -> ft.Control:
-    """- value +; ``on_step(delta)`` works from the latest value (never a stale closure)."""
+    """- value +; ``on_step(delta)`` works from the latest value (never a stale closure).
+
+    ``shown``: shorter words on screen than ``label`` (a name), and a narrower stepper
+    (two fit a phone's row; its targets stay 42 px)."""
+    narrow = shown is not None
     number = ft.Text(
-        str(value), size=20, weight=ft.FontWeight.BOLD, width=36, text_align=ft.TextAlign.CENTER
+        str(value),
+        size=20,
+        weight=ft.FontWeight.BOLD,
+        width=28 if narrow else 36,
+        text_align=ft.TextAlign.CENTER,
     )
+    icon = 26 if narrow else 30
     return ft.Row(
         height=ROW,
         controls=[
-            ft.Text(label, size=15, expand=True),
+            ft.Text(
+                shown or label,
+                size=15,
+                expand=True,
+                max_lines=1,
+                overflow=ft.TextOverflow.ELLIPSIS,
+            ),
             _icon_step(
                 ft.Icons.REMOVE_CIRCLE_OUTLINE,
                 f"Less: {label}",
                 f"{ident}-minus",
                 lambda _: on_step(-1),
                 value <= lo,
+                icon,
             ),
             said(number, f"{label}: {value}", ident),
             _icon_step(
@@ -190,6 +215,7 @@ def stepper(
                 f"{ident}-plus",
                 lambda _: on_step(+1),
                 value >= hi,
+                icon,
             ),
         ],
         vertical_alignment=ft.CrossAxisAlignment.CENTER,

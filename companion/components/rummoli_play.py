@@ -5,9 +5,12 @@ who went out and how many cards each other player still holds, or an impasse.
 Live: who laid which card, judged by the referee as it is chosen.  Open pots,
 held cards, the next card, pending claims and every rule come from the referee.
 
-The entry never changes height while a round is entered (the part under the
-board is the same size whether it asks who laid a pot or who went out), so the
-board's pots stay where the thumb found them.
+The screen is one scrolling column.  Quick: the mode row, the board (its pots
+tapped), then who laid a pot / who went out (the same least height whether it
+asks one or the other; the other players' cards held two to a row, so eight
+players fit a phone), then the stacks.  Live: the mode row, the log, who lays,
+the still card grid, then the board and the stacks.  Nothing above a target
+changes height, so the pots and the grid stay where the thumb found them.
 """
 
 from __future__ import annotations
@@ -62,8 +65,9 @@ Picker: Any = CompactPicker
 __all__ = ["LiveLog", "PlayPanel", "QuickSettlement"]
 
 
-def _intro(summary: RummoliSummary, hand: RummoliHand, modes: ft.Control | None) -> ft.Control:
-    """The poker's verdict (the hands shown fold away) and the pots won so far."""
+def _intro(summary: RummoliSummary, hand: RummoliHand) -> ft.Control:
+    """The poker's verdict (the hands shown fold away) and the pots won so far: at the
+    foot of the table, so a pot won (a line more) moves nothing a thumb is after."""
     rows: list[ft.Control] = []
     if hand.poker is not None:
         *hands, verdict = poker_result(hand.poker, "poker-result")
@@ -81,11 +85,25 @@ def _intro(summary: RummoliSummary, hand: RummoliHand, modes: ft.Control | None)
                 )
             )
     rows += note_row(summary.detail.note("won"), "won-so-far")
-    return section(f"Round {hand.number}", rows, "rummoli-intro", head=modes)
+    return section(f"Round {hand.number}", rows, "rummoli-intro")
 
 
-def _modes(table: TableUi, mode: str) -> ft.Control:
-    return ft.Row(
+def _modes(table: TableUi, mode: str, fixed: bool) -> ft.Control:
+    """Quick / Card by card, in a row of its own at the top of the table: the same
+    place in both modes, never under the board.  Once the round's first entry fixed
+    the mode (``fixed``), the row says which, at the same height (nothing moves up)."""
+    if fixed:
+        words = "Card by card" if mode == "live" else "Quick: pots and who went out"
+        return ft.Semantics(
+            content=ft.Row(
+                [ft.Text(words, size=15, weight=ft.FontWeight.W_500, expand=True)],
+                height=ROW,
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+            identifier="rummoli-modes",
+            container=True,
+        )
+    switch = ft.Row(
         [
             choice(
                 "Quick",
@@ -104,6 +122,15 @@ def _modes(table: TableUi, mode: str) -> ft.Control:
         spacing=6,
         tight=True,
     )
+    return ft.Semantics(
+        content=ft.Row(
+            [ft.Text("Enter the round", size=15, weight=ft.FontWeight.W_500, expand=True), switch],
+            height=ROW,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        identifier="rummoli-modes",
+        container=True,
+    )
 
 
 @ft.component
@@ -113,10 +140,13 @@ def PlayPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.C
     if play is None:
         return ft.Container()
     mode = play.mode or table.play_mode
-    intro = _intro(summary, summary.hands[-1], _modes(table, mode) if play.mode is None else None)
+    # the switch while the table may still choose (the house rules may fix the mode;
+    # the round's first entry does)
+    head = [_modes(table, mode, fixed=play.mode is not None)]
+    intro = [_intro(summary, summary.hands[-1])]
     if mode == "live":
-        return LiveLog(session, table, intro, sheet, key="live")  # type: ignore[call-arg]
-    return QuickSettlement(session, table, intro, sheet, key="quick")  # type: ignore[call-arg]
+        return LiveLog(session, table, head, intro, sheet, key="live")  # type: ignore[call-arg]
+    return QuickSettlement(session, table, head, intro, sheet, key="quick")  # type: ignore[call-arg]
 
 
 # --------------------------------------------------------------------------- quick
@@ -133,15 +163,28 @@ class QuickUi(Draft):
 
 
 def _lower_height(summary: RummoliSummary) -> int:
-    """The part under the board: who went out, and a row for each other player's cards
-    (the tallest it gets), so it is the same height whatever it asks."""
-    others = max(1, len(summary.detail.in_game) - 1)
-    return 16 + 22 + ROW + 20 + others * ROW + 4 * 6
+    """About the height of the part under the board at its tallest on a phone: who went
+    out (two rows of chips from five players on), and the other players' cards two to
+    a row.  It is the part's least height (it grows if it needs more, it never cuts),
+    so it keeps its height whatever it asks and the table under it stays put."""
+    players = len(summary.detail.in_game)
+    chips = 1 if players <= 3 else 2
+    steppers = (max(1, players - 1) + 1) // 2
+    return 16 + 22 + chips * (45 + 6) + 20 + steppers * ROW + 4 * 6
+
+
+def at_least(height: int, control: ft.Control) -> ft.Control:
+    """``control`` in a box at least ``height`` px tall that grows with it (never clips)."""
+    return ft.Stack([ft.Container(height=height), control])
 
 
 @ft.component
 def QuickSettlement(
-    session: GameSession, table: TableUi, intro: ft.Control, sheet: bool = False
+    session: GameSession,
+    table: TableUi,
+    head: list[ft.Control],
+    intro: list[ft.Control],
+    sheet: bool = False,
 ) -> ft.Control:
     summary = summary_of(session)
     play = summary.detail.play
@@ -155,8 +198,12 @@ def QuickSettlement(
         lower, bar = _who_laid(session, summary, pots[pot], table)
     else:
         lower, bar = _ending(session, summary, play, ui, table.said(len(session.actions)))
-    entry = [top.board, ft.Container(lower, height=_lower_height(summary))]
-    return table_screen(board=[top.stacks, top.chips, intro], entry=entry, bar=bar, top=top)
+    # one column that scrolls as a whole: the switch and the board first (a pot is
+    # tapped there), then who laid it / who went out (the same least height in either
+    # case), then the stacks and the round so far -- nothing above a target changes
+    # height, and nothing is squeezed into a box of its own
+    board = [*head, top.board, at_least(_lower_height(summary), lower), top.stacks, top.chips]
+    return table_screen(board=[*board, *intro], entry=[], bar=bar, top=top)
 
 
 def _who_laid(
@@ -235,23 +282,28 @@ def _held(summary: RummoliSummary, play: PlayView, ui: QuickUi) -> list[int]:
 
 
 def _steppers(summary: RummoliSummary, play: PlayView, ui: QuickUi) -> list[ft.Control]:
+    """Each other player's cards held, two players to a row (eight players fit a phone)."""
     now = _held(summary, play, ui)
-    rows: list[ft.Control] = []
+    cells: list[ft.Control] = []
     for i, p in enumerate(summary.players):
         if p not in summary.detail.in_game or p == ui.ending:
             continue
         most = play.held.get(p, 0)
-        rows.append(
-            stepper(
-                f"{p} holds",
-                now[i],
-                functools.partial(ui.step_by, p, most),
-                f"held-{slug(p)}",
-                0,
-                most,
+        cells.append(
+            ft.Container(
+                stepper(
+                    f"{p} holds",
+                    now[i],
+                    functools.partial(ui.step_by, p, most),
+                    f"held-{slug(p)}",
+                    0,
+                    most,
+                    shown=p,
+                ),
+                col={"xs": 6},
             )
         )
-    return rows
+    return [ft.ResponsiveRow(cells, spacing=6, run_spacing=0)]
 
 
 def _paid(verdict: Verdict) -> int:
@@ -473,7 +525,11 @@ def _layers(play: PlayView, ui: LiveUi, who: str | None) -> ft.Control:
 
 @ft.component
 def LiveLog(
-    session: GameSession, table: TableUi, intro: ft.Control, sheet: bool = False
+    session: GameSession,
+    table: TableUi,
+    head: list[ft.Control],
+    intro: list[ft.Control],
+    sheet: bool = False,
 ) -> ft.Control:
     summary = summary_of(session)
     play = summary.detail.play
@@ -483,7 +539,7 @@ def LiveLog(
     # turn order: the referee's next player is chosen until someone else is tapped
     who = ui.lay_by or (summary.turn if summary.turn in play.layers else None)
     top: Top = table_top(session, table, sheet)
-    entry: list[ft.Control] = [_laid_log(play.laid)]
+    entry: list[ft.Control] = [*head, _laid_log(play.laid)]
     if summary.detail.rules.claim == "strict":
         entry.append(_pending(session, summary.detail.pending))
     entry.append(_layers(play, ui, who))
@@ -505,6 +561,9 @@ def LiveLog(
     verdict, action = _live_action(session, summary, ui, who)
     hint = summary.detail.note("impasse" if ui.impasse else "hint")
     bar = entry_bar(session, verdict, action, hint=hint, ident="lay-verdict")
+    # one column that scrolls as a whole: the log, who laid, the still grid (nothing
+    # above it changes height), then the board and the stacks (a pot just paid shows
+    # there) and the round so far -- no part squeezed into a box of its own
     return table_screen(
-        board=[top.board, top.stacks, top.chips, intro], entry=entry, bar=bar, top=top
+        board=[*entry, top.board, top.stacks, top.chips, *intro], entry=[], bar=bar, top=top
     )

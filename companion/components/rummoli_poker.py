@@ -84,7 +84,7 @@ def PokerPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.
     if betting is None:
         return ft.Container()
     top = table_top(session, table, sheet)
-    board: list[ft.Control] = [top.board, top.stacks, top.chips, _intro(summary, betting)]
+    table_part: list[ft.Control] = [_intro(summary, betting), top.board, top.stacks, top.chips]
     mode = table.poker_mode
     modes = ft.Row(
         [
@@ -99,16 +99,16 @@ def PokerPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.
     # the bettors' rows stay from the first bet to the showdown (a closed betting
     # greys its buttons): nothing under the winners moves when the betting ends
     bets = [_betting(session, summary, betting, ui)] if betting.limit is not None else []
+    # one column that scrolls as a whole (eight bettors, or a hand's 52 cards, do not
+    # fit a box of their own beside the board): what is tapped first, then the table
     if mode == "hands":
         rows, seen, bar = _hands(session, summary, betting, ui)
-        # the picker needs the room: the bets scroll with the table, and the referee's
-        # name for each hand entered so far leads it (in sight above the entry)
-        board = [*seen, *board, *bets]
-        entry = [section("Who won?", rows, "poker-winner", head=modes)]
+        # the hands' names appear under the still grid, as each hand is entered
+        board = [section("Who won?", rows, "poker-winner", head=modes), *seen, *table_part, *bets]
     else:
         rows, bar = _tap(session, summary, betting, ui)
-        entry = [*bets, section("Who won?", rows, "poker-winner", head=modes)]
-    return table_screen(board=board, entry=entry, bar=bar, top=top)
+        board = [*bets, section("Who won?", rows, "poker-winner", head=modes), *table_part]
+    return table_screen(board=board, entry=[], bar=bar, top=top)
 
 
 def _mode(table: TableUi, mode: str) -> None:

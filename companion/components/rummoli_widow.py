@@ -86,22 +86,20 @@ def WidowPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.
         return ft.Container()
     number = summary.detail.deal.number if summary.detail.deal else summary.hand
     top = table_top(session, table, sheet)
-    board: list[ft.Control] = [
-        top.board,
-        top.stacks,
-        top.chips,
-        section(f"Round {number}: {view.dealer} deals", _deal_rows(summary), "widow-panel"),
-    ]
     taker, _ = _taker(ui, view)
     asking = taker is not None and view.needs_no_pay_card and ui.refused != taker
-    if asking and taker is not None:
-        board.append(_hand_check(session, ui, taker))
-    entry = [
+    # one column that scrolls as a whole: what was dealt, who takes the widow, the
+    # other answer to the pay-card question (a row that is always there), then the
+    # board and the stacks -- what opens below a choice never moves it
+    board: list[ft.Control] = [
+        section(f"Round {number}: {view.dealer} deals", _deal_rows(summary), "widow-panel"),
         section("Who takes the widow?", _choices(summary, view, ui), "widow-choice"),
-        # the other answer to the pay-card question, in a row that is always there
         ft.Container(_refuse(ui, taker) if asking and taker else None, height=ROW),
     ]
-    return table_screen(board=board, entry=entry, bar=_bar(session, summary, view, ui), top=top)
+    if asking and taker is not None:
+        board.append(_hand_check(session, ui, taker))
+    board += [top.board, top.stacks, top.chips]
+    return table_screen(board=board, entry=[], bar=_bar(session, summary, view, ui), top=top)
 
 
 def _deal_rows(summary: RummoliSummary) -> list[ft.Control]:

@@ -12,11 +12,15 @@ component per phase (``companion/components/rummoli_*.py``):
 * **play** -- the Rummoli phase: a quick settlement or a live card log;
 * **over** -- the standings and the final poker.
 
-Each phase lays itself out on the thumb kit (``thumb_screen``): the table
-(pots, stacks, what happened -- scrolls on its own), the entry (the choices of
-this step -- fixed, nothing in it moves when tapped) and the ``EntryBar`` (the
-referee's verdict, Undo and the one button that records the entry -- pinned at
-the bottom).  The play frame shows :func:`scoreline` as the collapsed scoreboard.
+Each phase lays itself out on the thumb kit (``thumb_screen``) as one column that
+scrolls as a whole -- what this step asks first (the bettors, who won, the pot
+tapped and who laid it, who went out and every other player's cards held, the
+card grid), then the table (pots, stacks, what happened) -- and the ``EntryBar``
+(the referee's verdict, Undo and the one button that records the entry -- pinned
+at the bottom).  At eight players no part sits in a box of its own that would be
+squeezed or cut (issue 18); nothing above a target changes height, so nothing
+moves under a finger.  The play frame shows :func:`scoreline` as the collapsed
+scoreboard.
 
 The view is thin: every chip count, verdict, note and rule comes from the
 referee (``session.summary``, ``session.judge``); a tap becomes an action the

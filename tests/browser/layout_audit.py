@@ -58,7 +58,7 @@ screenshots before auditing.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tests.browser.layout import WHEEL_STEP
@@ -75,11 +75,12 @@ _ROLES = ["button", "checkbox", "switch", "radio", "tab", "slider", "link", "men
 
 #: every semantics node: its box, the part of it in sight, its nearest scrolling
 #: ancestor's visible box, and its parent (for "one holds the other")
-_NODES_JS = f"""() => {{
+_NODES_JS = f"""(only) => {{
   const host = document.querySelector('flt-semantics-host');
   if (!host) return [];
   const roles = {_ROLES!r};
-  const els = Array.from(host.querySelectorAll('flt-semantics, input, textarea'));
+  const els = Array.from(host.querySelectorAll(only
+    ? '[flt-semantics-identifier="' + CSS.escape(only) + '"]' : 'flt-semantics, input, textarea'));
   const index = new Map(els.map((el, i) => [el, i]));
   const vw = window.innerWidth, vh = window.innerHeight;
   const rect = r => ({{x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}});
@@ -164,8 +165,9 @@ def _box(d: dict[str, float]) -> tuple[float, float, float, float]:
     return (d["x0"], d["y0"], d["x1"], d["y1"])
 
 
-def read_nodes(page: Any) -> list[Node]:
-    """Every node of Flutter's accessibility tree with its box (document order)."""
+def read_nodes(page: Any, only: str | None = None) -> list[Node]:
+    """Every node of Flutter's accessibility tree with its box (document order); with
+    ``only``, just the nodes of that test id (and no parents)."""
     return [
         Node(
             i=n["i"],
@@ -178,7 +180,7 @@ def read_nodes(page: Any) -> list[Node]:
             seen=_box(n["seen"]) if n["seen"] else None,
             area=_box(n["area"]) if n["area"] else None,
         )
-        for n in page.evaluate(_NODES_JS)
+        for n in page.evaluate(_NODES_JS, only)
     ]
 
 
@@ -213,15 +215,38 @@ def _in_sight(node: Node) -> bool:
     return node.whole_in_sight and not _touches_edge(node)
 
 
+def _fills(node: Node, area: tuple[float, float, float, float]) -> bool:
+    """Taller than its area, which scrolls through it (its parts are nodes of their own)."""
+    return node.seen is not None and node.seen[3] - node.seen[1] >= area[3] - area[1] - 2
+
+
+def _sweep(page: Any, ident: str, area: tuple[float, float, float, float]) -> bool:
+    """Scroll the area to its top, then down half a wheel step at a time, until the
+    node ``ident`` is in sight (Flutter does not move a node it hides, so its box
+    cannot say which way to go); whether it came into sight."""
+    mid = ((area[0] + area[2]) / 2, (area[1] + area[3]) / 2)
+    page.mouse.move(*mid)
+    page.mouse.wheel(0, -10_000)
+    for _ in range(40):
+        now = _settled(page, ident)
+        if now is None:
+            return False
+        if _in_sight(now) or _fills(now, area) or (now.whole_in_sight and now.seen is not None):
+            return True
+        page.mouse.wheel(0, WHEEL_STEP / 2)
+    return False
+
+
 def _scroll_to(page: Any, node: Node, attempts: int = 25) -> bool:
     """Wheel ``node``'s scrolling area (at most ``WHEEL_STEP`` px a gesture, as a
     thumb would) until the node is wholly in sight; whether it got there."""
+    stuck = 0
+    area = node.area
+    if area is None:
+        return False
     for _ in range(attempts):
-        if _in_sight(node):
+        if _in_sight(node) or _fills(node, area):
             return True
-        area = node.area
-        if area is None:
-            return False
         dx = dy = 0.0
         for lo, hi, axis in ((0, 2, "x"), (1, 3, "y")):
             if node.full[lo] < area[lo] + 1 and node.full[hi] < area[hi] - 1:
@@ -238,14 +263,35 @@ def _scroll_to(page: Any, node: Node, attempts: int = 25) -> bool:
             return node.whole_in_sight  # it fills its area, or sits flush at an edge
         page.mouse.move((area[0] + area[2]) / 2, (area[1] + area[3]) / 2)
         page.mouse.wheel(dx, dy)
-        page.wait_for_timeout(200)
-        again = [n for n in read_nodes(page) if n.id == node.id]
-        if not again:
+        again = _settled(page, node.id)
+        if again is None:
             return False
-        if again[0].full == node.full:  # nothing scrolled: as far as it goes
-            return again[0].whole_in_sight
-        node = again[0]
-    return _in_sight(node)
+        again = replace(again, area=area)  # (a node Flutter hides may lose its area)
+        if _same(again.full, node.full):
+            if again.whole_in_sight and again.seen is not None:  # flush at the end
+                return True
+            stuck += 1
+            if stuck > 2:  # a hidden node's box is stale: look for it from the top
+                return _sweep(page, node.id, area)
+        node = again
+    return _in_sight(node) or _sweep(page, node.id, area)
+
+
+def _same(a: tuple[float, ...], b: tuple[float, ...], tolerance: float = 3.0) -> bool:
+    """The same box, give or take an overscroll stretch at the end of a scroll."""
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+def _settled(page: Any, ident: str, timeout_ms: int = 1500) -> Node | None:
+    """The node ``ident`` once two readings 100 ms apart agree (a scroll has ended)."""
+    prev: Node | None = None
+    for _ in range(timeout_ms // 100):
+        page.wait_for_timeout(100)
+        now = next(iter(read_nodes(page, ident)), None)
+        if now is None or (prev is not None and now.full == prev.full):
+            return now
+        prev = now
+    return prev
 
 
 def _reachable(page: Any, node: Node, min_scroll: int, scroll: bool) -> str | None:
@@ -268,7 +314,12 @@ def _reachable(page: Any, node: Node, min_scroll: int, scroll: bool) -> str | No
         )
     if not scroll or not node.id:
         return None
-    if not _scroll_to(page, node):
+    now = next(iter(read_nodes(page, node.id)), None)  # (an earlier proof may have scrolled)
+    if now is None:
+        return f"{node.name} went while the screen was audited"
+    if now.area is None:
+        now = replace(now, area=node.area)
+    if not _scroll_to(page, now):
         return f"{node.name} is {where}; scrolling its area did not bring it into sight"
     return None
 
