@@ -531,9 +531,12 @@ class CheckerFacts(BaseModel):
         'Legal: sequence, 3 points'
         >>> CheckerFacts().headline(v.model_copy(update={"legal": False}), Units.POINTS)
         'Not legal'
+        >>> short = Verdict(legal=False, rule="U5.2", reason="x", incomplete=True)
+        >>> CheckerFacts().headline(short, Units.POINTS)  # a meld still being picked
+        'Keep picking'
         """
         if not verdict.legal:
-            return self.illegal_words
+            return "Keep picking" if verdict.incomplete else self.illegal_words
         if self.plain_headline or not verdict.kind:
             return self.legal_words
         words = verdict.kind.replace("_", " ")

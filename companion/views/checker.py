@@ -162,6 +162,10 @@ def _verdict_panel(outcome: Outcome, dark: bool) -> ft.Control:
         (bg, fg), icon = colors["illegal"], ft.Icons.ERROR_OUTLINE
         headline = "Cannot check these cards"
         body.append(ft.Text(outcome.error, color=fg))
+    elif v is not None and v.incomplete:  # a meld still being picked: neutral words
+        (bg, fg), icon = colors["neutral"], ft.Icons.TOUCH_APP
+        headline = outcome.headline
+        body.append(ft.Text(v.reason, color=fg))
     elif v is not None:
         bg, fg = colors["legal"] if v.legal else colors["illegal"]
         icon = ft.Icons.CHECK_CIRCLE if v.legal else ft.Icons.CANCEL

@@ -297,3 +297,14 @@ def test_my_hand_only_on_the_device_of_the_acting_players_seat() -> None:
         assert sc.has("mode-hand")  # one screen: Bob may enter his hand
 
     drive(alone, alone_scenario)
+
+
+def test_u5_2_the_checker_says_keep_picking_for_a_meld_one_card_short() -> None:
+    from companion.views.checker import evaluate
+    from rulesets.cards import parse_cards
+
+    short = evaluate("umtali", {}, "meld", parse_cards("5H 6H"))
+    assert short.headline == "Keep picking" and short.verdict is not None
+    assert short.verdict.incomplete and "4H or 7H" in short.verdict.reason
+    wrong = evaluate("umtali", {}, "meld", parse_cards("5H 9C"))
+    assert wrong.headline == "Not legal"
