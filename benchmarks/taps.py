@@ -455,7 +455,7 @@ def rummoli8_round(d: Driver, gid: str) -> None:
     d.tap("held-eve-plus")
     for _ in range(3):
         d.tap("held-hal-plus")
-    d.wait_label("held-hal", "Hal holds: 3")
+    _rummoli_says(d, "held-hal", "Hal holds: 3")
     d.tap("record-out")
     _rummoli_says(d, "deal", "Deal round 2")
 
