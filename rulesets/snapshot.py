@@ -6,7 +6,9 @@ and ``pop`` returns to the state kept before the push.  :func:`capture` copies
 by one rule, field by field, so a field added to a state class is copied too
 (no hand-written ``clone()`` to forget it in):
 
-* a mutable dataclass (a state) is captured field by field;
+* a mutable dataclass (a state) is captured field by field; a field whose
+  annotation is immutable (numbers, text, tuples, enums, frozen dataclasses or
+  pydantic models, and unions of them) is shared without looking;
 * a list, dict or set is copied, and so are its elements (dict values) when
   they are mutable: containers hold one kind of element, so the first one
   decides;
@@ -31,6 +33,10 @@ Hand(seen={'QS'}, void={0: {'red'}})
 from __future__ import annotations
 
 import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
 __all__ = ["HISTORY", "capture"]
@@ -41,28 +47,66 @@ T = TypeVar("T")
 HISTORY: Final = {"snapshot": "history"}
 
 _CONTAINERS: Final = (list, dict, set)
-#: per class: (field name, is a history) for each field; None: not a mutable dataclass.
-_FIELDS: dict[type, tuple[tuple[str, bool], ...] | None] = {}
+_SCALARS: Final = (int, float, str, bool, bytes, type(None))
+_Copier = Callable[[Any], Any]
+#: per class: its copier (None: not a mutable dataclass, shared as it is).
+_COPIERS: dict[type, _Copier | None] = {}
 
 
-def _fields_of(cls: type) -> tuple[tuple[str, bool], ...] | None:
+def _immutable(hint: Any) -> bool:
+    """Whether a field's annotation says its value can never change in place."""
+    if hint in _SCALARS or hint is Any:
+        return hint is not Any
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return all(_immutable(h) for h in typing.get_args(hint))
+    if origin in (tuple, frozenset, typing.Literal):
+        return True
+    if not isinstance(hint, type):
+        return False
+    if issubclass(hint, enum.Enum):
+        return True
+    params = getattr(hint, "__dataclass_params__", None)
+    if params is not None:
+        return bool(params.frozen)
+    config = getattr(hint, "model_config", None)  # a frozen pydantic model
+    return isinstance(config, dict) and bool(config.get("frozen"))
+
+
+def _copier_of(cls: type) -> _Copier | None:
+    """The copier of a mutable dataclass: one line per field, written once per class.
+    A field whose annotation is immutable is shared; the others are captured."""
     try:
-        return _FIELDS[cls]
+        return _COPIERS[cls]
     except KeyError:
         pass
-    names: tuple[tuple[str, bool], ...] | None = None
+    copier: _Copier | None = None
     params = getattr(cls, "__dataclass_params__", None)
     if params is not None and not params.frozen:
-        names = tuple(
-            (f.name, f.metadata.get("snapshot") == "history") for f in dataclasses.fields(cls)
-        )
-    _FIELDS[cls] = names
-    return names
+        try:
+            hints = typing.get_type_hints(cls)
+        except (NameError, TypeError):  # an annotation that cannot be resolved: check values
+            hints = {}
+        lines = ["def copy(v):", "    t = new(cls)"]
+        for f in dataclasses.fields(cls):
+            if f.metadata.get("snapshot") == "history":
+                lines.append(f"    x = v.{f.name}")
+                lines.append(f"    t.{f.name} = [*x[:-1], capture(x[-1])] if x else []")
+            elif f.name in hints and _immutable(hints[f.name]):
+                lines.append(f"    t.{f.name} = v.{f.name}")
+            else:
+                lines.append(f"    t.{f.name} = capture(v.{f.name})")
+        lines.append("    return t")
+        scope: dict[str, Any] = {"new": object.__new__, "cls": cls, "capture": capture}
+        exec("\n".join(lines), scope)  # noqa: S102 - code written from the class's own fields
+        copier = scope["copy"]
+    _COPIERS[cls] = copier
+    return copier
 
 
 def _mutable(value: object) -> bool:
     cls = type(value)
-    return cls in _CONTAINERS or _fields_of(cls) is not None
+    return cls in _CONTAINERS or _copier_of(cls) is not None
 
 
 def _copy_list(items: list[Any]) -> list[Any]:
@@ -84,20 +128,5 @@ def capture(value: T) -> T:
         return _copy_dict(value)  # type: ignore[arg-type, return-value]
     if cls is set:
         return value.copy()  # type: ignore[attr-defined, no-any-return]
-    names = _fields_of(cls)
-    if names is None:
-        return value
-    twin = object.__new__(cls)
-    for name, history in names:
-        inner = getattr(value, name)
-        kind = type(inner)
-        if kind is list:
-            inner = [*inner[:-1], capture(inner[-1])] if history and inner else _copy_list(inner)
-        elif kind is dict:
-            inner = _copy_dict(inner)
-        elif kind is set:
-            inner = inner.copy()
-        elif _fields_of(kind) is not None:
-            inner = capture(inner)
-        object.__setattr__(twin, name, inner)
-    return twin
+    copier = _COPIERS.get(cls) or _copier_of(cls)
+    return value if copier is None else copier(value)
