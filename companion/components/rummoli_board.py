@@ -110,6 +110,7 @@ def board_cells(pots: Sequence[PotView]) -> list[list[PotView]]:
 TILE_HEIGHT = 46
 
 
+@ft.component
 def _tile(pot: PotView, *, selected: bool, on_tap: Callable[[str], None] | None) -> ft.Control:
     centre = pot.pot == "rummoli"
     name_color = "#212121" if centre else ("#FFCDD2" if pot.pot in RED_POTS else "#FFFFFF")
@@ -151,6 +152,11 @@ def _tile(pot: PotView, *, selected: bool, on_tap: Callable[[str], None] | None)
     )
 
 
+#: a pot drawn again only when its own view, choice or tap changes: with eight phones at
+#: a table every device redraws on every entry, and most pots stay as they were
+PotTile: Callable[..., ft.Control] = ft.memo(_tile)  # type: ignore[no-untyped-call]
+
+
 def board(
     pots: Sequence[PotView],
     *,
@@ -164,7 +170,12 @@ def board(
     rows = [
         ft.Row(
             [
-                _tile(p, selected=p.pot == selected, on_tap=on_tap if p.pot in taps else None)
+                PotTile(
+                    p,
+                    selected=p.pot == selected,
+                    on_tap=on_tap if p.pot in taps else None,
+                    key=f"tile-{p.pot}",
+                )
                 for p in row
             ],
             spacing=5,
@@ -192,21 +203,22 @@ def board(
     )
 
 
-def _stack_words(name: str, chips: int, *, dealer: bool, out: bool, extra: list[str]) -> str:
+def _stack_words(name: str, chips: int, *, dealer: bool, out: bool, extra: Sequence[str]) -> str:
     words = [f"{name}: {chips} chips"]
     if dealer:
         words.append("dealer")
     if out:
         words.append("out of the game")
-    return ", ".join(words + extra)
+    return ", ".join([*words, *extra])
 
 
 #: a stack tile's height: the same whatever it notes (a bet, a fold, the cards held)
 STACK_HEIGHT = 54
 
 
+@ft.component
 def _stack_tile(
-    name: str, chips: int, *, dealer: bool, out: bool, extra: list[str], short: bool
+    name: str, chips: int, *, dealer: bool, out: bool, extra: tuple[str, ...], short: bool
 ) -> ft.Control:
     badges: list[ft.Control] = []
     if dealer:
@@ -271,6 +283,10 @@ def _stack_tile(
     )
 
 
+#: a stack drawn again only when that player's chips or notes change (see :data:`PotTile`)
+StackTile: Callable[..., ft.Control] = ft.memo(_stack_tile)  # type: ignore[no-untyped-call]
+
+
 def stacks(
     players: Sequence[str],
     chips: dict[str, int],
@@ -294,13 +310,14 @@ def stacks(
             parts.append(note[name])
         count = chips.get(name, 0)
         tiles.append(
-            _stack_tile(
+            StackTile(
                 name,
                 count,
                 dealer=name == dealer and not out,
                 out=out,
-                extra=parts,
+                extra=tuple(parts),
                 short=count < ante,
+                key=f"stack-tile-{name}",
             )
         )
     return ft.ResponsiveRow(tiles, spacing=6, run_spacing=6)
