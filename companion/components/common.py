@@ -248,6 +248,9 @@ def thumb_board_screen(
                 build_controls_on_demand=False,
                 cache_extent=10_000,
                 spacing=8,
+                # a little room past the top of the board: scrolled all the way, its
+                # first line is not flush with the edge (it reads as cut off)
+                padding=ft.Padding.only(top=6),
                 expand=True,
             ),
             identifier=board_ident,
