@@ -25,6 +25,11 @@ screen's frame alone.
 
 Targets (issue 14, on a 2-core machine): median ≤ 300 ms, p95 ≤ 1 s;
 ≤ 15 ms server CPU per device per update.
+
+``--headless-phones 1,3,7``: no browser, no server -- N headless sessions in this
+process on one play screen (Umtali of 2, Rummoli of 8), another actor's
+entries through the hub; prints the host's CPU per update per phone for each N
+(issue 20: ≤ 10 ms, and at N=7 ≤ 1.3x N=1).
 """
 
 from __future__ import annotations
@@ -289,11 +294,107 @@ def render_cost(updates: int, *, with_table: bool) -> float:
         play.table_component = real
 
 
+RUMMOLI_PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+def per_phone_cost(game: str, phones: int, updates: int) -> tuple[float, float]:
+    """(CPU ms per update per phone, wall ms per update) with ``phones`` headless sessions
+    on one play screen in this process; another actor's entries come through the hub.
+
+    Umtali (2 players): a meld, then its undo.  Rummoli (8 players): a chip added to a
+    stack, then its undo.  No browser: this is the host's share alone.
+    """
+    from flet.controls.context import _context_page
+    from flet.messaging.session import Session
+    from flet.pubsub.pubsub_hub import PubSubHub
+
+    from companion.app import build_main
+    from companion.config import AppConfig
+    from companion.hub import Actor
+    from companion.storage import MemoryRepository
+    from tests.companion.flet_harness import RecordingConnection, flush, run_async
+
+    repo = MemoryRepository()
+    if game == "umtali":
+        gid = GameSession.start(repo, "umtali", PLAYERS, {}, OPENING).game_id
+        player, cards = MELD
+        entry: dict[str, Any] = {"type": "meld", "player": player, "cards": cards.split()}
+    else:
+        start = {"type": "start", "chips": [60] * 8, "dealer": 0}
+        gid = GameSession.start(repo, "rummoli", RUMMOLI_PLAYERS, {}, [start]).game_id
+        entry = {"type": "adjust", "player": 3, "chips": 1}
+
+    async def run() -> tuple[float, float]:
+        sessions = []
+        for _ in range(phones):
+            conn = RecordingConnection()
+            conn.pubsubhub = PubSubHub()
+            fs = Session(conn)
+            token = _context_page.set(fs.page)
+            try:
+                fs.page.route = f"/play/{gid}"
+                build_main(AppConfig(), repo)(fs.page)
+                fs.get_page_patch()
+                await flush(100)
+            finally:
+                _context_page.reset(token)
+            sessions.append(fs)
+        live = GameSession.open(repo, gid).live
+        other = Actor("elsewhere", "Bob")
+        await flush(60)
+        cpu, wall = time.process_time(), time.perf_counter()
+        for n in range(updates):
+            if n % 2 == 0:
+                live.submit([entry], actor=other)
+            else:
+                live.undo(actor=other)
+            await flush(60)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        for fs in sessions:
+            fs.close()
+        await flush()
+        return 1000 * cpu / updates / phones, 1000 * wall / updates
+
+    result: tuple[float, float] = run_async(run())
+    return result
+
+
+def headless(phone_counts: list[int], updates: int) -> int:
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"host CPU per update per phone, headless sessions, {updates} updates, load {load}:")
+    failures = []
+    for game in ("umtali", "rummoli"):
+        figures = {n: per_phone_cost(game, n, updates) for n in phone_counts}
+        cells = "  ".join(
+            f"N={n}: {cpu:5.1f} ms/phone ({wall:6.1f} ms wall/update)"
+            for n, (cpu, wall) in figures.items()
+        )
+        print(f"  {game:8s} {cells}")
+        first, last = figures[phone_counts[0]][0], figures[phone_counts[-1]][0]
+        ratio = last / first
+        print(f"           N={phone_counts[-1]} / N={phone_counts[0]}: {ratio:.2f}x")
+        if last > 10:
+            failures.append(f"{game}: {last:.1f} ms per phone per update at N={phone_counts[-1]}")
+        if ratio > 1.3:
+            failures.append(f"{game}: per-phone cost grows with N ({ratio:.2f}x)")
+    print(f"load at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for f in failures:
+        print("TARGET MISSED (<= 10 ms and <= 1.3x N=1):", f)
+    return 1 if failures else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=20, help="meld + undo rounds per phase")
     ap.add_argument("--json", type=Path, help="also write the figures here")
+    ap.add_argument(
+        "--headless-phones",
+        help="e.g. 1,3,7: only the host's CPU per phone, headless sessions, no browser",
+    )
     args = ap.parse_args()
+    if args.headless_phones:
+        counts = [int(n) for n in args.headless_phones.split(",")]
+        return headless(counts, 2 * args.rounds)
     tmp = Path(tempfile.mkdtemp(prefix="table-sync-"))
     data = tmp / "data"
     repo = open_repository(data)
