@@ -28,45 +28,43 @@ class RummoliRules(HouseRulesBase):
         Literal["auto", "strict"],
         Switch(
             "Claiming pots",
-            "Auto: pay-card pots pay at once; strict: claim before the next card (M5.6)",
+            "Auto: pay-card pots pay at once; strict: claim before the next card",
         ),
     ] = "auto"
     pass_fine: Annotated[
         bool,
         Switch(
             "Fine for passing",
-            "a player who cannot start after a break pays 1 chip to the centre (M5.5)",
+            "a player who cannot start after a break pays 1 chip to the centre",
         ),
     ] = False
     poker_betting: Annotated[
         Literal["one_round", "showdown"],
         Switch(
             "Poker betting",
-            "One round: one betting round with a limit; showdown: no betting (M4.2)",
+            "One round: one betting round with a limit; showdown: no betting",
         ),
     ] = "one_round"
     bet_limit: Annotated[
         int,
-        Switch("Bet limit", "largest bet or raise in the poker betting round (M4.2)"),
+        Switch("Bet limit", "largest bet or raise in the poker betting round"),
     ] = Field(default=5, ge=1)
     final_poker: Annotated[
         Literal["single", "per_pot"],
-        Switch(
-            "Final poker", "Single: one final poker for the whole board; per pot: one each (M7.2)"
-        ),
+        Switch("Final poker", "Single: one final poker for the whole board; per pot: one each"),
     ] = "single"
     widow_needs_no_pay_card: Annotated[
         bool,
         Switch(
             "Widow only without pay cards",
-            "only a hand without pay cards may take the widow (M2.2-M2.4)",
+            "only a hand without pay cards may take the widow",
         ),
     ] = True
     board: Annotated[
         Literal["seven_eight_nine", "eight_nine_ten"],
         Switch(
             "Run pot on the board",
-            "which run pot the board has: 7-8-9 (standard) or 8-9-10 (regional, A-M19)",
+            "which run pot the board has: 7-8-9 (standard) or 8-9-10 (regional)",
         ),
     ] = "seven_eight_nine"
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.words import word_problems
+from companion.rulebook import house_rules
+from rulesets.rummoli.house_rules import RummoliRules
+from rulesets.rummy.house_rules import RummyRules
+from tests.browser.words import house_rule_problems, word_problems
 
 
 @pytest.mark.parametrize(
@@ -19,6 +22,7 @@ from tests.browser.words import word_problems
         "Room for 1 more players.",
         "Bet: 3 chip",
         "-1 points",
+        "Refused.. try again",
     ],
 )
 def test_the_issues_examples_are_caught(text: str) -> None:
@@ -43,3 +47,46 @@ def test_the_issues_examples_are_caught(text: str) -> None:
 )
 def test_words_people_use_pass(text: str) -> None:
     assert word_problems([text]) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Marriage scores double (A-U17)",
+        "Take two from the pile (U4.2 variant, PGC)",
+        "a player who cannot start pays 1 chip to the centre (M5.5)",
+        "8-9-10 (regional, A-M19)",
+        "only a hand without pay cards (M2.2-M2.4)",
+        "lay off 5H 6H 7H",
+        "record it with go_out",
+    ],
+)
+def test_house_rule_words_catch_the_issues_examples(text: str) -> None:
+    assert house_rule_problems(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Ace high or low", "a 10-point card", "lay off 5♥ 6♥ 7♥", "Q-K-A is a run (ace high)"],
+)
+def test_house_rule_words_pass(text: str) -> None:
+    assert house_rule_problems(text) == []
+
+
+@pytest.mark.parametrize("rules", [RummyRules, RummoliRules], ids=["rummy", "rummoli"])
+def test_every_house_rule_is_worded_for_players(rules: type) -> None:
+    """Every switch's title, explanation and value names, as the new-game screen shows
+    them (issue 18: no "(A-U17)", no "(U4.2 variant, PGC)")."""
+    texts = [*rules.TITLES.values(), *rules.EXPLAIN.values()]
+    texts += list(getattr(rules, "VALUE_TITLES", {}).values())
+    problems = [p for t in texts for p in house_rule_problems(t)]
+    assert problems == []
+
+
+@pytest.mark.parametrize("game", ["rummy", "rummoli"])
+def test_the_rulebooks_house_rule_notes_are_worded_for_players(game: str) -> None:
+    """The rules screen's notes on each house rule: no "(R7)", "(A-R15)" tags (the
+    rule they touch is linked beside them)."""
+    notes = house_rules(game)
+    assert notes
+    assert [p for h in notes for p in house_rule_problems(h.text)] == []
