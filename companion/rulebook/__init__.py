@@ -498,10 +498,13 @@ def _snippet(s: Section, terms: list[str], width: int = 110) -> str:
     return ("…" if start else "") + piece + ("…" if end < len(text) else "")
 
 
-def _score(ix: _Index, terms: list[str], question: str) -> tuple[float, list[str]] | None:
-    """A section's score for the query, with the rulebook words it matched; None: no match."""
+def _score(
+    ix: _Index, terms: list[str], question: str, slack: int = 0
+) -> tuple[float, list[str]] | None:
+    """A section's score for the query, with the rulebook words it matched; None: no match.
+    ``slack``: how many more query words than usual may go unmatched."""
     total, hit_words, missed = 0.0, [], 0
-    allowed_misses = len(terms) - _needed(len(terms))
+    allowed_misses = len(terms) - _needed(len(terms)) + slack
     for term in terms:
         points, word = _term_score(term, ix)
         if points == 0.0:
@@ -521,6 +524,25 @@ def _score(ix: _Index, terms: list[str], question: str) -> tuple[float, list[str
     if ix.section.level == 1 and not ix.id.startswith(terms[0]):
         total -= 1.0  # a group heading yields to its own rules on equal matches
     return total, hit_words
+
+
+def _rulings_after_rules(
+    scored: list[tuple[float, int, _Index, list[str]]],
+) -> list[tuple[float, int, _Index, list[str]]]:
+    """Our rulings (``A-...``) refine a game's plain rules: one ranks just below the best
+    plain rule of its game that answers the query too (at least half as well)."""
+    best_plain: dict[str, float] = {}
+    for sc, _, ix, _ in scored:
+        if not ix.section.id.startswith("A-"):
+            g = ix.section.game
+            best_plain[g] = max(best_plain.get(g, 0.0), sc)
+    out = []
+    for sc, order, ix, words in scored:
+        plain = best_plain.get(ix.section.game, 0.0)
+        if ix.section.id.startswith("A-") and sc >= plain >= sc / 2:
+            sc = plain - 0.5
+        out.append((sc, order, ix, words))
+    return out
 
 
 def _each_game_first(hits: list[Hit]) -> list[Hit]:
@@ -550,6 +572,11 @@ def search(query: str, game: str | None = None, limit: int = 20) -> list[Hit]:
     ['rummoli', 'rummy', 'umtali']
     >>> search("U6")[0].section.title
     'Extensions: single cards played off a meld'
+    >>> [h.section.id for h in search("who deals nxt", "rummy")][:1]  # one word unknown
+    ['R1.2']
+    >>> ids = [h.section.id for h in search("marriage worth", "umtali")]
+    >>> ids.index("U5.3") < ids.index("A-U14")  # the plain rule, then our ruling on it
+    True
     >>> search("")
     []
     """
@@ -558,12 +585,19 @@ def search(query: str, game: str | None = None, limit: int = 20) -> list[Hit]:
         return []
     question = " ".join(_words(query))
     scored: list[tuple[float, int, _Index, list[str]]] = []
-    for order, ix in enumerate(_index()):
-        if game is not None and ix.section.game != game:
-            continue
-        found = _score(ix, terms, question)
-        if found is not None:
-            scored.append((found[0], order, ix, found[1]))
+    # every word matched (most of a long question); else, for two words or more, the
+    # best partial matches: one word the rulebook does not know ("who deals nxt")
+    # does not empty the answer
+    for slack in (0, 1) if len(terms) > 1 else (0,):
+        for order, ix in enumerate(_index()):
+            if game is not None and ix.section.game != game:
+                continue
+            found = _score(ix, terms, question, slack)
+            if found is not None:
+                scored.append((found[0], order, ix, found[1]))
+        if scored:
+            break
+    scored = _rulings_after_rules(scored)
     scored.sort(key=lambda t: (-t[0], t[1]))
     hits = [Hit(ix.section, _snippet(ix.section, words), sc) for sc, _, ix, words in scored]
     if game is None:

@@ -293,7 +293,7 @@ def test_search_is_case_insensitive_and_matches_word_prefixes() -> None:
 
 
 def test_multi_word_queries_need_every_word() -> None:
-    assert search("marriage zebra") == []
+    # (when none has every word, the best partial matches: see test_rules_search)
     for hit in search("widow auction"):
         text = " ".join(
             [hit.section.title, hit.section.body, *hit.section.keywords, *hit.section.house_rules]
