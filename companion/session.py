@@ -14,10 +14,12 @@ screen last showed -- the revision the *device* confirmed it had drawn
 (:meth:`GameSession.mark_shown`, called by the play screen once the browser has
 answered a round trip sent after the redraw), not the one the server last drew:
 a tap already on its way was made on the screen before -- and an idempotency
-key made of this session, that revision and the entry: the same tap sent twice
-is applied once, an entry made
-on a stale screen is judged against the current state, and undo/redo/edit
-from a stale screen is refused with what changed.  Undo and redo are
+key made of the device (its table id, kept through reconnects and restarts; a
+window of its own without a table), that revision (the game's stored revision)
+and the entry: the same tap sent twice is applied once, also after a reconnect
+or a restart (:class:`companion.hub.KeyBook`); an entry made on a stale screen
+is judged against the current state, and undo/redo/edit from a stale screen is
+refused with what changed.  Undo and redo are
 table-wide.  After any device's change every session showing the game
 refreshes its :attr:`~GameSession.summary` and says who did what
 (:attr:`~GameSession.notice`), on its own Flet session's event loop.

@@ -459,6 +459,7 @@ def _axis_word(label: str) -> str:
 @ft.component
 def GameDetailView() -> ft.View:
     services = use_services()
+    _ = use_history()  # a hook: called first, before any early return (hooks keep order)
     params = ft.use_route_params()
     gid = params.get("gid", "")
     route = f"/history/{gid}"
@@ -474,7 +475,6 @@ def GameDetailView() -> ft.View:
                 ft.OutlinedButton("History", on_click=lambda _: go("/history")),
             ],
         )
-    _ = use_history()
     summary, problem = ft.use_memo(lambda: _summary_of(stored), [gid, stored.updated])
     title = _title(stored.game)
 

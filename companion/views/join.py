@@ -29,6 +29,8 @@ __all__ = ["TOKEN_KEY", "ClientTokens", "JoinView", "TokenStore", "arrive", "hos
 TOKEN_KEY = "rummy-companion.table-device"
 #: how long to wait for the browser to answer a client-storage call
 CLIENT_TIMEOUT = 5.0
+#: how many times a device's stored token is asked for before the PIN screen shows
+GET_TRIES = 4
 
 
 class TokenStore(Protocol):
@@ -53,11 +55,17 @@ class ClientTokens:
         return self._prefs
 
     async def get(self) -> str | None:
-        try:
-            value = await asyncio.wait_for(self._service().get(TOKEN_KEY), CLIENT_TIMEOUT)
-        except (TimeoutError, RuntimeError):
-            return None
-        return value if isinstance(value, str) else None
+        # asked again when the browser is slow to answer (a busy host, a phone waking up
+        # after a restart): a timeout is not "no token", and would show the PIN screen
+        for _ in range(GET_TRIES):
+            try:
+                value = await asyncio.wait_for(self._service().get(TOKEN_KEY), CLIENT_TIMEOUT)
+            except TimeoutError:
+                continue
+            except RuntimeError:
+                return None
+            return value if isinstance(value, str) else None
+        return None
 
     async def set(self, token: str) -> None:
         with contextlib.suppress(TimeoutError, RuntimeError):

@@ -95,9 +95,9 @@ class TableServer:
     def host_url(self) -> str:
         return f"{self.url}?host={self.table.host_link()}"
 
-    def services_of(self, words: str) -> Services:
+    def services_of(self, words: str, timeout_s: float = 10.0) -> Services:
         """The server-side services of the browser session whose device is ``words``."""
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             for page in list(self.pages):
                 services = _services(page)

@@ -342,10 +342,12 @@ def test_after_a_server_restart_the_host_and_the_phones_carry_on_without_the_pin
         first.stop()  # the laptop restarts the app (same data folder, same address)
         restarted = TableServer(data, port=first.port, kept=True, pin="").start()
         assert restarted.table.pin == first.table.pin  # the PIN stays
-        for page in (host, phone):  # both reconnect by themselves: no reload, no PIN
+        for words in ("The host", "Bob"):  # recognised by their tokens on the new server
+            restarted.services_of(words, timeout_s=T / 1000)
+        for page in (host, phone):  # both reconnect by themselves: no reload, no PIN typed
+            expect(page.get_by_role("button", name="Join")).to_have_count(0, timeout=T)
             _sides(page, ann=0, bob=0)
             expect(page.get_by_role("button", name="Undo")).to_be_visible(timeout=T)
-            expect(page.get_by_role("button", name="Join")).to_have_count(0)
         expect(phone.get_by_role("button", name="This device: Bob. Change")).to_have_count(1)
         _prepare(phone, "Bob", "10C 10D 10H")  # and carry on
         phone.get_by_test_id(UMTALI["add"]).get_by_role("button").click()
