@@ -3,7 +3,8 @@
 Every "Rule U6.2" link opens it (``common.rule_link``).  The screen underneath is
 not touched -- no navigation, no re-render -- so closing the sheet (its Close
 button, a tap outside it, or Back) shows the table exactly as it was.  "Open in the
-rulebook" goes to the rule's page, whose Back returns to this screen.
+rulebook" goes to the rule's page, "Search the rules" to the rules search (from
+inside a game too); the Back of either returns to this screen.
 """
 
 from __future__ import annotations
@@ -26,6 +27,14 @@ def _open_in_rulebook(rule: str) -> None:
     here = page.route or "/"
     page.pop_dialog()
     go(with_back(rule_route(rule), here))
+
+
+def _search_rules(_: object = None) -> None:
+    """The rules search, from inside a game: its Back comes back here."""
+    page = ft.context.page
+    here = page.route or "/"
+    page.pop_dialog()
+    go(with_back("/rules", here))
 
 
 def _tag(control: ft.Control, ident: str) -> ft.Control:
@@ -56,6 +65,12 @@ def rule_sheet(rule: str) -> ft.BottomSheet:
                     disabled=sec is None,
                 ),
                 "rule-sheet-open",
+            ),
+            _tag(
+                ft.TextButton(
+                    "Search the rules", icon=ft.Icons.SEARCH, on_click=_search_rules, height=44
+                ),
+                "rule-sheet-search",
             ),
             _tag(
                 ft.FilledButton("Close", icon=ft.Icons.CLOSE, on_click=_close, height=44),

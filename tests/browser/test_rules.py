@@ -70,6 +70,24 @@ def test_open_in_the_rulebook_then_back_returns_to_the_screen(
     expect(page.get_by_test_id("checker-game-umtali")).to_be_visible(timeout=T)
 
 
+def test_the_rules_search_is_one_tap_from_a_rule_sheet(
+    app_server: AppServer, phone_page: Any
+) -> None:
+    """Issue 18: inside a game, a rule sheet was a dead end for a question it did not
+    answer; its "Search the rules" opens the search, whose Back returns to the screen."""
+    page = phone_page
+    _checker_with_jacks(page, app_server.url)
+    page.get_by_test_id("checker-rule-link").click()
+    page.get_by_test_id("rule-sheet-search").click()
+    expect(page).to_have_url(re.compile(r"/rules\?back="), timeout=T)
+    box = page.get_by_role("textbox", name="Search rules")
+    expect(box).to_be_visible(timeout=T)
+    flutter_fill(page, box, "who deals nxt")  # one word the rulebook does not know
+    expect(page.get_by_role("button", name=re.compile("^Rummy rule R1.2"))).to_be_visible(timeout=T)
+    page.get_by_test_id("rules-back").click()
+    expect(page).to_have_url(re.compile(r"/check$"), timeout=T)
+
+
 def test_back_from_a_search_result_keeps_the_search(app_server: AppServer, phone_page: Any) -> None:
     page = phone_page
     open_app(page, app_server.url.rstrip("/") + "/rules")
