@@ -137,7 +137,9 @@ def verdict_times(pw: Any, tmp: Path, url: str, n: int) -> list[float]:
         home(page)
         press(page.get_by_role("button", name="New Umtali game"))
         add_players(page, ["Ann", "Bob"])
+        press(page.get_by_role("radio", name="Ann"))
         press(page.get_by_role("button", name="Start Umtali"))
+        page.get_by_role("button", name="Undo").wait_for(timeout=30_000)
         box = page.get_by_role("textbox", name="Type meld cards")
         if box.count() == 0:
             press(page.get_by_test_id("meld-type"))
@@ -188,6 +190,10 @@ def main() -> None:
                     first, cached = static_starts(pw, tmp / f"s{run}", server.url)
                     rows["first"].append(first)
                     rows["cached"].append(cached)
+                    print(
+                        f"run {run + 1}: "
+                        + ", ".join(f"{k} {v[-1][0]:.1f} s" for k, v in rows.items())
+                    )
                 verdicts = verdict_times(pw, tmp / "v", server.url, args.verdicts)
         finally:
             server.stop()
