@@ -198,9 +198,10 @@ def _still_chip(
     return tap_target(box, label, ident, selected=chosen)
 
 
-def _players(ui: LogUi, who: str, players: tuple[str, ...]) -> ft.Control:
+def _players(session: GameSession, ui: LogUi, who: str, players: tuple[str, ...]) -> ft.Control:
     def pick(p: str) -> None:
         ui.player = p
+        session.clear_error()  # a refusal never blocks the next entry
 
     chips = [
         _still_chip(
@@ -216,11 +217,12 @@ def _players(ui: LogUi, who: str, players: tuple[str, ...]) -> ft.Control:
     return ft.Row(chips, wrap=True, spacing=6, run_spacing=4)
 
 
-def _targets(ui: LogUi, ways: list[_Way], way: _Way | None) -> ft.Control:
+def _targets(session: GameSession, ui: LogUi, ways: list[_Way], way: _Way | None) -> ft.Control:
     """A chip per way to put the cards down, each marked with the referee's yes or no."""
 
     def pick(t: int) -> None:
         ui.target = t
+        session.clear_error()
 
     chips: list[ft.Control] = []
     for w in ways:
@@ -254,11 +256,13 @@ def LogEntry(session: GameSession, ui: LogUi) -> ft.Control:
         ui.cards = replayed_change(shown, picked, ui.cards)  # a quick second tap counts
         if not ui.cards:
             ui.target = None
+        if session.error is not None:  # the next entry starts: the refusal has been seen
+            session.clear_error()
 
     return ft.Column(
         [
-            _players(ui, who, session.players),
-            _targets(ui, ways, way),
+            _players(session, ui, who, session.players),
+            _targets(session, ui, ways, way),
             # the chosen strip, the pack, and typing the cards one tap away ("Type")
             CompactPicker(
                 shown,

@@ -393,6 +393,8 @@ def _acting(e: _Entry) -> ft.Control:
     def pick(name: str) -> None:
         ui.picked = name
         ui.reset_entry()
+        if e.session.error is not None:  # a refusal never blocks the next entry
+            e.session.clear_error()
 
     def my_hand(_: Any) -> None:
         ui.mode = "hand" if e.mode != "hand" else "meld"
@@ -416,6 +418,8 @@ def _modes(e: _Entry) -> ft.Control:
         def tap(_: Any) -> None:
             e.ui.mode = mode
             e.ui.reset_entry()
+            if e.session.error is not None:
+                e.session.clear_error()
 
         return tap
 

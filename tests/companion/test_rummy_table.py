@@ -514,3 +514,22 @@ def test_r1_2_between_hands_the_bar_names_the_next_dealer() -> None:
         assert game.actions[-1] == StartHand(dealer="Bob")
 
     drive(game, scenario)
+
+
+def test_a_refusal_does_not_block_the_next_entry() -> None:
+    """Issue 18: the bar kept a refusal over the next entry's verdict until its ✕ was
+    tapped; the next card tapped starts the next entry, with the referee's verdict."""
+    game = new_session()
+
+    async def scenario(sc: Screen) -> None:
+        await sc.change(sc.by_id("table-log-switch"), True)
+        game.refuse("Another phone changed the game: look again")
+        await sc.flush()
+        assert sc.label("log-verdict").startswith("Refused: Another phone")
+        for card in ("7H", "8H", "9H"):
+            await sc.click(f"log-card-{card}")
+        assert game.error is None
+        assert sc.label("log-verdict").startswith("Run: ")
+        assert not sc.semantics("log-record").content.disabled
+
+    drive(game, scenario)
