@@ -197,10 +197,12 @@ def _end_verdict(hand: RummyHand) -> Verdict:
     rummy = (
         " (going rummy, doubled)" if hand.doubled else " (going rummy)" if hand.going_rummy else ""
     )
+    # the headline's figure is what the hand scores: doubled when going rummy doubles
+    points = sum(hand.penalties.values()) * (2 if hand.doubled else 1)
     return Verdict(
         legal=True,
         kind="hand_end",
-        points=sum(hand.penalties.values()),
+        points=points,
         rule="R5.2" if hand.block else "R6.2",
         reason=f"hand {hand.number}: {who}{rummy}; this hand scores {parts}",
     )

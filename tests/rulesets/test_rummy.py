@@ -499,6 +499,16 @@ def test_r7_going_rummy_double_doubles_each_loser() -> None:
     assert res.scores == {"A": 36, "B": 0, "C": 8}  # (10+7+1)*2, 4*2
 
 
+def test_r7_a_doubled_hand_end_verdict_gives_the_doubled_figure() -> None:
+    """Issue 18: the hand over's headline said "Hand end: 29 points" for a hand that
+    scores 34 + 24 when going rummy doubles it."""
+    g = game(3, going_rummy_double=True)
+    action = {"type": "hand_end", "went_out": "B", "going_rummy": True}
+    action["remaining"] = {"A": ["KS", "7D"], "C": ["QH", "2C"]}
+    v = g.judge(action)
+    assert v.legal and v.points == 58 == (17 + 12) * 2
+
+
 def test_r7_going_rummy_without_double_scores_once() -> None:
     g = game(2)
     res = end_hand(g, "B", going_rummy=True, remaining={"A": "KS"})
