@@ -51,7 +51,15 @@ from companion.ui import slug, tap_target
 from rulesets import RulesetError, seats, timeline
 from rulesets.cards import JOKER, Card, Rank, Suit, format_cards
 from rulesets.protocol import Verdict
-from rulesets.rummy import HandEnd, RummyGame, RummyPlay, RummySummary
+from rulesets.rummy import (
+    HandEnd,
+    LayOff,
+    Meld,
+    RummyGame,
+    RummyPlay,
+    RummySummary,
+    StartHand,
+)
 
 __all__ = [
     "NOBODY",
@@ -237,6 +245,22 @@ def _chip_for(p: str, ui: HandOverUi, facts: _Facts) -> tuple[str, str, str]:
     return status, label, f"live-{slug(p)}"
 
 
+def _went_rummy_by_the_log(facts: _Facts, p: str) -> bool:
+    """Going rummy, as the table log shows it: the log was kept this hand (someone put
+    cards down), it shows ``p`` put none down before, and the referee lets ``p`` claim it."""
+    play = facts.before.detail.play
+    if play is None or p not in play.may_go_rummy:
+        return False
+    actions = facts.game.actions if facts.index is None else facts.game.actions[: facts.index]
+    who_put_down: set[str] = set()
+    for a in reversed(actions):
+        if isinstance(a, StartHand):
+            break
+        if isinstance(a, Meld | LayOff):
+            who_put_down.add(a.player)
+    return bool(who_put_down) and p not in who_put_down
+
+
 def _players_row(ui: HandOverUi, facts: _Facts, players: tuple[str, ...]) -> ft.Control:
     """Every player, a chip each, the same width whatever it says (nothing moves)."""
     per_row = len(players) if len(players) <= 4 else 3
@@ -246,7 +270,7 @@ def _players_row(ui: HandOverUi, facts: _Facts, players: tuple[str, ...]) -> ft.
             ui.went_out = p
             ui.remaining = {q: c for q, c in ui.remaining.items() if q != p}
             ui.typed = {q: v for q, v in ui.typed.items() if q != p}
-            ui.rummy = False
+            ui.rummy = _went_rummy_by_the_log(facts, p)
             ui.current = losers_in_order(players, p, facts.before.dealer)[0]
         elif p == ui.winner:  # choose again
             ui.went_out = None

@@ -533,3 +533,24 @@ def test_a_refusal_does_not_block_the_next_entry() -> None:
         assert not sc.semantics("log-record").content.disabled
 
     drive(game, scenario)
+
+
+def test_r4_2_going_rummy_is_set_from_the_log() -> None:
+    """Issue 18: with the table log kept, a player who went out having put nothing down
+    before went rummy -- the hand over says so at once; one who melded did not."""
+    game = new_session()
+
+    async def scenario(sc: Screen) -> None:
+        await sc.change(sc.by_id("table-log-switch"), True)
+        await sc.click("log-player-bob")
+        for card in ("7H", "8H", "9H"):
+            await sc.click(f"log-card-{card}")
+        await sc.click("log-record")
+        await sc.click("hand-over")
+        await sc.click("went-out-cy")  # Cy put nothing down: going rummy
+        assert sc.by_id("going-rummy").value is True
+        await sc.click("went-out-cy")  # choose again: Bob, who melded
+        await sc.click("went-out-bob")
+        assert sc.by_id("going-rummy").value is False
+
+    drive(game, scenario)
