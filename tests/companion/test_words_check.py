@@ -83,7 +83,7 @@ def test_every_house_rule_is_worded_for_players(rules: type) -> None:
     assert problems == []
 
 
-@pytest.mark.parametrize("game", ["rummy", "rummoli"])
+@pytest.mark.parametrize("game", ["umtali", "rummy", "rummoli"])
 def test_the_rulebooks_house_rule_notes_are_worded_for_players(game: str) -> None:
     """The rules screen's notes on each house rule: no "(R7)", "(A-R15)" tags (the
     rule they touch is linked beside them)."""
