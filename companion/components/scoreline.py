@@ -92,8 +92,8 @@ def turn_words(summary: Summary) -> str:
 
 def scoreline_label(lines: tuple[str, str], expanded: bool) -> str:
     """What a screen reader says for the line (and what tests read)."""
-    words = ". ".join(w for w in lines if w)
-    return f"{words}. {'Hide' if expanded else 'Show'} the score sheet"
+    said = [w.rstrip(".") for w in lines if w]  # a line that ends a sentence keeps one stop
+    return ". ".join([*said, f"{'Hide' if expanded else 'Show'} the score sheet"])
 
 
 def top_size(top: str) -> int:

@@ -143,7 +143,11 @@ def fresh_server(tmp_path: Path) -> Iterator[AppServer]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def playwright_driver() -> Iterator[Any]:
+    """The one Playwright of a test process: its sync API runs an event loop in this
+    thread for as long as it lives, so a second ``sync_playwright()`` in the same
+    process is refused ("Sync API inside the asyncio loop") -- every browser test
+    launches from this one."""
     if not Path(CHROMIUM).exists():
         msg = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
         if _in_ci():
@@ -152,10 +156,15 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         p.selectors.set_test_id_attribute("flt-semantics-identifier")
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver: Any) -> Iterator[Any]:
+    b = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield b
+    b.close()
 
 
 #: an Android phone's user agent: Flutter sizes some controls by platform (a desktop

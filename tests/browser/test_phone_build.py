@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.browser.conftest import ANDROID_UA, ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, PHONE
 from tests.browser.test_rummoli_game import label_of, press, says, tap
@@ -159,12 +159,10 @@ class Phone:
 
 
 @pytest.fixture
-def pw() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as p:
-        p.selectors.set_test_id_attribute("flt-semantics-identifier")
-        yield p
+def pw(playwright_driver: Any) -> Any:
+    """The process's one Playwright (conftest): a second sync_playwright() beside the
+    other browser tests' would be refused."""
+    return playwright_driver
 
 
 def app_up(page: Any) -> None:

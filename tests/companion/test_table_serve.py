@@ -25,6 +25,7 @@ from companion.services import Services
 from companion.session import GameSession
 from companion.storage import MemoryRepository
 from tests.browser.conftest import free_port
+from tests.companion.flet_harness import run_async
 from tests.companion.tally import PLAYERS, _add, tally  # noqa: F401
 
 
@@ -177,7 +178,6 @@ def test_table_mode_does_not_believe_a_forwarded_address_unless_asked(
 def test_a_device_that_goes_away_is_not_an_error_but_a_real_one_still_is() -> None:
     """Every client disconnect logged "Exception in ASGI application" with a traceback
     (issue 19 item 6): what sending on a closed connection raises is not an error."""
-    import asyncio
 
     from starlette.websockets import WebSocketDisconnect
 
@@ -201,11 +201,11 @@ def test_a_device_that_goes_away_is_not_an_error_but_a_real_one_still_is() -> No
 
         await fresh_sessions(app_raising(exc))({"type": "websocket"}, receive, send)
 
-    asyncio.run(run(WebSocketDisconnect(1006)))  # no exception: nothing to log
-    asyncio.run(run(RuntimeError('Cannot call "send" once a close message has been sent.')))
+    run_async(run(WebSocketDisconnect(1006)))  # no exception: nothing to log
+    run_async(run(RuntimeError('Cannot call "send" once a close message has been sent.')))
     with pytest.raises(ValueError):  # a bug is still a bug, once the client is there
 
         async def bug(scope: Any, receive: Any, send: Any) -> None:
             raise ValueError("a bug")
 
-        asyncio.run(fresh_sessions(bug)({"type": "websocket"}, None, None))
+        run_async(fresh_sessions(bug)({"type": "websocket"}, None, None))

@@ -290,6 +290,13 @@ def test_verdict_label_words_notes_and_plurals() -> None:
 # ---------------------------------------------------------------- scoreboard and layout
 
 
+def test_scoreline_label_of_a_finished_game_has_one_full_stop() -> None:
+    # the referee's game-over line ends its sentence; the label must not add a second stop
+    label = scoreline_label(("Ann 46 · Bob 49", "Bob wins, 49 to 46."), True)
+    assert label == "Ann 46 · Bob 49. Bob wins, 49 to 46. Hide the score sheet"
+    assert ".." not in label
+
+
 def test_scoreline_words_and_the_tap_that_opens_the_board() -> None:
     assert totals_words(("Ann", "Bob"), {"Ann": 12, "Bob": 7}) == "Ann 12 · Bob 7"
     assert scoreline_label(("Ann 1 · Bob 2", "Hand 1"), False).endswith("Show the score sheet")

@@ -18,6 +18,7 @@ import pytest
 from companion.routes import rule_route
 from companion.web_addresses import RIVE_CDN, RIVE_HERE, is_screen_address
 from tests.browser.conftest import AppServer
+from tests.companion.flet_harness import run_async
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +104,6 @@ def test_the_web_client_is_served_without_the_rive_cdn_address(
 
 
 def test_a_body_cut_anywhere_is_still_rewritten_whole() -> None:
-    import asyncio
 
     from companion.web_addresses import table_only
 
@@ -121,5 +121,5 @@ def test_a_body_cut_anywhere_is_still_rewritten_whole() -> None:
         sent.append(message)
 
     scope = {"type": "http", "method": "GET", "path": "/main.dart.js"}
-    asyncio.run(table_only(app)(scope, None, send))
+    run_async(table_only(app)(scope, None, send))
     assert b"".join(m.get("body", b"") for m in sent[1:]) == text.replace(RIVE_CDN, RIVE_HERE)
