@@ -63,7 +63,15 @@ from typing import Any
 
 from tests.browser.layout import WHEEL_STEP
 
-__all__ = ["MIN_SCROLL", "MIN_TARGET", "Node", "assert_layout", "audit", "read_nodes"]
+__all__ = [
+    "MIN_SCROLL",
+    "MIN_TARGET",
+    "Node",
+    "assert_layout",
+    "audit",
+    "read_nodes",
+    "wait_for_browser_gestures",
+]
 
 #: px: a scrolling area lower than this that clips required content is a defect
 #: (a ~75 px box of pots and stacks, a 39 px "On the table")
@@ -159,6 +167,34 @@ class Node:
         if self.seen is None:
             return False
         return all(abs(a - b) < 1 for a, b in zip(self.seen, self.full, strict=True))
+
+
+#: whether Flutter is in its browser-gesture mode again: for 500 ms after any
+#: pointer event (a tap, a wheel, a mouse move) its engine sets ``overflow: hidden``
+#: on every scrolling area (so the browser does not steal the gesture), which makes
+#: an area that does scroll look like a plain clip.  A scrolling area is the one
+#: holding a ``flt-semantics-scroll-overflow`` child; while one with more content
+#: than room is still ``hidden``, the mode has not come back.
+_BROWSER_GESTURES_JS = """() => {
+  const host = document.querySelector('flt-semantics-host');
+  if (!host) return true;
+  for (const filler of host.querySelectorAll('flt-semantics-scroll-overflow')) {
+    const el = filler.parentElement;
+    if (!el) continue;
+    const s = getComputedStyle(el);
+    const more = el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1;
+    if (more && !/(scroll|auto)/.test(s.overflowY + ' ' + s.overflowX)) return false;
+  }
+  return true;
+}"""
+
+
+def wait_for_browser_gestures(page: Any, timeout_ms: int = 10_000) -> None:
+    """Wait until Flutter shows its scrolling areas as scrolling again (see
+    :data:`_BROWSER_GESTURES_JS`): read before that, a node below the fold of a
+    scrolling page looks as if nothing scrolled to it, and a row flush with the
+    area's edge like a cut target."""
+    page.wait_for_function(_BROWSER_GESTURES_JS, timeout=timeout_ms, polling=50)
 
 
 def _box(d: dict[str, float]) -> tuple[float, float, float, float]:
@@ -343,6 +379,7 @@ def audit(
     """
     required, fixed = list(dict.fromkeys(required)), list(dict.fromkeys(fixed))
     problems: list[str] = []
+    wait_for_browser_gestures(page)
     nodes = read_nodes(page)
     if not nodes:
         return ["the accessibility tree is empty"]
