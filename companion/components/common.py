@@ -18,7 +18,7 @@ from typing import Any
 import flet as ft
 
 from companion.components.rule_sheet import show_rule
-from companion.components.thumb_screen import TABLE_WIDTH, FrameNotesContext
+from companion.components.thumb_screen import TABLE_WIDTH, FrameNotes
 from companion.rulebook import published_id
 from companion.ui import labelled, slug, tap_target
 from rulesets.protocol import Verdict
@@ -200,12 +200,6 @@ def verdict_line(v: Verdict | None, *, ident: str = "verdict", empty: str = "") 
     )
 
 
-@ft.component
-def _Notes() -> ft.Control:
-    notes = ft.use_context(FrameNotesContext)
-    return ft.Column(list(notes), spacing=4, visible=bool(notes))
-
-
 def thumb_board_screen(
     *,
     head: Sequence[ft.Control] = (),
@@ -233,7 +227,7 @@ def thumb_board_screen(
     above it grows the area upwards -- nothing under the thumb moves.  A board of
     any size is reached by scrolling that one tall area, never an inner box.
     """
-    column: list[ft.Control] = [_Notes(), *head]
+    column: list[ft.Control] = [FrameNotes(), *head]
     column.append(
         ft.Semantics(
             content=ft.ListView(

@@ -97,7 +97,8 @@ FrameNotesContext = ft.create_context(_NO_NOTES)
 
 
 @ft.component
-def _FrameNotes() -> ft.Control:
+def FrameNotes() -> ft.Control:
+    """The play frame's notes (FrameNotesContext), at the top of a one-thumb board."""
     notes = ft.use_context(FrameNotesContext)
     return ft.Column(list(notes), spacing=4, visible=bool(notes))
 
@@ -116,7 +117,7 @@ def thumb_screen(
     column.append(
         ft.Semantics(
             content=ft.Column(
-                [_FrameNotes(), *board], scroll=ft.ScrollMode.AUTO, spacing=8, expand=True
+                [FrameNotes(), *board], scroll=ft.ScrollMode.AUTO, spacing=8, expand=True
             ),
             identifier=board_ident,
             container=True,
