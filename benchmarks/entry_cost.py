@@ -25,6 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.hub import TableHub  # noqa: E402
 from companion.session import GameSession  # noqa: E402
 from companion.storage import GameRepository, MemoryRepository, open_repository  # noqa: E402
 from rulesets import load_ruleset  # noqa: E402
@@ -68,7 +69,7 @@ def long_record(game: str) -> GameRecord:
 
 def one_run(record: GameRecord, repo: GameRepository) -> tuple[list[float], list[float]]:
     """(cpu ms, wall ms) of each ``session.add`` of the record's actions."""
-    session = GameSession.start(repo, record.game, record.players, dict(record.rules))
+    session = GameSession.start(TableHub(repo), record.game, record.players, dict(record.rules))
     cpu: list[float] = []
     wall: list[float] = []
     for action in record.actions:

@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.hub import KeyBook  # noqa: E402
+from companion.hub import KeyBook, TableHub  # noqa: E402
 from companion.session import GameSession, Who  # noqa: E402
 from companion.storage import open_repository  # noqa: E402
 
@@ -45,7 +45,7 @@ def _round(entries: int, keys_kept: bool) -> tuple[list[float], list[float]]:
         with tempfile.TemporaryDirectory() as tmp:
             repo = open_repository(Path(tmp))
             try:
-                game = GameSession.start(repo, "umtali", ["Ann", "Bob"], {}, who=PHONE)
+                game = GameSession.start(TableHub(repo), "umtali", ["Ann", "Bob"], {}, who=PHONE)
                 for _ in range(entries):
                     c0, w0 = time.process_time(), time.perf_counter()
                     refusal = game.add(OPENING)

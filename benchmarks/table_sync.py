@@ -51,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
+from companion.hub import TableHub  # noqa: E402
 from companion.session import GameSession  # noqa: E402
 from companion.storage import open_repository  # noqa: E402
 from tests.browser.conftest import (  # noqa: E402
@@ -250,12 +251,12 @@ def render_cost(updates: int, *, with_table: bool) -> float:
     import companion.views.play as play
     from companion.app import build_main
     from companion.config import AppConfig
-    from companion.hub import Actor
+    from companion.hub import Actor, TableHub
     from companion.storage import MemoryRepository
     from tests.companion.flet_harness import RecordingConnection, flush, run_async
 
-    repo = MemoryRepository()
-    gid = GameSession.start(repo, "umtali", PLAYERS, {}, OPENING).game_id
+    hub = TableHub(MemoryRepository())  # the process's one hub, as the app's services hold it
+    gid = GameSession.start(hub, "umtali", PLAYERS, {}, OPENING).game_id
     real = play.table_component
     if not with_table:
         play.table_component = lambda game: lambda session: ft.Text("table")  # type: ignore[assignment]
@@ -267,10 +268,10 @@ def render_cost(updates: int, *, with_table: bool) -> float:
         token = _context_page.set(fs.page)
         try:
             fs.page.route = f"/play/{gid}"
-            build_main(AppConfig(), repo)(fs.page)
+            build_main(AppConfig(), hub)(fs.page)
             fs.get_page_patch()
             await flush(100)
-            live = GameSession.open(repo, gid).live
+            live = GameSession.open(hub, gid).live
             other = Actor("other", "Bob")
             player, cards = MELD
             cpu = time.process_time()
@@ -310,18 +311,18 @@ def per_phone_cost(game: str, phones: int, updates: int) -> tuple[float, float]:
 
     from companion.app import build_main
     from companion.config import AppConfig
-    from companion.hub import Actor
+    from companion.hub import Actor, TableHub
     from companion.storage import MemoryRepository
     from tests.companion.flet_harness import RecordingConnection, flush, run_async
 
-    repo = MemoryRepository()
+    hub = TableHub(MemoryRepository())  # the process's one hub, as the app's services hold it
     if game == "umtali":
-        gid = GameSession.start(repo, "umtali", PLAYERS, {}, OPENING).game_id
+        gid = GameSession.start(hub, "umtali", PLAYERS, {}, OPENING).game_id
         player, cards = MELD
         entry: dict[str, Any] = {"type": "meld", "player": player, "cards": cards.split()}
     else:
         start = {"type": "start", "chips": [60] * 8, "dealer": 0}
-        gid = GameSession.start(repo, "rummoli", RUMMOLI_PLAYERS, {}, [start]).game_id
+        gid = GameSession.start(hub, "rummoli", RUMMOLI_PLAYERS, {}, [start]).game_id
         entry = {"type": "adjust", "player": 3, "chips": 1}
 
     async def run() -> tuple[float, float]:
@@ -333,13 +334,13 @@ def per_phone_cost(game: str, phones: int, updates: int) -> tuple[float, float]:
             token = _context_page.set(fs.page)
             try:
                 fs.page.route = f"/play/{gid}"
-                build_main(AppConfig(), repo)(fs.page)
+                build_main(AppConfig(), hub)(fs.page)
                 fs.get_page_patch()
                 await flush(100)
             finally:
                 _context_page.reset(token)
             sessions.append(fs)
-        live = GameSession.open(repo, gid).live
+        live = GameSession.open(hub, gid).live
         other = Actor("elsewhere", "Bob")
         await flush(60)
         cpu, wall = time.process_time(), time.perf_counter()
@@ -398,7 +399,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="table-sync-"))
     data = tmp / "data"
     repo = open_repository(data)
-    gid = GameSession.start(repo, "umtali", PLAYERS, {}, OPENING).game_id
+    gid = GameSession.start(TableHub(repo), "umtali", PLAYERS, {}, OPENING).game_id
     repo.close()
     server = Server(data)
     pid = server.proc.pid

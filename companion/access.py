@@ -203,7 +203,8 @@ _NEEDS: dict[str, Capability] = {
 class GuardedRepository:
     """The history as one device may use it: each call checks the device's role first.
 
-    ``inner`` is the shared repository (the hub of live games is keyed by it).
+    ``inner`` is the shared repository: the one the server's hub of live games owns
+    (every session's services are given that hub; see :mod:`companion.services`).
     Methods not listed in ``_NEEDS`` are host-only.  ``data_dir``, ``problems``
     and ``problem_reports`` (which name files) read as None / empty for a device
     that may not see the data folder, so the screens that show them still draw.

@@ -20,10 +20,11 @@ import flet as ft
 
 from companion.access import Capability, Table
 from companion.config import AppConfig
+from companion.hub import TableHub
 from companion.preferences import saved_theme
 from companion.preload import preload_in_background
 from companion.services import Services, ServicesContext
-from companion.storage import GameRepository, StorageError, open_repository
+from companion.storage import StorageError, open_repository
 from companion.views.cannot_open import cannot_open
 from companion.views.checker import CheckerView
 from companion.views.history import GameDetailView, HistoryView
@@ -131,7 +132,7 @@ def App(services: Services, tokens: TokenStore | None = None) -> ft.Control:
 
 def build_main(
     config: AppConfig,
-    repo: GameRepository | None = None,
+    hub: TableHub | None = None,
     *,
     table: Table | None = None,
     join_urls: Sequence[str] = (),
@@ -139,17 +140,22 @@ def build_main(
 ) -> Callable[[ft.Page], None]:
     """The per-browser-session entry point Flet calls with each new page.
 
-    The history is opened once, here, and shared by every session.  A history
-    that must not be opened (newer or unknown format, unusable folder) gets a
-    screen saying what to do instead; pokerkit loads in the background once the
-    first screen is built (:mod:`companion.preload`).  With a
+    The history is opened once, here, with its hub of live games (or ``hub`` is
+    given: a server that keeps the history open itself, the phone build, tests),
+    and that one hub goes to every session's services -- the host's and each
+    phone's alike -- so every device showing a game shares its live game.  A
+    history that must not be opened (newer or unknown format, unusable folder)
+    gets a screen saying what to do instead; pokerkit loads in the background
+    once the first screen is built (:mod:`companion.preload`).  With a
     ``table``, every session starts at the gate (see the module docstring).
     ``tokens`` replaces the client storage of device tokens (tests).
     """
-    try:
-        shared_repo = repo if repo is not None else open_repository(config.data_dir)
-    except StorageError as exc:
-        return cannot_open(config.data_dir, exc, theme())
+    if hub is None:
+        try:
+            hub = TableHub(open_repository(config.data_dir))
+        except StorageError as exc:
+            return cannot_open(config.data_dir, exc, theme())
+    shared = hub
 
     def main(page: ft.Page) -> None:
         page.title = "Rummy Companion"
@@ -158,9 +164,9 @@ def build_main(
         page.dark_theme = theme()
         page.theme_mode = ft.ThemeMode.SYSTEM
         if table is None:
-            services = Services(config=config, repo=shared_repo)
+            services = Services(config=config, hub=shared)
         else:
-            services = Services.at_table(config, shared_repo, table, tuple(join_urls))
+            services = Services.at_table(config, shared, table, tuple(join_urls))
             services.client = page.client_ip or ""
         services.watch(page)
         services.ui.dark = saved_theme(config.data_dir)

@@ -10,19 +10,23 @@ starts.  Table mode (several phones on one game) needs a computer running
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from companion.config import AppConfig
-from companion.storage import GameRepository, StorageError
+from companion.storage import StorageError
+
+if TYPE_CHECKING:
+    from companion.hub import TableHub
 
 __all__ = ["main"]
 
 #: preferences (theme) live here: the Pyodide file system, kept for the page's life
 BROWSER_DATA_DIR = Path("/home/pyodide/rummy-companion")
 
-_history: GameRepository | None = None
+#: the browser's history and its live games, opened once for the page's life
+_hub: TableHub | None = None
 
 
 def _cannot_open(page: ft.Page, error: StorageError) -> None:
@@ -42,14 +46,15 @@ def _cannot_open(page: ft.Page, error: StorageError) -> None:
 
 async def main(page: ft.Page) -> Any:
     from companion.app import build_main
+    from companion.hub import TableHub
     from companion.platform import open_browser_history
 
-    global _history
-    if _history is None:
+    global _hub
+    if _hub is None:
         try:
-            _history = await open_browser_history()
+            _hub = TableHub(await open_browser_history())
         except StorageError as exc:
             _cannot_open(page, exc)
             return None
-    build_main(AppConfig(data_dir=BROWSER_DATA_DIR, web=True), _history)(page)
+    build_main(AppConfig(data_dir=BROWSER_DATA_DIR, web=True), _hub)(page)
     return None

@@ -23,9 +23,13 @@ import socket
 import sys
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.config import ASSETS_DIR, AppConfig, default_data_dir
+
+if TYPE_CHECKING:
+    from companion.access import Table
+    from companion.hub import TableHub
 
 
 def _desktop_unavailable_reason() -> str | None:
@@ -239,15 +243,17 @@ def _is_disconnect(exc: BaseException) -> bool:
 
 def web_app(
     config: AppConfig,
-    repo: Any = None,
+    hub: TableHub | None = None,
     *,
-    table: Any = None,
+    table: Table | None = None,
     join_urls: Sequence[str] = (),
     wrap: Callable[[Callable[[Any], None]], Callable[[Any], None]] | None = None,
 ) -> ASGIApp:
     """The web UI as an ASGI app (what ``serve_web`` serves; tests and benchmarks too).
 
-    ``wrap`` wraps the per-session entry point (a test may note each page).
+    ``hub``: the history's live games, when the caller opened the history (default:
+    opened here, once, by :func:`companion.app.build_main`).  ``wrap`` wraps the
+    per-session entry point (a test may note each page).
     """
     import flet as ft
 
@@ -256,7 +262,7 @@ def web_app(
 
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
     os.environ.setdefault("FLET_SESSION_TIMEOUT", LEFT_SESSION_SECONDS)
-    entry = build_main(config, repo, table=table, join_urls=join_urls)
+    entry = build_main(config, hub, table=table, join_urls=join_urls)
     asgi = ft.run(
         wrap(entry) if wrap is not None else entry,
         export_asgi_app=True,

@@ -1,10 +1,15 @@
 """What every screen can reach: the configuration, the history, the device and shared UI state.
 
 Views get it with ``use_services()``; it is provided once at the root, one per
-browser session.  The repository is opened once per process and shared by
-every browser session (it serialises writers with a file lock).
+browser session.  The history is opened once per process, with its hub of
+live games (:class:`companion.hub.TableHub`, which owns the repository), and
+that one hub is handed to every browser session's services
+(:func:`companion.app.build_main`): so every device showing a game shares
+one live game.  Games are opened and started through :meth:`Services.open_game`
+and :meth:`Services.start_game`, which pass the hub, the device and its
+history together.
 
-At a table (see :mod:`companion.access`) ``repo`` is the history *as this
+At a table (see :mod:`companion.access`) ``repo`` is the hub's history *as this
 device may use it*: a phone's calls to host-only operations are refused
 there, whatever screen or forged event made them.  ``device`` says who this
 session is; ``can``/``require`` ask the same question for screens that
@@ -33,7 +38,10 @@ from companion.crosspage import call_in_page
 from companion.storage import GameRepository
 
 if TYPE_CHECKING:
-    from companion.session import GameSession, Who
+    from collections.abc import Sequence
+
+    from companion.hub import TableHub
+    from companion.session import ActionIn, GameSession, Who
 
 
 #: what the round trip asks the browser's storage (never written: any key would do)
@@ -82,7 +90,10 @@ class Gate:
 @dataclass
 class Services:
     config: AppConfig
-    repo: GameRepository
+    #: the live games of the history: one hub per process, the same for every session
+    hub: TableHub
+    #: the hub's history as this device may use it (set from the hub: see __post_init__)
+    repo: GameRepository = field(init=False)
     ui: UiState = field(default_factory=UiState)
     device: Device = field(default_factory=solo_device)
     table: Table | None = None
@@ -98,24 +109,27 @@ class Services:
     _unwatch: Any = None
     _probe: Any = None
 
+    def __post_init__(self) -> None:
+        self.repo = self.hub.repo
+
     @classmethod
     def at_table(
         cls,
         config: AppConfig,
-        repo: GameRepository,
+        hub: TableHub,
         table: Table,
         join_urls: tuple[str, ...] = (),
     ) -> Services:
-        """A browser session at a table: nobody until it joins; the history guarded."""
+        """A browser session at a table: nobody until it joins; the hub's history guarded."""
         services = cls(
             config=config,
-            repo=repo,
+            hub=hub,
             device=nobody(),
             table=table,
             gate=Gate(state="checking"),
             join_urls=join_urls,
         )
-        services.repo = cast(GameRepository, GuardedRepository(repo, lambda: services.device))
+        services.repo = cast(GameRepository, GuardedRepository(hub.repo, lambda: services.device))
         services._unwatch = table.subscribe(services._table_changed)
         return services
 
@@ -230,6 +244,27 @@ class Services:
         for session in list(self._sessions):
             session.who = who
         self.gate.revision += 1
+
+    # ---- games ------------------------------------------------------------------------------
+    def open_game(self, game_id: str) -> GameSession:
+        """This device's session of a game: the hub's live game, this device's history."""
+        from companion.session import GameSession
+
+        return GameSession.open(self.hub, game_id, who=self.who(), repo=self.repo)
+
+    def start_game(
+        self,
+        game: str,
+        players: Sequence[str],
+        rules: dict[str, Any],
+        opening: Sequence[ActionIn] = (),
+    ) -> GameSession:
+        """A new game, started by this device (refused if it may not play)."""
+        from companion.session import GameSession
+
+        return GameSession.start(
+            self.hub, game, players, rules, opening, who=self.who(), repo=self.repo
+        )
 
     # ---- the play screens of this session ------------------------------------------------
     def opened(self, session: GameSession) -> None:

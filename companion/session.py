@@ -2,8 +2,10 @@
 
 The session is the only place the app changes a game.  Behind it is the one
 live game of the process (:class:`companion.hub.LiveGame`, shared by every
-device and window showing this game): rebuilt from history once, when the
-first device opens the game; after that an entry is judged and pushed, undo
+device and window showing this game through the one
+:class:`companion.hub.TableHub` the app's services hold and pass to
+:meth:`GameSession.open`): rebuilt from history once, when the first device
+opens the game; after that an entry is judged and pushed, undo
 pops (python-chess's move stack), and no screen ever replays the record.  The
 session never decides a rule itself: the referee refuses an illegal entry
 with its reason and rule ID and nothing is saved.  Every accepted entry is
@@ -39,7 +41,7 @@ from typing import Any, cast
 
 import flet as ft
 
-from companion.access import Capability, NotAllowed
+from companion.access import Capability, GuardedRepository, NotAllowed
 from companion.crosspage import call_in_page
 from companion.hub import (
     Actor,
@@ -47,14 +49,13 @@ from companion.hub import (
     Outcome,
     Refusal,
     TableEvent,
+    TableHub,
     entry_key,
     history_changed,
-    hub_for,
     listed_part,
     write_failed,
 )
 from companion.storage import GameRepository, StoredGame
-from rulesets import load_ruleset
 from rulesets.cards import Card
 from rulesets.protocol import Action, Game, GameRecord, Ruleset, Summary, Verdict
 
@@ -79,8 +80,18 @@ def _duration(seconds: float) -> str:
     return f"{h} h {rest // 60} min" if rest >= 60 else f"{h} h"
 
 
-def _ruleset(name: str) -> Any:
-    return load_ruleset(name)  # looked up at call time (tests substitute a referee)
+def _history_of(hub: TableHub, repo: GameRepository | None) -> GameRepository:
+    """``repo`` -- the hub's history as one device may use it -- or the hub's own.
+
+    A device's history must be the hub's, or a guarded view of it: the session
+    writes through the hub, and the guard only says whether this device may.
+    """
+    if repo is None:
+        return hub.repo
+    shared = repo.inner if isinstance(repo, GuardedRepository) else repo
+    if shared is not hub.repo:
+        raise ValueError("a device's history must be the hub's own, or a guarded view of it")
+    return repo
 
 
 @dataclass(frozen=True)
@@ -97,6 +108,7 @@ class Who:
 @ft.observable
 @dataclass(eq=False)  # one session per screen: compared (and hashed) by identity
 class GameSession:
+    #: the history as this device may use it (a phone's is guarded: see ``_refused_here``)
     repo: GameRepository
     game_id: str
     summary: Summary
@@ -109,37 +121,53 @@ class GameSession:
 
     # ---- opening ------------------------------------------------------------------------
     @classmethod
-    def open(cls, repo: GameRepository, game_id: str, *, who: Who | None = None) -> GameSession:
-        """This device's view of the game (the first device to open it replays it once)."""
-        live = hub_for(repo, _ruleset).live(game_id)
+    def open(
+        cls,
+        hub: TableHub,
+        game_id: str,
+        *,
+        who: Who | None = None,
+        repo: GameRepository | None = None,
+    ) -> GameSession:
+        """This device's view of the game (the first device to open it replays it once).
+
+        ``hub``: the live games of the history, one per process (the app's services
+        hold it); ``repo``: that history as this device may use it (a phone's
+        :class:`~companion.access.GuardedRepository`; default: the hub's own).
+        """
+        history = _history_of(hub, repo)
+        live = hub.live(game_id)
         with live.lock:
-            session = cls(repo=repo, game_id=game_id, summary=live.summary, error=live.problem)
+            session = cls(repo=history, game_id=game_id, summary=live.summary, error=live.problem)
             session._attach(live, who or Who())
         return session
 
     @classmethod
     def start(
         cls,
-        repo: GameRepository,
+        hub: TableHub,
         game: str,
         players: Sequence[str],
         rules: dict[str, Any],
         opening: Sequence[ActionIn] = (),
         *,
         who: Who | None = None,
+        repo: GameRepository | None = None,
     ) -> GameSession:
-        """A new game in history, with its opening action(s) (all or nothing)."""
-        ruleset = _ruleset(game)
+        """A new game in history, with its opening action(s) (all or nothing); ``hub``
+        and ``repo`` as in :meth:`open` (the game is created through ``repo``)."""
+        history = _history_of(hub, repo)
+        ruleset = hub.ruleset_of(game)
         live = ruleset.new_game(players, rules)  # refuses bad players/rules before any write
         for action in opening:
             live.push(action)
         try:
-            stored = repo.create_game(ruleset.name, list(players), rules=dict(rules))
+            stored = history.create_game(ruleset.name, list(players), rules=dict(rules))
             if live.actions:
-                repo.replace_actions(stored.id, [a.to_json() for a in live.actions])
+                history.replace_actions(stored.id, [a.to_json() for a in live.actions])
         except OSError as exc:  # disk full, no permission, read-only: in words
             raise write_failed(exc, "no game was started, the history is as it was") from None
-        session = cls.open(repo, stored.id, who=who)
+        session = cls.open(hub, stored.id, who=who, repo=history)
         history_changed()  # Home on every device shows it ("Continue")
         return session
 
@@ -368,11 +396,10 @@ class GameSession:
     # ---- internals ----------------------------------------------------------------------------
     def _refused_here(self) -> Refusal | None:
         """The device's role, checked again here (a dropped phone's screen may still tap)."""
-        device = getattr(self.repo, "device", None)  # a device's guarded history
-        if device is None:
+        if not isinstance(self.repo, GuardedRepository):  # one screen, no table: the host
             return None
         try:
-            device.require(Capability.PLAY)
+            self.repo.device.require(Capability.PLAY)
         except NotAllowed as exc:
             self.error = Refusal(str(exc))
             self._changed()

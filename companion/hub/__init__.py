@@ -66,7 +66,7 @@ from companion.hub.events import (
 from companion.hub.keys import KeyBook, entry_key
 from companion.hub.listing import defer_listing, history_changed, listed_part, watch_history
 from companion.hub.live import LiveGame
-from companion.hub.registry import TableHub, hub_for
+from companion.hub.registry import TableHub
 
 __all__ = [
     "ELSEWHERE",
@@ -83,7 +83,6 @@ __all__ = [
     "WriteFailed",
     "write_failed",
     "entry_key",
-    "hub_for",
     "history_changed",
     "watch_history",
     "listed_part",

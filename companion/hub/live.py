@@ -87,7 +87,9 @@ class _Undone:
 class LiveGame:
     """The one live game behind every device showing ``game_id`` (see the module doc)."""
 
-    def __init__(self, repo: GameRepository, game_id: str, ruleset_of: Callable[[str], Any]):
+    def __init__(
+        self, repo: GameRepository, game_id: str, ruleset_of: Callable[[str], Ruleset]
+    ) -> None:
         self.repo = repo
         self.game_id = game_id
         self.lock = threading.RLock()

@@ -1,28 +1,42 @@
-"""The table registry: every live game of one history, opened once per process
-(see :mod:`companion.hub`)."""
+"""The table registry: every live game of one history (see :mod:`companion.hub`).
+
+One :class:`TableHub` per history a process serves.  The app's services make it
+once, when the history is opened (:func:`companion.app.build_main`), and hand the
+same hub to every browser session -- the host's and each phone's, whose history
+is only a guarded view of the hub's (:class:`companion.access.GuardedRepository`).
+Nothing is kept on the repository object: who shares a live game is decided by
+who was given the hub.
+
+The hub owns the repository it was given (a plain reference: nothing refers back
+from the repository to the hub, so there is no cycle to break), and it is closed
+by whoever opened it.
+"""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from companion.hub.live import LiveGame
-from companion.storage import (
-    GameRepository,
-)
+from companion.storage import GameRepository
 from rulesets import load_ruleset
+from rulesets.protocol import Ruleset
 
-# ---- the hub --------------------------------------------------------------------------------
+__all__ = ["TableHub"]
 
 
-@dataclass
+def _referee(name: str) -> Ruleset:
+    """The ruleset of ``name``, looked up at call time (tests substitute a referee)."""
+    return load_ruleset(name)
+
+
+@dataclass(eq=False)  # one hub per history: compared (and hashed) by identity
 class TableHub:
     """Every live game of one history (one repository), opened once per process."""
 
     repo: GameRepository
-    ruleset_of: Callable[[str], Any] = load_ruleset
+    ruleset_of: Callable[[str], Ruleset] = _referee
     _games: dict[str, LiveGame] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -44,23 +58,3 @@ class TableHub:
         idle = [gid for gid, g in self._games.items() if g.listeners == 0]
         for gid in idle[: max(0, len(self._games) - keep)]:
             del self._games[gid]
-
-
-_HUBS_LOCK = threading.Lock()
-
-
-def hub_for(repo: GameRepository, ruleset_of: Callable[[str], Any] | None = None) -> TableHub:
-    """The hub of ``repo`` (one per repository object, process-wide).
-
-    A guarded view of a repository (a phone's) shares its hub with the host's.
-    """
-    inner = getattr(repo, "inner", repo)
-    with _HUBS_LOCK:
-        # kept on the repository itself, so the hub lives exactly as long as it does
-        hub: TableHub | None = getattr(inner, "_table_hub", None)
-        if hub is None:
-            hub = TableHub(inner, ruleset_of or load_ruleset)
-            setattr(inner, "_table_hub", hub)  # noqa: B010 (not part of the repository type)
-        elif ruleset_of is not None:
-            hub.ruleset_of = ruleset_of
-        return hub

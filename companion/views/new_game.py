@@ -27,7 +27,6 @@ from companion.components.new_game_parts import (
 )
 from companion.preferences import default_rules
 from companion.services import Services, use_services
-from companion.session import GameSession
 from companion.storage import StorageError
 from companion.ui import go
 from rulesets import RulesetError, load_ruleset
@@ -41,7 +40,7 @@ def _start(services: Services, form: NewGameForm, opening: list[Action]) -> str 
         for p in form.players:
             if p not in saved:
                 services.repo.add_player(p)
-        session = GameSession.start(services.repo, form.game, form.players, form.rules, opening)
+        session = services.start_game(form.game, form.players, form.rules, opening)
     except (StorageError, RulesetError) as exc:
         form.problems = Problems(general=f"Could not start the game: {exc}")
         return None

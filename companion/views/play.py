@@ -225,7 +225,7 @@ def use_shown(services: Services, session: GameSession) -> None:
 def _open(services: Services, gid: str) -> GameSession | str:
     """The game's session, or why it cannot be opened (in plain words)."""
     try:
-        return GameSession.open(services.repo, gid, who=services.who())
+        return services.open_game(gid)
     except StorageError as exc:
         return f"This game cannot be opened: {exc}"
 

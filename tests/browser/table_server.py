@@ -27,6 +27,7 @@ from playwright.sync_api import expect
 
 from companion.access import Table
 from companion.config import AppConfig
+from companion.hub import TableHub
 from companion.serve import web_app
 from companion.services import Services
 from companion.storage import TinyDbRepository, open_repository
@@ -52,6 +53,9 @@ class TableServer:
         os.environ["FLET_WEB_NO_CDN"] = "1"
         self.url = f"http://127.0.0.1:{self.port}/"
         self.repo: TinyDbRepository = open_repository(self.data_dir)
+        #: the server's live games: what its services hand every session (a test's own
+        #: session on it is one more device at the table)
+        self.hub = TableHub(self.repo)
         if self.kept:
             from companion.access import TABLE_FILE
 
@@ -68,7 +72,7 @@ class TableServer:
 
         asgi = web_app(
             AppConfig(data_dir=self.data_dir, web=True),
-            self.repo,
+            self.hub,
             table=self.table,
             join_urls=[self.url],
             wrap=noted,

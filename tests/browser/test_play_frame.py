@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from companion.hub import TableHub
 from companion.session import GameSession
 from companion.storage import open_repository
 from tests.browser.conftest import AppServer, open_app, stable_screenshot, unexpected_external
@@ -22,7 +23,8 @@ SIX = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 @pytest.fixture
 def six_at_rummy(tmp_path: Path) -> Iterator[tuple[AppServer, str]]:
     repo = open_repository(tmp_path)
-    gid = GameSession.start(repo, "rummy", SIX, {}, [{"type": "start_hand", "dealer": "Ann"}])
+    hub = TableHub(repo)
+    gid = GameSession.start(hub, "rummy", SIX, {}, [{"type": "start_hand", "dealer": "Ann"}])
     repo.close()
     server = AppServer(tmp_path).start()
     try:

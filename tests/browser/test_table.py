@@ -170,7 +170,7 @@ def test_a_phone_on_home_sees_a_game_the_host_starts_and_no_request_leaves_the_t
     host = _device(browser, devices, DESKTOP)
     arrive(host, server.host_url())
     said(host, "table-pin", "PIN")
-    started = GameSession.start(server.repo, "umtali", ["Ann", "Bob"], {})  # the host starts
+    started = GameSession.start(server.hub, "umtali", ["Ann", "Bob"], {})  # the host starts
     gid = started.game_id
     tile = phone.get_by_test_id(f"continue-{gid}")
     expect(tile).to_have_count(1, timeout=T)  # no reload

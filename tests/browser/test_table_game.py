@@ -75,9 +75,7 @@ def _quiet(page: Any, quiet_s: float = 0.25, limit_s: float = 10.0) -> None:
 
 
 def _game(server: TableServer) -> str:
-    return GameSession.start(
-        server.repo, "umtali", UMTALI["players"], {}, UMTALI["opening"]
-    ).game_id
+    return GameSession.start(server.hub, "umtali", UMTALI["players"], {}, UMTALI["opening"]).game_id
 
 
 def _at_table(browser: Any, devices: list[Any], server: TableServer, gid: str, host: bool) -> Any:
@@ -273,7 +271,7 @@ def test_host_and_three_phones_two_undos_at_once_take_off_one_entry_and_a_seat_i
         {"type": "meld", "player": "Bob", "cards": ["10C", "10D", "10H"]},
         {"type": "meld", "player": "Ann", "cards": ["5H", "6H", "7H"]},
     ]
-    game = GameSession.start(server.repo, "umtali", UMTALI["players"], {}, opening)
+    game = GameSession.start(server.hub, "umtali", UMTALI["players"], {}, opening)
     for meld in melds:
         assert game.add(meld) is None
     gid = game.game_id

@@ -25,12 +25,11 @@ import sys
 import threading
 from pathlib import Path
 
-from companion import session as session_module
 from companion.access import TABLE_FILE, Table
-from companion.hub import Actor, entry_key
+from companion.hub import Actor, TableHub, entry_key
 from companion.session import GameSession, Who
 from companion.storage import open_repository
-from tests.companion.tally import TALLY
+from tests.companion.tally import tally_or_real
 
 
 def entry(device: int, n: int) -> dict[str, object]:
@@ -39,7 +38,6 @@ def entry(device: int, n: int) -> dict[str, object]:
 
 
 def main(data_dir: str, game_id: str) -> int:
-    session_module.load_ruleset = lambda game: TALLY  # type: ignore[assignment]
     folder = Path(data_dir)
     work = folder.parent
     tokens = json.loads((work / "tokens.json").read_text())
@@ -49,7 +47,7 @@ def main(data_dir: str, game_id: str) -> int:
     def say(*words: object) -> None:
         os.write(fd, (" ".join(str(w) for w in words) + "\n").encode())
 
-    repo = open_repository(folder)
+    hub = TableHub(open_repository(folder), ruleset_of=tally_or_real)  # the server's one hub
     table = Table.open(folder / TABLE_FILE)
     devices = []
     for number, token in enumerate(tokens):
@@ -63,7 +61,7 @@ def main(data_dir: str, game_id: str) -> int:
     def enter(number: int) -> None:
         device = devices[number]
         who = Who(device=device.id, words=device.words, at_table=True)
-        live = GameSession.open(repo, game_id, who=who).live
+        live = GameSession.open(hub, game_id, who=who).live
         actor = Actor(device.id, device.words)
         mine = [w for w in log if len(w) >= 3 and w[1] == str(number)]
         sent = [w for w in mine if w[0] == "in"]

@@ -11,17 +11,17 @@ import json
 import sys
 from pathlib import Path
 
-from companion import session as session_module
+from companion.hub import TableHub
 from companion.session import GameSession, Who
 from companion.storage import open_repository
-from tests.companion.tally import TALLY
+from tests.companion.tally import tally_or_real
 
 
 def main(data_dir: str, game_id: str, name: str, count: int) -> int:
-    session_module.load_ruleset = lambda game: TALLY  # type: ignore[assignment]
     repo = open_repository(Path(data_dir))
     try:
-        session = GameSession.open(repo, game_id, who=Who(device=name, words=name))
+        hub = TableHub(repo, ruleset_of=tally_or_real)  # this process's own hub
+        session = GameSession.open(hub, game_id, who=Who(device=name, words=name))
         base = 1000 * (1 + "AB".index(name[-1]))
         for n in range(count):
             entry = [{"type": "add", "player": "Ann", "points": base + 2 * n}]

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import pytest
 
-from companion import session as session_module
+from companion.hub import registry
 from rulesets.cards import Card
 from rulesets.errors import IllegalActionError, RecordError, RulesetError
 from rulesets.protocol import (
@@ -128,11 +128,17 @@ class TallyRuleset:
 TALLY = TallyRuleset()
 
 
+def tally_or_real(name: str) -> Any:
+    """The tally game, else the real ruleset of ``name`` (a hub's ``ruleset_of``)."""
+    return TALLY if name == "tally" else registry.load_ruleset(name)
+
+
 @pytest.fixture
 def tally(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    real = session_module.load_ruleset
+    """Every hub knows the tally game (also one the app's services make)."""
+    real = registry.load_ruleset
     monkeypatch.setattr(
-        session_module, "load_ruleset", lambda name: TALLY if name == "tally" else real(name)
+        registry, "load_ruleset", lambda name: TALLY if name == "tally" else real(name)
     )
     yield
 

@@ -12,8 +12,8 @@ from companion.access import Table
 from companion.app import App
 from companion.config import AppConfig
 from companion.demo import load_demo
+from companion.hub import TableHub
 from companion.services import Services
-from companion.session import GameSession
 from companion.storage import GameListItem, MemoryRepository
 from companion.views.home import progress
 from rulesets import load_ruleset
@@ -70,14 +70,15 @@ def _home(services: Services, token: str) -> HeadlessScreen:
 
 def test_a_phone_on_home_sees_continue_when_the_host_starts_a_game_and_not_after() -> None:
     repo = MemoryRepository()
+    hub = TableHub(repo)
     table = Table(pin="204518")
     host = table.claim_host(table.host_link()).device
     joined = table.join("10.0.0.7", "204518")
     phone = joined.device
     assert host is not None and phone is not None
-    host_services = Services.at_table(AppConfig(), repo, table)
+    host_services = Services.at_table(AppConfig(), hub, table)
     host_services.admit(host)
-    phone_services = Services.at_table(AppConfig(), repo, table)
+    phone_services = Services.at_table(AppConfig(), hub, table)
     phone_services.admit(phone)
 
     async def scenario() -> None:
@@ -85,9 +86,7 @@ def test_a_phone_on_home_sees_continue_when_the_host_starts_a_game_and_not_after
         try:
             await flush()
             assert not [c for c in screen.texts() if "Games in progress" in c]
-            game = GameSession.start(
-                host_services.repo, "umtali", ["Ann", "Bob"], {}, who=host_services.who()
-            )
+            game = host_services.start_game("umtali", ["Ann", "Bob"], {})
             await flush()
             assert screen.has(f"continue-{game.game_id}"), screen.texts()
             host_services.repo.delete_game(game.game_id)  # the host abandons it on Home

@@ -15,6 +15,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.hub import TableHub
 from companion.session import GameSession
 from companion.storage import MemoryRepository
 from companion.views.rummoli_table import RummoliTable
@@ -63,7 +64,8 @@ def play(
     dealer: int = 0,
 ) -> GameSession:
     repo = MemoryRepository()
-    game = GameSession.start(repo, "rummoli", PLAYERS, rules or {})
+    hub = TableHub(repo)
+    game = GameSession.start(hub, "rummoli", PLAYERS, rules or {})
     assert game.add({"type": "start", "chips": chips, "dealer": dealer}) is None
 
     @ft.component
@@ -333,7 +335,8 @@ def test_the_bar_counts_chips_not_points() -> None:
     from rulesets.protocol import Verdict
 
     repo = MemoryRepository()
-    game = GameSession.start(repo, "rummoli", PLAYERS, {})
+    hub = TableHub(repo)
+    game = GameSession.start(hub, "rummoli", PLAYERS, {})
     verdict = Verdict(
         legal=True,
         kind="lay",

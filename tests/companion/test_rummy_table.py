@@ -26,6 +26,7 @@ from companion.components.rummy_entry import (
 )
 from companion.components.rummy_log import acting_player
 from companion.components.rummy_scores import goal_text, hand_lines, result_card, status_line
+from companion.hub import TableHub
 from companion.session import GameSession
 from companion.storage import MemoryRepository
 from companion.views.rummy_table import RummyTable, rummy_scoreline
@@ -37,7 +38,7 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 
 
 def new_session(rules: dict[str, Any] | None = None, dealer: str = "Ann") -> GameSession:
-    s = GameSession.start(MemoryRepository(), "rummy", PLAYERS, rules or {})
+    s = GameSession.start(TableHub(MemoryRepository()), "rummy", PLAYERS, rules or {})
     assert s.add({"type": "start_hand", "dealer": dealer}) is None
     return s
 
@@ -423,7 +424,7 @@ def test_r1_4_acting_player_follows_the_turn_order() -> None:
     assert s.add({"type": "meld", "player": "Ann", "cards": ["7H", "8H", "9H"]}) is None
     assert acting_player(summary(s), s.actions) == "Bob"  # the player after the last meld
     # with turns logged the referee knows whose turn it is
-    t = GameSession.start(MemoryRepository(), "rummy", PLAYERS, {})
+    t = GameSession.start(TableHub(MemoryRepository()), "rummy", PLAYERS, {})
     assert t.add({"type": "start_hand", "dealer": "Ann", "turns": True}) is None
     assert acting_player(summary(t), t.actions) == "Bob" == summary(t).turn
     assert t.add({"type": "draw", "player": "Bob"}) is None

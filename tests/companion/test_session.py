@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from companion.hub import TableHub
 from companion.session import GameSession, Who
 from companion.storage import GameRepository, MemoryRepository, StorageError, open_repository
 from rulesets.protocol import Summary
@@ -27,21 +28,29 @@ def repo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameReposit
     r.close()
 
 
+@pytest.fixture
+def hub(repo: GameRepository) -> TableHub:
+    """The live games of ``repo``, as the app's services hold them (one per process)."""
+    return TableHub(repo)
+
+
 @pytest.mark.usefixtures("tally")
-def test_accepted_entries_are_saved_at_once_and_survive_a_restart(repo: GameRepository) -> None:
-    s = GameSession.start(repo, "tally", PLAYERS, {})
+def test_accepted_entries_are_saved_at_once_and_survive_a_restart(
+    repo: GameRepository, hub: TableHub
+) -> None:
+    s = GameSession.start(hub, "tally", PLAYERS, {})
     assert s.add(_add("Ann", 3)) is None
     assert s.add(_add("Bob", 4)) is None
     assert s.summary.totals == {"Ann": 3, "Bob": 4, "Cy": 0}
     assert [a["points"] for a in repo.get_game(s.game_id).actions] == [3, 4]
-    again = GameSession.open(repo, s.game_id)  # e.g. after the app was closed
+    again = GameSession.open(hub, s.game_id)  # e.g. after the app was closed
     assert again.summary == s.summary
     assert repo.get_game(s.game_id).summary == s.summary.to_json()
 
 
 @pytest.mark.usefixtures("tally")
-def test_an_entry_is_judged_and_pushed_not_replayed(repo: GameRepository) -> None:
-    s = GameSession.start(repo, "tally", PLAYERS, {})
+def test_an_entry_is_judged_and_pushed_not_replayed(repo: GameRepository, hub: TableHub) -> None:
+    s = GameSession.start(hub, "tally", PLAYERS, {})
     live = s.game
     assert isinstance(live, TallyGame)
     for n in range(5):
@@ -51,8 +60,8 @@ def test_an_entry_is_judged_and_pushed_not_replayed(repo: GameRepository) -> Non
 
 
 @pytest.mark.usefixtures("tally")
-def test_a_refused_entry_keeps_everything(repo: GameRepository) -> None:
-    s = GameSession.start(repo, "tally", PLAYERS, {})
+def test_a_refused_entry_keeps_everything(repo: GameRepository, hub: TableHub) -> None:
+    s = GameSession.start(hub, "tally", PLAYERS, {})
     s.add(_add("Ann", 2))
     before = s.summary
     assert s.judge(_add("Bob", -1)).legal is False
@@ -64,8 +73,8 @@ def test_a_refused_entry_keeps_everything(repo: GameRepository) -> None:
 
 
 @pytest.mark.usefixtures("tally")
-def test_add_many_is_all_or_nothing(repo: GameRepository) -> None:
-    s = GameSession.start(repo, "tally", PLAYERS, {})
+def test_add_many_is_all_or_nothing(repo: GameRepository, hub: TableHub) -> None:
+    s = GameSession.start(hub, "tally", PLAYERS, {})
     assert s.add_many([_add("Ann", 1), _add("Bob", -5)]) is not None
     assert s.actions == () and repo.get_game(s.game_id).actions == []
     assert s.add_many([_add("Ann", 1), _add("Bob", 5)]) is None
@@ -73,8 +82,10 @@ def test_add_many_is_all_or_nothing(repo: GameRepository) -> None:
 
 
 @pytest.mark.usefixtures("tally")
-def test_undo_pops_redo_pushes_and_a_new_entry_clears_redo(repo: GameRepository) -> None:
-    s = GameSession.start(repo, "tally", PLAYERS, {})
+def test_undo_pops_redo_pushes_and_a_new_entry_clears_redo(
+    repo: GameRepository, hub: TableHub
+) -> None:
+    s = GameSession.start(hub, "tally", PLAYERS, {})
     s.add(_add("Ann", 3))
     s.add(_add("Bob", 4))
     assert isinstance(s.undo(), Add)
@@ -89,8 +100,10 @@ def test_undo_pops_redo_pushes_and_a_new_entry_clears_redo(repo: GameRepository)
 
 
 @pytest.mark.usefixtures("tally")
-def test_replace_edits_history_and_refuses_an_illegal_edit(repo: GameRepository) -> None:
-    s = GameSession.start(repo, "tally", PLAYERS, {})
+def test_replace_edits_history_and_refuses_an_illegal_edit(
+    repo: GameRepository, hub: TableHub
+) -> None:
+    s = GameSession.start(hub, "tally", PLAYERS, {})
     s.add_many([_add("Ann", 3), _add("Bob", 4)])
     assert s.replace([_add("Ann", 5), _add("Bob", -1)]) is not None
     assert s.summary.totals["Ann"] == 3  # unchanged
@@ -100,8 +113,8 @@ def test_replace_edits_history_and_refuses_an_illegal_edit(repo: GameRepository)
 
 
 @pytest.mark.usefixtures("tally")
-def test_the_history_line_follows_the_game(repo: GameRepository) -> None:
-    s = GameSession.start(repo, "tally", PLAYERS, {})
+def test_the_history_line_follows_the_game(repo: GameRepository, hub: TableHub) -> None:
+    s = GameSession.start(hub, "tally", PLAYERS, {})
     s.add(_add("Ann", 10))
     (item,) = repo.list_games()
     assert item.status == "finished" and item.winners == ["Ann"]
@@ -112,9 +125,9 @@ def test_the_history_line_follows_the_game(repo: GameRepository) -> None:
 
 @pytest.mark.usefixtures("tally")
 def test_a_save_that_fails_takes_the_entry_back(
-    repo: GameRepository, monkeypatch: pytest.MonkeyPatch
+    repo: GameRepository, hub: TableHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    s = GameSession.start(repo, "tally", PLAYERS, {})
+    s = GameSession.start(hub, "tally", PLAYERS, {})
 
     def broken(*_: Any, **__: Any) -> int:
         raise StorageError("the disk is full")
@@ -128,11 +141,12 @@ def test_a_save_that_fails_takes_the_entry_back(
 @pytest.mark.usefixtures("tally")
 def test_entries_the_referee_no_longer_accepts_are_kept_and_can_be_undone(
     repo: GameRepository,
+    hub: TableHub,
 ) -> None:
     stored = repo.create_game("tally", PLAYERS)
     for data in (_add("Ann", 2), _add("Bob", -3), _add("Cy", 1)):
         repo.append_action(stored.id, data)
-    s = GameSession.open(repo, stored.id)
+    s = GameSession.open(hub, stored.id)
     assert s.error is not None and "entry 2" in s.error.message
     assert s.summary.totals["Ann"] == 2
     assert s.add(_add("Ann", 1)) is not None  # nothing is added past a broken entry
@@ -153,16 +167,16 @@ def _hand(went_out: str, remaining: dict[str, list[str]], dealer: str | None = N
     ]
 
 
-def test_r6_2_rummy_entries_are_scored_and_saved(repo: GameRepository) -> None:
-    s = GameSession.start(repo, "rummy", PLAYERS, {})
+def test_r6_2_rummy_entries_are_scored_and_saved(repo: GameRepository, hub: TableHub) -> None:
+    s = GameSession.start(hub, "rummy", PLAYERS, {})
     assert s.add_many(_hand("Ann", {"Bob": ["KS", "7D"], "Cy": ["AC"]}, "Cy")) is None
     assert s.summary.totals == {"Ann": 0, "Bob": 17, "Cy": 1}
-    again = GameSession.open(repo, s.game_id)
+    again = GameSession.open(hub, s.game_id)
     assert again.summary.totals == {"Ann": 0, "Bob": 17, "Cy": 1}
 
 
-def test_r2_2_a_refused_rummy_meld_names_its_rule(repo: GameRepository) -> None:
-    s = GameSession.start(repo, "rummy", PLAYERS, {})
+def test_r2_2_a_refused_rummy_meld_names_its_rule(repo: GameRepository, hub: TableHub) -> None:
+    s = GameSession.start(hub, "rummy", PLAYERS, {})
     s.add({"type": "start_hand", "dealer": "Cy"})
     refusal = s.add({"type": "meld", "player": "Bob", "cards": ["QH", "KH", "AH"]})
     assert refusal is not None and refusal.rule == "R2.2"
@@ -170,8 +184,8 @@ def test_r2_2_a_refused_rummy_meld_names_its_rule(repo: GameRepository) -> None:
     assert len(repo.get_game(s.game_id).actions) == 1
 
 
-def test_r6_2_edit_a_finished_rummy_hand_recomputes(repo: GameRepository) -> None:
-    s = GameSession.start(repo, "rummy", PLAYERS, {})
+def test_r6_2_edit_a_finished_rummy_hand_recomputes(repo: GameRepository, hub: TableHub) -> None:
+    s = GameSession.start(hub, "rummy", PLAYERS, {})
     s.add_many(_hand("Ann", {"Bob": ["KS"], "Cy": ["AC"]}, "Cy"))
     s.add_many(_hand("Bob", {"Ann": ["2S"], "Cy": ["2C"]}))
     edited: list[Any] = [a.to_json() for a in s.actions]
@@ -186,11 +200,12 @@ def test_r6_2_edit_a_finished_rummy_hand_recomputes(repo: GameRepository) -> Non
 @pytest.mark.usefixtures("tally")
 def test_two_windows_lose_no_entry_when_multi_entry_saves_interleave(
     repo: GameRepository,
+    hub: TableHub,
 ) -> None:
     """Issue 14: two windows on one game, multi-entry saves interleaved, then undo in the
     other window.  Every acknowledged entry stays, in order, and the game replays."""
-    a = GameSession.start(repo, "tally", PLAYERS, {})
-    b = GameSession.open(repo, a.game_id)
+    a = GameSession.start(hub, "tally", PLAYERS, {})
+    b = GameSession.open(hub, a.game_id)
     acknowledged: list[dict[str, Any]] = []
     for _ in range(4):
         pair = [_add("Ann", 1), _add("Bob", 0)]
@@ -225,9 +240,9 @@ BOB = Who(device="phone-2", words="Bob", seat="Bob", at_table=True)
 
 
 @pytest.mark.usefixtures("tally")
-def test_every_screen_hears_who_did_what(repo: GameRepository) -> None:
-    a = GameSession.start(repo, "tally", PLAYERS, {}, who=ANN)
-    b = GameSession.open(repo, a.game_id, who=BOB)
+def test_every_screen_hears_who_did_what(repo: GameRepository, hub: TableHub) -> None:
+    a = GameSession.start(hub, "tally", PLAYERS, {}, who=ANN)
+    b = GameSession.open(hub, a.game_id, who=BOB)
     seen_by_b = b.revision
     assert b.add(_add("Bob", 3)) is None
     assert a.summary == b.summary and a.summary.totals["Bob"] == 3
@@ -242,9 +257,10 @@ def test_every_screen_hears_who_did_what(repo: GameRepository) -> None:
 @pytest.mark.usefixtures("tally")
 def test_an_entry_on_a_stale_screen_is_judged_now_and_a_refusal_says_what_changed(
     repo: GameRepository,
+    hub: TableHub,
 ) -> None:
-    a = GameSession.start(repo, "tally", PLAYERS, {}, who=ANN)
-    b = GameSession.open(repo, a.game_id, who=BOB)
+    a = GameSession.start(hub, "tally", PLAYERS, {}, who=ANN)
+    b = GameSession.open(hub, a.game_id, who=BOB)
     b.mark_shown()  # b's screen shows the empty game ...
     assert a.add(_add("Ann", 2)) is None  # ... and is not redrawn before b's next tap
     assert b.add(_add("Bob", 1)) is None  # still legal now: accepted
@@ -260,9 +276,10 @@ def test_an_entry_on_a_stale_screen_is_judged_now_and_a_refusal_says_what_change
 @pytest.mark.usefixtures("tally")
 def test_undo_on_a_stale_screen_takes_nothing_off_another_device_added(
     repo: GameRepository,
+    hub: TableHub,
 ) -> None:
-    a = GameSession.start(repo, "tally", PLAYERS, {}, who=ANN)
-    b = GameSession.open(repo, a.game_id, who=BOB)
+    a = GameSession.start(hub, "tally", PLAYERS, {}, who=ANN)
+    b = GameSession.open(hub, a.game_id, who=BOB)
     assert b.add(_add("Bob", 1)) is None
     a.mark_shown()
     assert b.add(_add("Bob", 4)) is None  # a's screen has not shown this one yet
@@ -275,8 +292,8 @@ def test_undo_on_a_stale_screen_takes_nothing_off_another_device_added(
 
 
 @pytest.mark.usefixtures("tally")
-def test_a_retried_entry_is_applied_once(repo: GameRepository) -> None:
-    a = GameSession.start(repo, "tally", PLAYERS, {}, who=ANN)
+def test_a_retried_entry_is_applied_once(repo: GameRepository, hub: TableHub) -> None:
+    a = GameSession.start(hub, "tally", PLAYERS, {}, who=ANN)
     a.mark_shown()
     assert a.add(_add("Ann", 2)) is None
     assert a.add(_add("Ann", 2)) is None  # the same tap again: the screen never changed
@@ -292,11 +309,11 @@ def test_a_retried_entry_is_applied_once(repo: GameRepository) -> None:
 
 
 @pytest.mark.usefixtures("tally")
-def test_many_threads_writing_at_once_lose_nothing(repo: GameRepository) -> None:
+def test_many_threads_writing_at_once_lose_nothing(repo: GameRepository, hub: TableHub) -> None:
     import threading
 
-    first = GameSession.start(repo, "tally", PLAYERS, {})
-    sessions = [GameSession.open(repo, first.game_id) for _ in range(4)]
+    first = GameSession.start(hub, "tally", PLAYERS, {})
+    sessions = [GameSession.open(hub, first.game_id) for _ in range(4)]
     barrier = threading.Barrier(len(sessions))
 
     def write(s: GameSession, player: str) -> None:
@@ -322,18 +339,18 @@ def test_many_threads_writing_at_once_lose_nothing(repo: GameRepository) -> None
 
 @pytest.mark.usefixtures("tally")
 def test_in_the_app_the_history_line_is_saved_after_every_screen_heard(
-    repo: GameRepository, monkeypatch: pytest.MonkeyPatch
+    repo: GameRepository, hub: TableHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """In the app (``defer_listing``), the list line's save (a rewrite, several fsyncs) runs
     on a worker thread, so the tap's handler and every device's redraw do not wait for it."""
     import threading
     import time
 
-    from companion.hub import listing as hub
+    from companion.hub import listing
 
-    monkeypatch.setattr(hub, "_LISTING_WORKER", None)
-    hub.defer_listing()
-    worker = hub._LISTING_WORKER
+    monkeypatch.setattr(listing, "_LISTING_WORKER", None)
+    listing.defer_listing()
+    worker = listing._LISTING_WORKER
     assert worker is not None
     saved_on: list[int] = []
     real = repo.set_summary
@@ -343,7 +360,7 @@ def test_in_the_app_the_history_line_is_saved_after_every_screen_heard(
         real(*args, **kw)
 
     try:
-        s = GameSession.start(repo, "tally", PLAYERS, {})
+        s = GameSession.start(hub, "tally", PLAYERS, {})
         monkeypatch.setattr(repo, "set_summary", noting)
         assert s.add(_add("Ann", 10)) is None
         deadline = time.monotonic() + 10
@@ -358,13 +375,14 @@ def test_in_the_app_the_history_line_is_saved_after_every_screen_heard(
 @pytest.mark.usefixtures("tally")
 def test_a_running_event_loop_alone_does_not_defer_the_history_line(
     repo: GameRepository,
+    hub: TableHub,
 ) -> None:
     """A loop someone else runs in this thread (a browser driver's) may never run a job
     handed to it: outside the app the line is saved before the entry returns (CI once
     saw the list stay "in progress" after a browser test left its loop running)."""
 
     async def scenario() -> None:
-        s = GameSession.start(repo, "tally", PLAYERS, {})
+        s = GameSession.start(hub, "tally", PLAYERS, {})
         assert s.add(_add("Ann", 10)) is None
         (item,) = repo.list_games()
         assert item.status == "finished" and item.winners == ["Ann"]
@@ -379,11 +397,12 @@ def test_a_running_event_loop_alone_does_not_defer_the_history_line(
 
 @pytest.mark.usefixtures("tally")
 def test_two_servers_on_one_folder_lose_no_entry_and_the_game_replays(tmp_path: Path) -> None:
-    """Each repository object has its own hub, as a second server process would."""
+    """Each server has its own hub on its own repository, as a second process would."""
     one, two = open_repository(tmp_path), open_repository(tmp_path)
     try:
-        a = GameSession.start(one, "tally", PLAYERS, {}, who=ANN)
-        b = GameSession.open(two, a.game_id, who=BOB)
+        a = GameSession.start(TableHub(one), "tally", PLAYERS, {}, who=ANN)
+        second = TableHub(two)
+        b = GameSession.open(second, a.game_id, who=BOB)
         acknowledged: list[dict[str, Any]] = []
         for _ in range(4):
             pair = [_add("Ann", 1), _add("Bob", 0)]
@@ -401,7 +420,7 @@ def test_two_servers_on_one_folder_lose_no_entry_and_the_game_replays(tmp_path: 
         assert a.undo() is not None  # the screen shows the game as it is now: undone
         assert one.get_game(a.game_id).actions == acknowledged[:-1]
         assert _replayed(one, a.game_id).totals == {"Ann": 4, "Bob": 0, "Cy": 3}
-        again = GameSession.open(two, a.game_id)  # a device opening the game catches up
+        again = GameSession.open(second, a.game_id)  # a device opening the game catches up
         assert again.summary.totals == {"Ann": 4, "Bob": 0, "Cy": 3}
     finally:
         one.close()
@@ -414,8 +433,9 @@ def test_an_entry_another_server_made_illegal_is_refused_with_what_changed(
 ) -> None:
     one, two = open_repository(tmp_path), open_repository(tmp_path)
     try:
-        a = GameSession.start(one, "tally", PLAYERS, {}, who=ANN)
-        b = GameSession.open(two, a.game_id, who=BOB)
+        a = GameSession.start(TableHub(one), "tally", PLAYERS, {}, who=ANN)
+        second = TableHub(two)
+        b = GameSession.open(second, a.game_id, who=BOB)
         assert b.add(_add("Bob", 4)) is None
         assert b.undo() is not None
         assert b.add(_add("Cy", 2)) is None
@@ -438,7 +458,7 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
     import sys
 
     repo = open_repository(tmp_path)
-    gid = GameSession.start(repo, "tally", PLAYERS, {}).game_id
+    gid = GameSession.start(TableHub(repo), "tally", PLAYERS, {}).game_id
     repo.close()
     writers = [
         subprocess.Popen(

@@ -27,6 +27,7 @@ from companion.access import (
 )
 from companion.backup import export_csv_bytes, export_json_bytes, import_backup_bytes
 from companion.config import AppConfig
+from companion.hub import TableHub
 from companion.services import Services
 from companion.session import GameSession
 from companion.storage import GameRepository, MemoryRepository, StorageError
@@ -131,9 +132,9 @@ def test_ending_the_table_drops_every_phone_and_changes_the_pin() -> None:
 # ---- roles, enforced where the screens call --------------------------------------------
 
 
-def _phone_services(repo: GameRepository) -> tuple[Services, Table]:
+def _phone_services(hub: TableHub) -> tuple[Services, Table]:
     table, _ = _table()
-    services = Services.at_table(AppConfig(), repo, table)
+    services = Services.at_table(AppConfig(), hub, table)
     joined = table.join("10.0.0.7", "204518").device
     assert joined is not None
     services.admit(joined)
@@ -168,7 +169,7 @@ def test_a_phone_is_refused_host_only_work_even_when_it_calls_the_handler_direct
     repo = MemoryRepository()
     gid = repo.create_game("rummy", ["Ann", "Bob"]).id
     before = json.dumps(repo.export_json()["games"])
-    services, _ = _phone_services(repo)
+    services, _ = _phone_services(TableHub(repo))
     with pytest.raises(NotAllowed, match=f"Only the host can {need.value}"):
         handler(services, gid)
     assert json.dumps(repo.export_json()["games"]) == before
@@ -180,7 +181,7 @@ def test_a_phone_plays_but_does_not_see_the_data_folder(tmp_path: Any) -> None:
 
     repo = open_repository(tmp_path)
     try:
-        services, _ = _phone_services(repo)
+        services, _ = _phone_services(TableHub(repo))
         assert services.repo.data_dir is None and services.repo.problems == []
         assert services.repo.problem_reports() == []  # notes name files: Home still draws
         game = services.repo.create_game("rummy", ["Ann", "Bob"])
@@ -193,23 +194,25 @@ def test_a_phone_plays_but_does_not_see_the_data_folder(tmp_path: Any) -> None:
 
 def test_the_host_may_do_everything_and_without_a_table_the_one_device_is_the_host() -> None:
     repo = MemoryRepository()
+    hub = TableHub(repo)
     gid = repo.create_game("rummy", ["Ann", "Bob"]).id
     table, _ = _table()
-    services = Services.at_table(AppConfig(), repo, table)
+    services = Services.at_table(AppConfig(), hub, table)
     host = table.claim_host(table.host_link()).device
     assert host is not None
     services.admit(host)
     services.repo.delete_game(gid)
     assert services.repo.list_trash()[0].id == gid
-    solo = Services(config=AppConfig(), repo=repo)
+    solo = Services(config=AppConfig(), hub=hub)
     assert all(solo.can(c) for c in Capability)
 
 
 @pytest.mark.usefixtures("tally")
 def test_before_joining_and_after_the_table_ends_a_device_may_do_nothing() -> None:
     repo = MemoryRepository()
+    hub = TableHub(repo)
     table, _ = _table()
-    services = Services.at_table(AppConfig(), repo, table)
+    services = Services.at_table(AppConfig(), hub, table)
     with pytest.raises(NotAllowed, match="not at the table"):
         services.repo.list_games()
     host = table.claim_host(table.host_link()).device
@@ -217,7 +220,7 @@ def test_before_joining_and_after_the_table_ends_a_device_may_do_nothing() -> No
     assert host is not None and phone is not None
     services.admit(phone)
     gid = services.repo.create_game("tally", PLAYERS).id
-    session = GameSession.open(services.repo, gid, who=services.who())
+    session = services.open_game(gid)
     table.end(host)
     assert services.gate.state == "pin" and "ended the table" in services.gate.message
     with pytest.raises(NotAllowed):
@@ -230,16 +233,17 @@ def test_before_joining_and_after_the_table_ends_a_device_may_do_nothing() -> No
 @pytest.mark.usefixtures("tally")
 def test_a_seat_is_the_name_others_read_and_hides_other_private_hands() -> None:
     repo = MemoryRepository()
-    services, table = _phone_services(repo)
+    hub = TableHub(repo)
+    services, table = _phone_services(hub)
     gid = services.repo.create_game("tally", PLAYERS).id
-    session = GameSession.open(services.repo, gid, who=services.who())
+    session = services.open_game(gid)
     services.opened(session)
     assert session.seat is None and not session.private_view("Ann")
     services.set_seat("Ann")
     assert session.seat == "Ann" and session.who.words == "Ann"
     assert session.private_view("Ann") and not session.private_view("Bob")
     assert [d.seat for d in table.devices()] == ["Ann"]
-    alone = GameSession.open(repo, gid)  # one screen, no table: every hand may show
+    alone = GameSession.open(hub, gid)  # one screen, no table: every hand may show
     assert alone.private_view("Ann") and alone.private_view("Bob")
 
 
@@ -250,28 +254,36 @@ def test_device_words() -> None:
     assert Device(id="s", role=Role.HOST).words == "Another window"
 
 
-def test_guard_is_a_repository_view_sharing_the_hub() -> None:
-    from companion.hub import hub_for
-
+def test_guard_is_a_view_of_the_hubs_history_and_a_phone_shares_the_hosts_hub() -> None:
     repo = MemoryRepository()
-    services, _ = _phone_services(repo)
-    assert isinstance(services.repo, GuardedRepository)
-    assert hub_for(services.repo) is hub_for(repo)
+    hub = TableHub(repo)
+    services, table = _phone_services(hub)
+    host = Services(config=AppConfig(), hub=hub)
+    assert isinstance(services.repo, GuardedRepository) and services.repo.inner is repo
+    assert services.hub is host.hub is hub  # handed the same hub, not looked up
+    gid = host.repo.create_game("rummy", ["Ann", "Bob"]).id
+    assert services.open_game(gid).live is GameSession.open(hub, gid).live
+    # a history that is not the hub's (nor a guarded view of it) is refused
+    with pytest.raises(ValueError, match="the hub's own"):
+        GameSession.open(hub, gid, repo=MemoryRepository())
+    with pytest.raises(ValueError, match="the hub's own"):
+        GameSession.open(TableHub(MemoryRepository()), gid, repo=services.repo)
 
 
 @pytest.mark.usefixtures("tally")
 def test_one_phone_per_seat_a_taken_seat_is_refused_and_the_host_can_free_it() -> None:
     repo = MemoryRepository()
+    hub = TableHub(repo)
     table, _ = _table()
-    ann_phone, other_phone = (Services.at_table(AppConfig(), repo, table) for _ in range(2))
+    ann_phone, other_phone = (Services.at_table(AppConfig(), hub, table) for _ in range(2))
     host = table.claim_host(table.host_link()).device
     first, second = (table.join(f"10.0.0.{n}", "204518").device for n in (7, 8))
     assert host is not None and first is not None and second is not None
     ann_phone.admit(first)
     other_phone.admit(second)
     gid = ann_phone.repo.create_game("tally", PLAYERS).id
-    mine = GameSession.open(ann_phone.repo, gid, who=ann_phone.who())
-    theirs = GameSession.open(other_phone.repo, gid, who=other_phone.who())
+    mine = ann_phone.open_game(gid)
+    theirs = other_phone.open_game(gid)
     ann_phone.opened(mine)
     other_phone.opened(theirs)
     assert ann_phone.set_seat("Ann") == ""

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from companion.access import TABLE_FILE, Table
+from companion.hub import TableHub
 from companion.session import GameSession
 from companion.storage import open_repository
 from tests.companion.table_crash_server import entry
@@ -43,7 +44,8 @@ def test_a_killed_table_server_loses_no_acknowledged_entry_and_doubles_none(
 ) -> None:
     data = tmp_path / "data"
     repo = open_repository(data)
-    gid = GameSession.start(repo, "tally", PLAYERS, {}).game_id
+    hub = TableHub(repo)
+    gid = GameSession.start(hub, "tally", PLAYERS, {}).game_id
     repo.close()
     table = Table.open(data / TABLE_FILE, pin="204518")
     tokens = [table.claim_host(table.host_link()).token]

@@ -22,7 +22,7 @@ from flet.pubsub.pubsub_hub import PubSubHub
 from companion.app import build_main
 from companion.components import rummoli_board
 from companion.config import AppConfig
-from companion.hub import Actor
+from companion.hub import Actor, TableHub
 from companion.session import GameSession
 from companion.storage import MemoryRepository
 from tests.companion.flet_harness import RecordingConnection, flush, run_async
@@ -69,7 +69,8 @@ def follow(phones: int, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]
     monkeypatch.setattr(rummoli_board, "_stack_words", counting_stack)
     monkeypatch.setattr(rummoli_board, "pot_words", counting_pot)
     repo = MemoryRepository()
-    game = GameSession.start(repo, "rummoli", PLAYERS, {})
+    hub = TableHub(repo)
+    game = GameSession.start(hub, "rummoli", PLAYERS, {})
     assert game.add({"type": "start", "chips": [60] * 8, "dealer": 0}) is None
 
     async def run() -> list[dict[str, Any]]:
@@ -82,7 +83,7 @@ def follow(phones: int, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]
             try:
                 fs.page.route = f"/play/{game.game_id}"
                 drawn.append(Counter())
-                build_main(AppConfig(), repo)(fs.page)
+                build_main(AppConfig(), hub)(fs.page)
                 fs.get_page_patch()
                 await flush(100)
             finally:
@@ -92,7 +93,7 @@ def follow(phones: int, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]
         seen = [len(conn.messages) for _, conn in phones_]
         drawn.clear()
         drawn.append(Counter())  # every session's redraw counts here
-        live = GameSession.open(repo, game.game_id).live
+        live = GameSession.open(hub, game.game_id).live
         live.submit([{"type": "adjust", "player": 3, "chips": 1}], actor=Actor("elsewhere", "Bob"))
         await flush(100)
         out = []

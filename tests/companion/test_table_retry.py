@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion.hub import Actor, KeyBook, entry_key
+from companion.hub import Actor, KeyBook, TableHub, entry_key
 from companion.session import GameSession, Who
 from companion.storage import open_repository
 from tests.companion.tally import PLAYERS, _add, tally  # noqa: F401
@@ -21,9 +21,9 @@ from tests.companion.tally import PLAYERS, _add, tally  # noqa: F401
 ANN_PHONE = Who(device="d-ann", words="Ann", seat="Ann", at_table=True)
 
 
-def _send(repo: Any, gid: str, seen: int, entry: dict[str, Any]) -> Any:
+def _send(hub: TableHub, gid: str, seen: int, entry: dict[str, Any]) -> Any:
     """What a device's tap does: the entry, the revision its screen showed, its key."""
-    live = GameSession.open(repo, gid, who=ANN_PHONE).live  # (a fresh session each time)
+    live = GameSession.open(hub, gid, who=ANN_PHONE).live  # (a fresh session each time)
     return live.submit(
         [entry],
         actor=Actor("d-ann-session", "Ann"),
@@ -37,21 +37,23 @@ def test_a_tap_sent_again_from_a_new_session_and_after_a_restart_is_applied_once
     tmp_path: Path,
 ) -> None:
     repo = open_repository(tmp_path)
-    game = GameSession.start(repo, "tally", PLAYERS, {}, who=ANN_PHONE)
+    hub = TableHub(repo)
+    game = GameSession.start(hub, "tally", PLAYERS, {}, who=ANN_PHONE)
     gid, seen = game.game_id, game.table_revision
-    assert _send(repo, gid, seen, _add("Ann", 2)).event is not None  # saved; no answer arrives
+    assert _send(hub, gid, seen, _add("Ann", 2)).event is not None  # saved; no answer arrives
     # the phone reconnects (a fresh browser session) and sends the same tap again
-    again = GameSession.open(repo, gid, who=ANN_PHONE)
-    assert again.actions and _send(repo, gid, seen, _add("Ann", 2)).duplicate
+    again = GameSession.open(hub, gid, who=ANN_PHONE)
+    assert again.actions and _send(hub, gid, seen, _add("Ann", 2)).duplicate
     repo.close()
 
     restarted = open_repository(tmp_path)  # the server restarts: a new hub, a new process
+    after = TableHub(restarted)
     try:
-        assert GameSession.open(restarted, gid).live.revision == seen + 1  # revisions go on
-        assert _send(restarted, gid, seen, _add("Ann", 2)).duplicate
+        assert GameSession.open(after, gid).live.revision == seen + 1  # revisions go on
+        assert _send(after, gid, seen, _add("Ann", 2)).duplicate
         assert restarted.get_game(gid).actions == [_add("Ann", 2)]
         # the same entry made again on the screen that showed it: a new entry
-        assert _send(restarted, gid, seen + 1, _add("Ann", 2)).event is not None
+        assert _send(after, gid, seen + 1, _add("Ann", 2)).event is not None
         assert restarted.get_game(gid).actions == [_add("Ann", 2), _add("Ann", 2)]
     finally:
         restarted.close()
@@ -65,7 +67,8 @@ def test_a_crash_between_the_save_and_the_answer_is_settled_from_the_revision(
     """The key is noted before the save; killed after it (or before it), the next process
     tells which from the game's revision, and a retry is answered accordingly."""
     repo = open_repository(tmp_path)
-    gid = GameSession.start(repo, "tally", PLAYERS, {}).game_id
+    hub = TableHub(repo)
+    gid = GameSession.start(hub, "tally", PLAYERS, {}).game_id
     seen = repo.game_revision(gid)
     key = entry_key(ANN_PHONE.device, seen, "add", [_add("Ann", 3)])
     book = KeyBook(tmp_path, gid)
@@ -76,7 +79,7 @@ def test_a_crash_between_the_save_and_the_answer_is_settled_from_the_revision(
 
     restarted = open_repository(tmp_path)
     try:
-        outcome = _send(restarted, gid, seen, _add("Ann", 3))
+        outcome = _send(TableHub(restarted), gid, seen, _add("Ann", 3))
         assert outcome.duplicate is saved and (outcome.event is not None) is not saved
         assert restarted.get_game(gid).actions == [_add("Ann", 3)]  # once, either way
     finally:

@@ -20,6 +20,7 @@ import pytest
 from companion.access import Table
 from companion.cli import build_parser
 from companion.config import AppConfig
+from companion.hub import TableHub
 from companion.serve import _without_session_id, is_loopback, join_urls
 from companion.services import Services
 from companion.session import GameSession
@@ -112,31 +113,32 @@ def test_table_mode_prints_the_join_address_pin_and_a_one_time_host_link(
 @pytest.mark.usefixtures("tally")
 def test_a_device_that_was_offline_is_told_what_it_missed_on_its_next_screen() -> None:
     repo = MemoryRepository()
+    hub = TableHub(repo)
     table = Table(pin="204518")
     phone = table.join("10.0.0.7", "204518")
     assert phone.device is not None
     gid = repo.create_game("tally", PLAYERS).id
 
-    first = Services.at_table(AppConfig(), repo, table)  # the phone's first browser session
+    first = Services.at_table(AppConfig(), hub, table)  # the phone's first browser session
     first.admit(phone.device)
-    seen = GameSession.open(first.repo, gid, who=first.who())
+    seen = first.open_game(gid)
     first.opened(seen)
     first.went_offline()  # its Wi-Fi drops
 
-    other = GameSession.open(repo, gid)
+    other = GameSession.open(hub, gid)
     assert other.add(_add("Ann", 3)) is None  # meanwhile, at the table
 
-    again = Services.at_table(AppConfig(), repo, table)  # it reconnects: a fresh session
+    again = Services.at_table(AppConfig(), hub, table)  # it reconnects: a fresh session
     device = table.device(phone.token)
     assert device is phone.device
     again.admit(device)
-    shown = GameSession.open(again.repo, gid, who=again.who())
+    shown = again.open_game(gid)
     again.opened(shown)
     assert re.match(
         r"You were offline for \d+ s\. Meanwhile: Another window: Ann add", shown.offline
     )
     assert shown.summary.totals["Ann"] == 3
-    third = GameSession.open(again.repo, gid, who=again.who())
+    third = again.open_game(gid)
     again.opened(third)
     assert third.offline == ""  # said once
 
@@ -147,12 +149,13 @@ def test_a_screen_that_is_not_showing_catches_up_when_it_shows_again() -> None:
         app_visible = False
 
     repo = MemoryRepository()
-    services = Services(config=AppConfig(), repo=repo)
+    hub = TableHub(repo)
+    services = Services(config=AppConfig(), hub=hub)
     gid = repo.create_game("tally", PLAYERS).id
-    asleep = GameSession.open(repo, gid)
+    asleep = GameSession.open(hub, gid)
     asleep._page = lambda: Page()  # a phone lying face down
     services.opened(asleep)
-    writer = GameSession.open(repo, gid)
+    writer = GameSession.open(hub, gid)
     writer.add(_add("Bob", 2))
     assert asleep.summary.totals["Bob"] == 0  # not redrawn while it does not show
     services.came_into_view()

@@ -19,6 +19,7 @@ from flet.pubsub.pubsub_hub import PubSubHub
 
 from companion.app import App
 from companion.config import AppConfig
+from companion.hub import TableHub
 from companion.services import Services
 from companion.session import GameSession
 from companion.storage import MemoryRepository
@@ -81,14 +82,15 @@ def test_two_undos_at_once_take_off_one_entry_and_the_second_is_refused_with_wor
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     repo = MemoryRepository()
-    game = GameSession.start(repo, "umtali", ["Ann", "Bob"], {}, OPENING)
+    hub = TableHub(repo)
+    game = GameSession.start(hub, "umtali", ["Ann", "Bob"], {}, OPENING)
     for meld in MELDS:
         assert game.add(meld) is None
     gid = game.game_id
 
     async def scenario() -> None:
-        a = _open(Services(config=AppConfig(), repo=repo), gid, monkeypatch)
-        b = _open(Services(config=AppConfig(), repo=repo), gid, monkeypatch)
+        a = _open(Services(config=AppConfig(), hub=hub), gid, monkeypatch)
+        b = _open(Services(config=AppConfig(), hub=hub), gid, monkeypatch)
         try:
             await a.draw()
             await b.draw()

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from companion.hub import TableHub
 from companion.session import GameSession
 from companion.storage import StorageError, TinyDbRepository, open_repository
 from tests.companion.tally import PLAYERS, _add, tally  # noqa: F401
@@ -41,8 +42,9 @@ def test_add_undo_redo_and_start_on_a_disk_that_refuses_say_so_and_lose_nothing(
     words: str,
 ) -> None:
     repo = open_repository(tmp_path)
+    hub = TableHub(repo)
     try:
-        game = GameSession.start(repo, "tally", PLAYERS, {})
+        game = GameSession.start(hub, "tally", PLAYERS, {})
         assert game.add(_add("Ann", 2)) is None and game.add(_add("Bob", 1)) is None
         assert game.undo() is not None  # something to redo
         before = repo.get_game(game.game_id).actions
@@ -59,7 +61,7 @@ def test_add_undo_redo_and_start_on_a_disk_that_refuses_say_so_and_lose_nothing(
             refusal = game.redo()
             assert refusal is not None and words in refusal.message
             with pytest.raises(StorageError, match="no game was started"):
-                GameSession.start(repo, "tally", PLAYERS, {})
+                GameSession.start(hub, "tally", PLAYERS, {})
         assert repo.get_game(game.game_id).actions == before
         assert [a.to_json() for a in game.actions] == before and game.can_redo
         assert not [r for r in caplog.records if r.exc_info], "a traceback in the log"
@@ -73,13 +75,14 @@ def test_a_folder_whose_lock_cannot_be_taken_refuses_in_words(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     repo = open_repository(tmp_path)
+    hub = TableHub(repo)
     try:
-        game = GameSession.start(repo, "tally", PLAYERS, {})
+        game = GameSession.start(hub, "tally", PLAYERS, {})
         _failing(monkeypatch, ["writer_lock"], errno.EROFS, "Read-only file system")
         refusal = game.add(_add("Ann", 2))
         assert refusal is not None and "read-only disk" in refusal.message
         assert game.undo() is None and game.error is not None
-        assert GameSession.open(repo, game.game_id).actions == ()  # it still opens to read
+        assert GameSession.open(hub, game.game_id).actions == ()  # it still opens to read
     finally:
         monkeypatch.undo()
         repo.close()

@@ -33,6 +33,7 @@ from companion.components.thumb_screen import (
     thumb_screen,
 )
 from companion.components.turn_order import TurnFollow, acting_row
+from companion.hub import TableHub
 from companion.session import GameSession, Refusal
 from companion.storage import MemoryRepository
 from rulesets.cards import Card, Rank, Suit, parse_cards
@@ -191,7 +192,7 @@ def test_in_sentence_keeps_names_as_typed() -> None:
 
 
 def _session() -> GameSession:
-    s = GameSession.start(MemoryRepository(), "umtali", ["Ann", "Bob"], {})
+    s = GameSession.start(TableHub(MemoryRepository()), "umtali", ["Ann", "Bob"], {})
     assert s.add({"type": "start_hand", "dealer": "Ann"}) is None
     return s
 

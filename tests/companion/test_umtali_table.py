@@ -16,6 +16,7 @@ from companion.components.scoreline import ScoreboardContext, scoreline_title, u
 from companion.components.thumb_screen import scoreline_of
 from companion.components.umtali_sheet import action_text
 from companion.components.umtali_sides import meld_caption, side_total_text
+from companion.hub import TableHub
 from companion.session import GameSession, Who
 from companion.storage import MemoryRepository
 from companion.views.umtali_table import UmtaliTable
@@ -27,7 +28,7 @@ PLAYERS = ["Ann", "Bob"]
 
 
 def new_session(rules: dict[str, Any] | None = None, dealer: str = "Ann") -> GameSession:
-    s = GameSession.start(MemoryRepository(), "umtali", PLAYERS, rules or {})
+    s = GameSession.start(TableHub(MemoryRepository()), "umtali", PLAYERS, rules or {})
     assert s.add({"type": "start_hand", "dealer": dealer}) is None
     return s
 
@@ -70,7 +71,7 @@ def test_u2_1_hand_spans_come_from_the_referee_and_action_text() -> None:
         {"type": "start_hand", "dealer": None},
         {"type": "extend", "player": "Ann", "card": "8H", "anchor": ["Bob", 0]},
     ]
-    game = GameSession.start(MemoryRepository(), "umtali", PLAYERS, {})
+    game = GameSession.start(TableHub(MemoryRepository()), "umtali", PLAYERS, {})
     legal = [*actions[:5], {"type": "meld", "player": "Ann", "cards": ["9C", "9D", "9H"]}]
     assert game.add_many(legal) is None
     summary = game.summary
@@ -274,8 +275,9 @@ def test_my_hand_only_on_the_device_of_the_acting_players_seat() -> None:
     """At a table of devices, "My hand" (a private hand, never saved) shows only on the
     device whose seat is the acting player's; a screen alone shows it for everyone."""
     repo = MemoryRepository()
+    hub = TableHub(repo)
     ann_phone = Who(device="phone-1", words="Ann", seat="Ann", at_table=True)
-    game = GameSession.start(repo, "umtali", PLAYERS, {}, who=ann_phone)
+    game = GameSession.start(hub, "umtali", PLAYERS, {}, who=ann_phone)
     assert game.add({"type": "start_hand", "dealer": "Ann"}) is None  # Bob plays first
 
     async def scenario(sc: Screen) -> None:
