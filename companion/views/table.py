@@ -57,7 +57,9 @@ def _device_line(device: Device, me: Device, free: Callable[[str], None]) -> ft.
         words = f"{device.seat} (phone {device.number})" if device.seat else device.words
         icon = ft.Icons.SMARTPHONE
     words += " (this device)" if device is me else ""
-    line = said(ft.Row([ft.Icon(icon), ft.Text(words, size=15)]), words, f"device-{device.id}")
+    line = said(
+        ft.Row([ft.Icon(icon), ft.Text(words, size=15)], tight=True), words, f"device-{device.id}"
+    )
     if not device.seat:
         return line
     seat = device.seat
@@ -65,7 +67,11 @@ def _device_line(device: Device, me: Device, free: Callable[[str], None]) -> ft.
         ft.TextButton(f"Free {seat}'s seat", on_click=lambda _: free(device.id)),
         f"free-seat-{seat}",
     )
-    return ft.Row([line, button], wrap=True, spacing=8)
+    # the line in a box of its own: drawn straight into the wrapping row, a seated device's
+    # line was a grey error box with no words (the host could not read who sat where);
+    # probably ``said``'s ``expand=False``, which the client does not read as "no expand"
+    # (see ``tag``) and a wrapping row's child may not have
+    return ft.Row([ft.Container(line), button], wrap=True, spacing=8)
 
 
 def _join_panel(services: Services, pin: str) -> ft.Control:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from companion.access import NotAllowed
+from companion.access import TABLE_MISSES, NotAllowed
 from companion.backup import export_json_bytes, import_backup_bytes
 from companion.storage import MemoryRepository
 from tests.browser.conftest import DESKTOP, PHONE, new_page, stable_screenshot
@@ -37,6 +37,7 @@ def devices(
     failure each one's screenshot and accessibility tree are kept in artifacts/."""
     opened: list[Any] = []
     server.table._tries.clear()  # every test starts with no wrong PINs counted
+    server.table._table_misses = 0
     yield opened
     for n, page in enumerate(opened):
         keep_failure(page, f"{request.node.name}-device{n}")  # the last run's, for people
@@ -182,3 +183,77 @@ def test_a_phone_on_home_sees_a_game_the_host_starts_and_no_request_leaves_the_t
     for page in (phone, host):
         page.wait_for_load_state("networkidle")
         assert page.external_requests == [], page.external_requests
+
+
+# ---- the host's controls on the table screen ----------------------------------------------
+
+
+def _phone_at_game(browser: Any, devices: list[Any], server: TableServer, gid: str) -> Any:
+    phone = _device(browser, devices)
+    arrive(phone, f"{server.url}play/{gid}")
+    type_pin(phone, server.table.pin)
+    expect(phone.get_by_role("button", name="Undo")).to_be_visible(timeout=T)
+    return phone
+
+
+def _sit(phone: Any, player: str) -> None:
+    phone.get_by_test_id("seat").click()  # "This device: … Change"
+    phone.get_by_test_id(f"seat-{player}").click()  # "I am …"
+
+
+def test_the_host_frees_a_seat_and_another_phone_may_take_it(
+    browser: Any, server: TableServer, devices: list[Any]
+) -> None:
+    """Ann's phone is put away (or sits in the wrong place): the host frees Ann's seat on
+    the table screen; her hand leaves that phone at once, and another phone may sit there."""
+    from companion.session import GameSession
+
+    opening = [{"type": "start_hand", "dealer": "Ann"}]
+    gid = GameSession.start(server.hub, "umtali", ["Ann", "Bob"], {}, opening).game_id
+    first = _phone_at_game(browser, devices, server, gid)
+    _sit(first, "Ann")
+    expect(first.get_by_role("button", name="This device: Ann. Change")).to_have_count(1)
+    (ann,) = [d for d in server.table.devices() if d.seat == "Ann"]
+    second = _phone_at_game(browser, devices, server, gid)
+
+    host = _device(browser, devices, TABLET)
+    arrive(host, server.host_url())  # the table screen
+    said(host, f"device-{ann.id}", rf"Ann \(phone {ann.number}\)")
+    host.get_by_role("button", name="Free Ann's seat").click()
+    said(host, f"device-{ann.id}", rf"^\s*Phone {ann.number}\b")  # no seat now
+    expect(host.get_by_test_id("free-seat-Ann")).to_have_count(0)
+    # Ann's phone hears it without a reload: it is just watching now
+    expect(first.get_by_role("button", name="This device: just watching. Change")).to_have_count(
+        1, timeout=T
+    )
+    _sit(second, "Ann")  # the seat is free: another phone may take it
+    expect(second.get_by_role("button", name="This device: Ann. Change")).to_have_count(1)
+    holder = server.table.seat_holder("Ann")
+    assert holder is not None and holder is not ann and ann.seat is None
+    said(host, f"device-{holder.id}", rf"Ann \(phone {holder.number}\)")
+
+
+def test_past_the_tables_wrong_pin_budget_the_host_lets_new_phones_try(
+    browser: Any, server: TableServer, devices: list[Any]
+) -> None:
+    """Wrong PINs from many addresses (a guesser changing address) use up the table's
+    budget: no PIN is looked at, the right one neither, until the host lets phones try."""
+    for n in range(TABLE_MISSES):
+        assert server.table.join(f"10.9.0.{n + 1}", "000000").device is None
+    assert server.table.locked
+    phone = _device(browser, devices)
+    arrive(phone, server.url)
+    type_pin(phone, server.table.pin)
+    said(phone, "pin-message", "Too many wrong PINs were typed at this table")
+    expect(phone.get_by_role("button", name="History")).to_have_count(0)
+
+    host = _device(browser, devices, TABLET)
+    arrive(host, server.host_url())  # the table screen
+    said(host, "table-locked", f"{TABLE_MISSES} wrong PINs were typed at this table")
+    host.get_by_role("button", name="Let new phones try").click()
+    said(host, "table-message", "New phones may try the PIN again")
+    expect(host.get_by_test_id("table-locked")).to_have_count(0)
+    expect(host.get_by_role("button", name="Let new phones try")).to_have_count(0)
+    assert not server.table.locked
+    type_pin(phone, server.table.pin)
+    _home(phone)
