@@ -53,8 +53,8 @@ from companion.hub import (
     listed_part,
     write_failed,
 )
-from companion.storage import GameRepository, StoredGame
-from rulesets import load_ruleset
+from companion.storage import GameRepository, StorageError, StoredGame
+from rulesets import RulesetError, load_ruleset
 from rulesets.cards import Card
 from rulesets.protocol import Action, Game, GameRecord, Ruleset, Summary, Verdict
 
@@ -335,6 +335,24 @@ class GameSession:
             key=entry_key(self._device, seen, "replace", list(actions)),
         )
         return self._settle(outcome)
+
+    def play_again(self) -> GameSession | Refusal:
+        """A new game of the same players (in the same seats) and house rules, dealt
+        first by whom the referee says (``summary.ending``: the deal goes on round the
+        table); or why it could not start, in words.  This game stays as it is."""
+        ending = self.summary.ending
+        if ending is None:
+            return Refusal("This game is not over yet.")
+        meta = self.meta
+        try:
+            opening = self.ruleset.opening_actions(
+                meta.players, ending.next_dealer, chips=ending.chips
+            )
+            return GameSession.start(
+                self.repo, meta.game, meta.players, dict(meta.rules), opening, who=self._who
+            )
+        except (StorageError, RulesetError) as exc:
+            return Refusal(f"Could not start the new game: {exc}")
 
     def refuse(self, message: str) -> None:
         """Show ``message`` where this screen shows a refusal (nothing changed)."""
