@@ -339,7 +339,9 @@ class GameSession:
     def play_again(self) -> GameSession | Refusal:
         """A new game of the same players (in the same seats) and house rules, dealt
         first by whom the referee says (``summary.ending``: the deal goes on round the
-        table); or why it could not start, in words.  This game stays as it is."""
+        table); or why it could not start, in words.  This game stays as it is.  When
+        another device at the table has just started that very game, this joins it
+        rather than start a second one."""
         ending = self.summary.ending
         if ending is None:
             return Refusal("This game is not over yet.")
@@ -348,11 +350,30 @@ class GameSession:
             opening = self.ruleset.opening_actions(
                 meta.players, ending.next_dealer, chips=ending.chips
             )
+            joined = self._started_again(meta, [a.to_json() for a in opening])
+            if joined is not None:
+                return GameSession.open(self.repo, joined, who=self._who)
             return GameSession.start(
                 self.repo, meta.game, meta.players, dict(meta.rules), opening, who=self._who
             )
         except (StorageError, RulesetError) as exc:
             return Refusal(f"Could not start the new game: {exc}")
+
+    def _started_again(self, meta: StoredGame, opening: list[dict[str, Any]]) -> str | None:
+        """A game started after this one with the same players, house rules and opening,
+        and nothing entered since (another device's "New game, same players"), or None."""
+        for item in self.repo.list_games(limit=5, game=meta.game):
+            if (
+                item.id == self.game_id
+                or item.status == "finished"
+                or item.players != meta.players
+                or item.created <= meta.created
+            ):
+                continue
+            other = self.repo.get_game(item.id)
+            if other.rules == meta.rules and other.actions == opening:
+                return item.id
+        return None
 
     def refuse(self, message: str) -> None:
         """Show ``message`` where this screen shows a refusal (nothing changed)."""

@@ -108,6 +108,19 @@ def test_new_game_same_players_starts_with_the_same_table_and_the_next_dealer(
     drive(session, scenario)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_two_devices_asking_for_a_new_game_get_the_same_one(game: str) -> None:
+    session = finished(game, seed=3)
+    other = GameSession.open(session.repo, session.game_id)  # a second device at the table
+    first = session.play_again()
+    second = other.play_again()
+    assert isinstance(first, GameSession) and isinstance(second, GameSession)
+    assert second.game_id == first.game_id
+    assert len(session.repo.list_games()) == 2
+    first.close()
+    second.close()
+
+
 def test_undo_at_the_end_takes_back_the_last_entry_and_the_game_goes_on() -> None:
     session = finished("umtali")
     n = len(session.actions)
