@@ -225,5 +225,4 @@ def GameOver(
         board=board,
         entry=[_home_and_share(session, summary, web)],
         bar=bar,
-        board_ident="game-over-board",
     )
