@@ -55,7 +55,8 @@ from companion.hub import (
     listed_part,
     write_failed,
 )
-from companion.storage import GameRepository, StoredGame
+from companion.storage import GameRepository, StorageError, StoredGame
+from rulesets import RulesetError
 from rulesets.cards import Card
 from rulesets.protocol import Action, Game, GameRecord, Ruleset, Summary, Verdict
 
@@ -139,7 +140,7 @@ class GameSession:
         live = hub.live(game_id)
         with live.lock:
             session = cls(repo=history, game_id=game_id, summary=live.summary, error=live.problem)
-            session._attach(live, who or Who())
+            session._attach(hub, live, who or Who())
         return session
 
     @classmethod
@@ -171,7 +172,8 @@ class GameSession:
         history_changed()  # Home on every device shows it ("Continue")
         return session
 
-    def _attach(self, live: LiveGame, who: Who) -> None:
+    def _attach(self, hub: TableHub, live: LiveGame, who: Who) -> None:
+        self._hub = hub  # the live games of this history: a new game opens through it
         self._live = live
         self._who = who
         self._id = f"{who.device}-{next(_serial)}-{secrets.token_hex(3)}"
@@ -363,6 +365,51 @@ class GameSession:
             key=entry_key(self._device, seen, "replace", list(actions)),
         )
         return self._settle(outcome)
+
+    def play_again(self) -> GameSession | Refusal:
+        """A new game of the same players (in the same seats) and house rules, dealt
+        first by whom the referee says (``summary.ending``: the deal goes on round the
+        table); or why it could not start, in words.  This game stays as it is.  When
+        another device at the table has just started that very game, this joins it
+        rather than start a second one."""
+        ending = self.summary.ending
+        if ending is None:
+            return Refusal("This game is not over yet.")
+        meta = self.meta
+        try:
+            opening = self.ruleset.opening_actions(
+                meta.players, ending.next_dealer, chips=ending.chips
+            )
+            joined = self._started_again(meta, [a.to_json() for a in opening])
+            if joined is not None:
+                return GameSession.open(self._hub, joined, who=self._who, repo=self.repo)
+            return GameSession.start(
+                self._hub,
+                meta.game,
+                meta.players,
+                dict(meta.rules),
+                opening,
+                who=self._who,
+                repo=self.repo,
+            )
+        except (StorageError, RulesetError) as exc:
+            return Refusal(f"Could not start the new game: {exc}")
+
+    def _started_again(self, meta: StoredGame, opening: list[dict[str, Any]]) -> str | None:
+        """A game started after this one with the same players, house rules and opening,
+        and nothing entered since (another device's "New game, same players"), or None."""
+        for item in self.repo.list_games(limit=5, game=meta.game):
+            if (
+                item.id == self.game_id
+                or item.status == "finished"
+                or item.players != meta.players
+                or item.created <= meta.created
+            ):
+                continue
+            other = self.repo.get_game(item.id)
+            if other.rules == meta.rules and other.actions == opening:
+                return item.id
+        return None
 
     def refuse(self, message: str) -> None:
         """Show ``message`` where this screen shows a refusal (nothing changed)."""

@@ -51,6 +51,7 @@ __all__ = [
     "Action",
     "Advice",
     "CheckerFacts",
+    "Ending",
     "Game",
     "GameRecord",
     "HandSummary",
@@ -60,6 +61,7 @@ __all__ = [
     "Opening",
     "Ruleset",
     "ScoreReport",
+    "Standing",
     "Summary",
     "SummaryDetail",
     "Units",
@@ -289,6 +291,44 @@ class HandSummary(BaseModel):
     ledger: tuple[LedgerEntry, ...] = ()
 
 
+class Standing(BaseModel):
+    """One player's place: best total first, equal totals share a place (1, 1, 3).
+
+    >>> Standing(place=1, player="Bob", total=12, winner=True).place
+    1
+    """
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    place: int
+    player: str
+    total: int
+    winner: bool = False
+
+
+class Ending(BaseModel):
+    """How a finished game ended, and how a new game of the same players begins.
+
+    * ``text`` / ``rule`` -- the result in words ("Bob wins, 49 to 46.") and the
+      rule that decides it.
+    * ``next_dealer`` -- who deals the first hand of a new game with the same
+      players (in the same seats) and house rules: the deal goes on round the
+      table as it would have between hands (U2.3, R1.2, M6.3).  ``next_deal``
+      says so in words, ``next_rule`` is that rotation's rule.
+    * ``chips`` -- each player's starting chips in that game, in seat order (as
+      in this one); None for a game without chips.
+    """
+
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    text: str
+    rule: str
+    next_dealer: str
+    next_deal: str
+    next_rule: str
+    chips: tuple[int, ...] | None = None
+
+
 class Summary(BaseModel):
     """Where a game stands: the fields every game shares, plus ``detail``.
 
@@ -317,6 +357,8 @@ class Summary(BaseModel):
     hands: tuple[HandSummary, ...] = ()
     ledger: tuple[LedgerEntry, ...] = ()
     detail: SummaryDetail = Field(default_factory=SummaryDetail)
+    #: set once the game is over: the result and how the next game begins
+    ending: Ending | None = None
 
     #: what a history row of one hand is called ("Hand", "Round").
     HAND_WORD: ClassVar[str] = "Hand"
@@ -324,6 +366,26 @@ class Summary(BaseModel):
     def rows(self) -> list[LedgerRow]:
         """The ledger as history rows (see :func:`ledger_rows`)."""
         return ledger_rows(self.players, self.ledger, hand_word=self.HAND_WORD)
+
+    def ranking(self) -> tuple[Standing, ...]:
+        """Every player's place by total (the better total first, as ``higher_is_better``
+        says); equal totals share a place and keep their seat order.
+
+        >>> s = Summary(game="x", players=("Ann", "Bob", "Cy"), phase="over", finished=True,
+        ...             winners=("Bob", "Cy"), totals={"Ann": 40, "Bob": 12, "Cy": 12},
+        ...             units=Units.PENALTY, higher_is_better=False)
+        >>> [(r.place, r.player, r.winner) for r in s.ranking()]
+        [(1, 'Bob', True), (1, 'Cy', True), (3, 'Ann', False)]
+        """
+        sign = -1 if self.higher_is_better else 1
+        order = sorted(self.players, key=lambda p: sign * self.totals.get(p, 0))
+        out: list[Standing] = []
+        for n, p in enumerate(order):
+            total = self.totals.get(p, 0)
+            same = bool(out) and out[-1].total == total
+            place = out[-1].place if same else n + 1
+            out.append(Standing(place=place, player=p, total=total, winner=p in self.winners))
+        return tuple(out)
 
     def to_json(self) -> dict[str, Any]:
         """The public JSON shape (``companion replay --json``); games override it."""

@@ -14,7 +14,7 @@ import flet as ft
 from companion.components.common import rule_link, said, tag
 from companion.components.rummy_entry import cards_of
 from companion.session import Refusal
-from companion.ui import go, slug
+from companion.ui import slug
 from rulesets.cards import format_cards
 from rulesets.rummy import RULESET, HandLine, RummyHand, RummySummary
 
@@ -26,7 +26,6 @@ __all__ = [
     "hand_title",
     "radio",
     "refusal_note",
-    "result_card",
     "scoreboard",
     "status_line",
 ]
@@ -192,72 +191,3 @@ def hand_sheet(summary: RummySummary, on_edit: Callable[[int], None] | None) -> 
     items: list[ft.Control] = [ft.Text("Score sheet", weight=ft.FontWeight.BOLD)]
     items += [_hand_box(h, summary.players, on_edit) for h in reversed(summary.hands)]
     return ft.Column(items, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-
-
-def _final_row(summary: RummySummary, p: str) -> ft.Control:
-    totals = summary.totals
-    mine = totals.get(p, 0)
-    higher = summary.higher_is_better
-    place = 1 + sum(
-        1 for q in summary.players if (totals[q] > mine if higher else totals[q] < mine)
-    )
-    crown = p in summary.winners
-    return said(
-        ft.Row(
-            [
-                ft.Icon(ft.Icons.EMOJI_EVENTS if crown else ft.Icons.PERSON, size=20),
-                ft.Text(f"{place}. {p}", size=16, expand=True),
-                ft.Text(str(mine), size=18, weight=ft.FontWeight.BOLD),
-            ],
-            vertical_alignment=ft.CrossAxisAlignment.CENTER,
-        ),
-        f"Final: {p} {mine}" + (", winner" if crown else ""),
-        f"final-{slug(p)}",
-    )
-
-
-def result_card(summary: RummySummary) -> ft.Control:
-    """The end of the game: winner(s), a shared win on a tie, the final totals (R6.3, A-R11)."""
-    winners = summary.winners
-    totals = summary.totals
-    cite = summary.detail.cite
-    if len(winners) == 1:
-        headline = f"{winners[0]} wins with {totals.get(winners[0], 0)}"
-        rule = cite.get("end")
-    else:
-        headline = f"Shared win: {' and '.join(winners)} ({totals.get(winners[0], 0)} each)"
-        rule = cite.get("shared_win")
-    sign = -1 if summary.higher_is_better else 1
-    order = sorted(summary.players, key=lambda p: sign * totals.get(p, 0))
-    return box(
-        ft.Column(
-            [
-                ft.Text("Game over", size=22, weight=ft.FontWeight.BOLD),
-                said(
-                    ft.Text(headline, size=18, weight=ft.FontWeight.W_600),
-                    f"Result: {headline}",
-                    "result",
-                ),
-                ft.Row(
-                    [
-                        ft.Text(goal_text(summary), size=13, expand=True),
-                        *([rule_link(rule, "result-rule")] if rule else []),
-                    ]
-                ),
-                *[_final_row(summary, p) for p in order],
-                ft.Row(
-                    [
-                        ft.FilledButton("Home", icon=ft.Icons.HOME, on_click=lambda _: go("/")),
-                        ft.OutlinedButton(
-                            "New Rummy game",
-                            icon=ft.Icons.REPLAY,
-                            on_click=lambda _: go("/new/rummy"),
-                        ),
-                    ],
-                    wrap=True,
-                ),
-            ],
-            spacing=8,
-        ),
-        tone=ft.Colors.SECONDARY_CONTAINER,
-    )

@@ -16,14 +16,13 @@ from companion.components.card_grid import cards_spans
 from companion.components.cards import card_face
 from companion.components.common import kind_words, rule_link
 from companion.components.umtali_ui import Table
-from companion.ui import labelled, slug
+from companion.ui import slug
 from rulesets.cards import format_cards, parse_cards
 from rulesets.protocol import Units
 from rulesets.umtali import Phase, Said, UmtaliHand, UmtaliMeld, UmtaliSummary
 
 __all__ = [
     "UmtaliSides",
-    "game_result",
     "hand_result",
     "meld_caption",
     "meld_chip",
@@ -331,24 +330,6 @@ def hand_result(hand: UmtaliHand, players: Sequence[str]) -> ft.Control:
         parts.append(words_with_rule(hand.outcome, "hand-outcome"))
     parts.append(ft.ResponsiveRow(panels, spacing=8, run_spacing=8))
     return ft.Column(parts, spacing=6)
-
-
-def game_result(summary: UmtaliSummary) -> ft.Control:
-    """Who won (or the draw), in the referee's words, then the last hand."""
-    parts: list[ft.Control] = []
-    result = summary.detail.result
-    if result is not None:
-        parts += [
-            labelled(
-                ft.Text(result.text, size=22, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY),
-                result.text,
-                "game-result",
-            ),
-            rule_link(result.rule, "game-result-rule"),
-        ]
-    if summary.hands:
-        parts.append(hand_result(summary.hands[-1], summary.players))
-    return ft.Column(parts, spacing=8)
 
 
 def cards_text(cards: Sequence[str] | str) -> str:

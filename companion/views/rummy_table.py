@@ -12,7 +12,9 @@ the one action that most likely comes next:
   cards at a time with the referee's running numbers, typed totals, going
   rummy; Confirm scores the hand and deals the next one to the next dealer (R1.2);
 * between hands (after an undo): "Start hand N";
-* at the end (R6.3): the winner or a shared win, and the final totals.
+* at the end (R6.3): the ending every game shares (``components/game_over``):
+  the winner or a shared win, the places, the score sheet, New game same
+  players, Home and Share.
 
 Any finished hand can be reopened from the score sheet and corrected.
 Everything shown comes from the referee's typed summary (``session.summary``).
@@ -27,6 +29,7 @@ import flet as ft
 
 from companion.components.common import said, tag, thumb_board_screen
 from companion.components.entry_bar import EntryBar, Primary
+from companion.components.game_over import GameOver
 from companion.components.rummy_entry import next_deal, summary_of
 from companion.components.rummy_hand_end import (
     HandOverBar,
@@ -36,7 +39,7 @@ from companion.components.rummy_hand_end import (
     hand_over_ui,
 )
 from companion.components.rummy_log import LogBar, LogEntry, LogUi, table_melds
-from companion.components.rummy_scores import hand_sheet, result_card, scoreboard, status_line
+from companion.components.rummy_scores import goal_text, hand_sheet, scoreboard, status_line
 from companion.components.scoreline import totals_words, use_scoreboard
 from companion.components.thumb_screen import fills_screen, thumb_screen
 from companion.session import GameSession, Refusal
@@ -113,13 +116,11 @@ def _board(
 
     status = status_line(summary)
     out: list[ft.Control] = []
-    if summary.finished:
-        out.append(result_card(summary))
-    elif not entering:  # during a hand over the app bar says the hand and the dealer
+    if not entering:  # during a hand over the app bar says the hand and the dealer
         out.append(
             said(ft.Text(status, size=15, weight=ft.FontWeight.W_600), status, "hand-status")
         )
-    if board_open and not summary.finished:
+    if board_open:
         out.append(scoreboard(summary))
     out.append(hand_sheet(summary, edit))
     if summary.in_hand and not entering and ui.show_log:
@@ -139,8 +140,6 @@ def _play_bar(session: GameSession, summary: RummySummary, on_hand_over: Any) ->
         action = next_deal(summary)
         return session.add(action) if action is not None else None
 
-    if summary.finished:
-        return EntryBar(session, None, None, hint="Game over. Undo takes back the last hand.")
     if summary.in_hand:
         primary = Primary("Hand over", "hand-over", open_hand_over, icon=ft.Icons.FLAG)
         play = summary.detail.play
@@ -169,6 +168,13 @@ def RummyTable(session: GameSession) -> ft.Control:
         ui.hand_over = HandOverUi(len(summary.hands) + 1)
         ui.log.cards = []
 
+    if summary.finished and hand_over is None:  # the ending every game shares
+
+        def edit(n: int) -> None:
+            ui.hand_over = hand_over_ui(session, n)
+
+        goal = said(ft.Text(goal_text(summary), size=13, italic=True), goal_text(summary), "goal")
+        return GameOver(session, sheet=[hand_sheet(summary, edit)], extras=[goal])
     board = _board(session, summary, ui, board_state.open, hand_over is not None)
     head = [_log_switch(ui)] if summary.in_hand and hand_over is None else []
     if hand_over is not None:

@@ -10,7 +10,8 @@ the referee's verdict on the entry being picked; every entry goes through
   Ann to play"); a tap opens the score sheet and the hand's rare actions
   ("Stock ran out: end hand") at the top of the board;
 * board (scrolls on its own) -- both sides, each meld a one-tap anchor;
-  between hands the last hand's result and the sheet;
+  between hands the last hand's result and the sheet; at the end the ending
+  every game shares (:mod:`companion.components.game_over`);
 * entry (never scrolls, never moves) -- :mod:`companion.components.umtali_entry`;
 * bar -- the referee's verdict, Undo, and the action (``EntryBar``).
 
@@ -33,12 +34,13 @@ import flet as ft
 
 from companion.components.common import rule_link, tag, thumb_board_screen
 from companion.components.entry_bar import EntryBar, Primary
+from companion.components.game_over import GameOver
 from companion.components.scoreline import Scoreboard, totals_words, use_scoreboard
 from companion.components.thumb_screen import fills_screen, thumb_screen
 from companion.components.umtali_entry import umtali_entry
 from companion.components.umtali_hand import hand_note, suggest_for, suggestion_panel
 from companion.components.umtali_sheet import UmtaliHandEditor, hands_sheet, start_edit
-from companion.components.umtali_sides import UmtaliSides, game_result, hand_result, side_totals
+from companion.components.umtali_sides import UmtaliSides, hand_result, side_totals
 from companion.components.umtali_ui import Table, TableUi
 from companion.session import GameSession, Refusal
 from rulesets.umtali import EndHandEmptyStock, Phase, StartHand, UmtaliSummary
@@ -72,18 +74,6 @@ def _between_hands(table: Table) -> ft.Control:
     )
     return EntryBar(
         session, None, start, hint=hint, hint_rule=deal.rule if deal else None, ident="next-hand"
-    )
-
-
-def _game_over(table: Table) -> ft.Control:
-    result = table.summary.detail.result
-    return EntryBar(
-        table.session,
-        None,
-        None,
-        hint=result.text if result else "",
-        hint_rule=result.rule if result else None,
-        ident="game-over",
     )
 
 
@@ -190,11 +180,7 @@ def UmtaliTable(session: GameSession) -> ft.Control:
     table = Table(session, summary, ui, suggestion, refused)
     if summary.detail.current is not None:
         return _in_play(table, scoreboard)
-    board: list[ft.Control] = []
-    if summary.finished:
-        board.append(game_result(summary))
-    elif summary.hands:
-        board.append(hand_result(summary.hands[-1], summary.players))
-    board += _sheet(table)
-    bar = _game_over(table) if summary.finished else _between_hands(table)
-    return thumb_screen(board=board, bar=bar)
+    last = [hand_result(summary.hands[-1], summary.players)] if summary.hands else []
+    if summary.finished:  # the ending every game shares, with the last hand and the sheet
+        return GameOver(session, sheet=_sheet(table), extras=last)
+    return thumb_screen(board=[*last, *_sheet(table)], bar=_between_hands(table))

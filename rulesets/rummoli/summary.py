@@ -17,7 +17,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from rulesets.protocol import HandSummary, LedgerEntry, Summary, SummaryDetail, Units
+from rulesets import seats
+from rulesets.protocol import Ending, HandSummary, LedgerEntry, Summary, SummaryDetail, Units
 from rulesets.rummoli.board import (
     ANTE,
     POT_LABELS,
@@ -47,6 +48,7 @@ from rulesets.rummoli.state import (
     left_of,
     next_dealer,
 )
+from rulesets.words import names_and
 
 __all__ = [
     "Adjustment",
@@ -414,6 +416,36 @@ def build_summary(s: State, hands: Sequence[RummoliHand]) -> RummoliSummary:
         hands=tuple(hands),
         ledger=tuple(s.ledger),
         detail=_detail(s),
+        ending=next_game(s, winners) if finished else None,
+    )
+
+
+def next_game(s: State, winners: Sequence[str]) -> Ending | None:
+    """The result (M7.3: the most chips wins; equal stacks share the win), and who deals
+    the first round of a new game of the same players with the same starting chips: the
+    deal passes one seat clockwise (M6.3) from the last deal of this game -- the final
+    poker's, where one was dealt (A-M18) -- and everyone is back in the game."""
+    if not winners or not s.stacks:
+        return None
+    chips = Units.CHIPS.of(s.stacks[s.players.index(winners[0])])
+    if len(winners) == 1:
+        text = f"{winners[0]} wins with {chips}."
+    else:
+        text = f"Shared win: {names_and(winners)}, {chips} each."
+    if s.final_log:
+        last: int | None = s.players.index(s.final_log[-1].dealer)
+    else:
+        last = s.dealer if s.dealt_before else None
+    seat = s.dealer if last is None else seats.after(range(len(s.players)), last)[0]
+    name = s.name(seat)
+    start = {e.player: e.amount for e in s.ledger if e.kind == "start"}
+    return Ending(
+        text=text,
+        rule="M7.3",
+        next_dealer=name,
+        next_deal=f"{name} deals first (the deal passes one seat clockwise)",
+        next_rule="M6.3",
+        chips=tuple(start.get(p, 0) for p in s.players),
     )
 
 

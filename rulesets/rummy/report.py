@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulesets.cards import format_cards
+from rulesets.protocol import Ending as GameEnding
 from rulesets.protocol import Verdict
 from rulesets.rummy.actions import (
     Discard,
@@ -35,6 +36,7 @@ from rulesets.rummy.summary import (
     RummySummary,
 )
 from rulesets.rummy.table import Table
+from rulesets.words import names_and
 
 
 class Report(Table):
@@ -84,10 +86,7 @@ class Report(Table):
     def _detail(self, st: State) -> RummyDetail:
         r = self._rules
         mode = scoring(r)
-        if r.fixed_rounds is not None:
-            rule = "A-R13" if r.cash else "A-R16" if r.winner_takes_all else "R7"
-        else:
-            rule = "R7" if r.winner_takes_all else "R6.3"
+        rule = self._detail_rule()
         return RummyDetail(
             rules=r.changed(),
             scoring=mode,
@@ -124,7 +123,43 @@ class Report(Table):
             hands=st.results,
             ledger=st.ledger,
             detail=self._detail(st),
+            ending=self._ending(st),
         )
+
+    def _ending(self, st: State) -> GameEnding | None:
+        """The result (R6.3, or R7 / A-R13 / A-R16; a tie shares the win, A-R11), and who
+        deals the first hand of a new game of the same players: whoever would have dealt
+        the next hand -- the deal passes clockwise, or the winner of the last hand deals
+        with "Winner deals" (R1.2)."""
+        won = self.winners(st)
+        dealer = st.next_dealer
+        if not won or dealer is None:
+            return None
+        r = self._rules
+        each = units(r).of(st.totals[won[0]])
+        if len(won) == 1:
+            text, rule = f"{won[0]} wins with {each}.", self._detail_rule()
+        else:
+            text, rule = f"Shared win: {names_and(won)}, {each} each.", "A-R11"
+        last = st.results[-1]
+        if r.winner_deals and last.went_out is not None:
+            why = f"{last.went_out} won the last hand"
+        else:
+            why = "the deal passes clockwise"
+        return GameEnding(
+            text=text,
+            rule=rule,
+            next_dealer=dealer,
+            next_deal=f"{dealer} deals first ({why})",
+            next_rule="R1.2",
+        )
+
+    def _detail_rule(self) -> str:
+        """The rule that ends the game and names the winner (see ``RummyDetail.rule_of_end``)."""
+        r = self._rules
+        if r.fixed_rounds is not None:
+            return "A-R13" if r.cash else "A-R16" if r.winner_takes_all else "R7"
+        return "R7" if r.winner_takes_all else "R6.3"
 
     def verdict(self, st: State, act: RummyAction, out: Any) -> Verdict:
         if isinstance(out, TableMeld):

@@ -3,7 +3,7 @@ model, and the words about the deal, the final turn and the result."""
 
 from __future__ import annotations
 
-from rulesets.protocol import Units
+from rulesets.protocol import Ending, Units
 from rulesets.umtali.melds import HANDS_PER_GAME
 from rulesets.umtali.state import (
     HandResult,
@@ -28,6 +28,7 @@ __all__ = [
     "hand_model",
     "hand_number",
     "in_hand",
+    "next_game",
     "side_scores",
     "summarize",
     "totals",
@@ -106,6 +107,7 @@ def summarize(s: State) -> UmtaliSummary:
             next_deal=_next_deal_words(s),
             result=_result_words(s),
         ),
+        ending=next_game(s),
     )
 
 
@@ -146,24 +148,45 @@ def _current(s: State) -> UmtaliCurrent | None:
     )
 
 
+def _deal_after(s: State) -> tuple[int, str, str]:
+    """Who deals after the last hand (seat), why in a few words, and the rule: the deal
+    alternates (U2.3), or the higher scorer of the last hand deals (A-U18)."""
+    last = s.hands[-1]
+    nxt = next_dealer(s)
+    seat = 1 - last.dealer if nxt is None else nxt
+    if not s.rules.winner_deals:
+        return seat, "the deal alternates", "U2.3"
+    if last.winner is None:
+        return seat, f"equal scores in hand {last.number}: the deal alternates", "A-U18"
+    return seat, f"{s.players[seat]} scored more in hand {last.number}", "A-U18"
+
+
 def _next_deal_words(s: State) -> Said | None:
     """Who deals the next hand and why: "Bob deals (the deal alternates)"."""
     if s.phase is not Phase.IDLE:
         return None
     if not s.hands:
         return Said(text="The players cut: the lower card deals", rule="U2.2")
-    last = s.hands[-1]
-    nxt = s.players[1 - last.dealer]
-    if not s.rules.winner_deals:
-        return Said(text=f"{nxt} deals (the deal alternates)", rule="U2.3")
-    winner = last.winner
-    if winner is None:
-        return Said(
-            text=f"{nxt} deals (equal scores in hand {last.number}: the deal alternates)",
-            rule="A-U18",
-        )
-    who = s.players[winner]
-    return Said(text=f"{who} deals ({who} scored more in hand {last.number})", rule="A-U18")
+    seat, why, rule = _deal_after(s)
+    return Said(text=f"{s.players[seat]} deals ({why})", rule=rule)
+
+
+def next_game(s: State) -> Ending | None:
+    """A finished game's result, and who deals the first hand of a new game of the same
+    two players: the deal goes on as between hands (U2.3; A-U18 with "winner deals"),
+    so over a 4-hand game and the next each player deals every other hand."""
+    result = _result_words(s)
+    if s.phase is not Phase.OVER or result is None or not s.hands:
+        return None
+    seat, why, rule = _deal_after(s)
+    name = s.players[seat]
+    return Ending(
+        text=result.text,
+        rule=result.rule,
+        next_dealer=name,
+        next_deal=f"{name} deals first ({why})",
+        next_rule=rule,
+    )
 
 
 def _result_words(s: State) -> Said | None:

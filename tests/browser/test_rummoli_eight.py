@@ -198,11 +198,11 @@ def play_eight(page: Any, size: str) -> Table:
     tap(page, "poker-mode-tap")
     tap(page, "winner-eve")
     tap(page, "record-poker")
-    expect(page.get_by_test_id("standings")).to_be_visible(timeout=WAIT)
+    expect(page.get_by_test_id("result")).to_be_visible(timeout=WAIT)
     t.check(
         "standings",
-        ["standings", *each("standing-"), "final-poker", *TABLE],
-        ["over-verdict"],
+        ["result", *each("rank-"), "final-poker", "score-sheet"],
+        ["game-over", "play-again", "go-home", "share-result", "undo"],
     )
     return t
 

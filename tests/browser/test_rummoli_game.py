@@ -188,8 +188,9 @@ def lay(page: Any, who: str, card: str, symbol: str) -> None:
     says(page, "laid-log", f"{card.upper()} by {who}")
 
 
-def snap(browser: Any, url: str, name: str, main: Any) -> None:
-    """The same table in other windows: desktop, and phone + desktop in dark mode."""
+def snap(browser: Any, url: str, name: str, main: Any, ready: str = "pots") -> None:
+    """The same table in other windows: desktop, and phone + desktop in dark mode
+    (each once the node ``ready`` is drawn)."""
     stable_screenshot(main, f"rummoli-{name}-phone")
     for viewport, size, dark in (
         (DESKTOP, "desktop", False),
@@ -199,7 +200,7 @@ def snap(browser: Any, url: str, name: str, main: Any) -> None:
         pg = new_page(browser, viewport, dark=dark)
         try:
             open_app(pg, url)
-            expect(pg.get_by_test_id("pots")).to_be_visible(timeout=WAIT)
+            expect(pg.get_by_test_id(ready)).to_be_visible(timeout=WAIT)
             pg.wait_for_timeout(1500)  # the theme cross-fade can stall on a loaded machine
             stable_screenshot(pg, f"rummoli-{name}-{size}")
             assert unexpected_external(pg) == []
@@ -448,15 +449,17 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     tap(page, "poker-mode-tap")
     tap(page, "winner-bob")
     tap(page, "record-poker")
-    expect(page.get_by_test_id("standings")).to_be_visible(timeout=WAIT)
-    sheet(page, (67, 76, 27, 40), (0,) * 9)
-    shows(page, "standing-bob", "1. Bob: 76 chips (winner)")
-    shows(page, "standing-ann", "2. Ann: 67 chips")
-    shows(page, "standing-dan", "3. Dan: 40 chips")
-    shows(page, "standing-cy", "4. Cy: 27 chips")
+    expect(page.get_by_test_id("result")).to_be_visible(timeout=WAIT)
+    # the ending's score sheet ends with the stacks; the board is empty (M7.2)
+    shows(page, "sheet-now", "Now: Ann 67 chips, Bob 76 chips, Cy 27 chips, Dan 40 chips")
+    shows(page, "result", "Result: Bob wins with 76 chips.")
+    shows(page, "rank-bob", "1. Bob: 76 chips, winner")
+    shows(page, "rank-ann", "2. Ann: 67 chips")
+    shows(page, "rank-dan", "3. Dan: 40 chips")
+    shows(page, "rank-cy", "4. Cy: 27 chips")
     shows(page, "final-statement-bob-line-0", "Bob: final poker +48, rule M7.2")
     assert_words_people_use(page, "standings")
-    snap(browser, game_url, "standings", page)
+    snap(browser, game_url, "standings", page, ready="result")
     assert unexpected_external(page) == []
 
     # ---------------------------------------------------------------- the history adds up

@@ -403,10 +403,10 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     )
 
     # ---- the result ----------------------------------------------------------------------
-    said(page, "result", "Result: Shared win: Ann and Cy (28 each)")
-    said(page, "final-ann", "Final: Ann 28, winner")
-    said(page, "final-cy", "Final: Cy 28, winner")
-    said(page, "final-bob", "Final: Bob 66")
+    said(page, "result", "Result: Shared win: Ann and Cy, 28 penalty points each.")
+    said(page, "rank-ann", "1. Ann: 28 penalty points, winner")
+    said(page, "rank-cy", "1. Cy: 28 penalty points, winner")
+    said(page, "rank-bob", "3. Bob: 66 penalty points")
     expect(page.get_by_test_id("hand-over")).to_have_count(0)
     assert_words_people_use(page, "the result")
     painted_screenshot(page, "rummy-result-phone")
@@ -547,7 +547,7 @@ def test_rummy_screens_at_desktop_size(fresh_server: AppServer, browser: Any, da
             "This hand: Ann 17 · Bob 0 · Cy 4 typed\nTotals after it: Ann 17 · Bob 0 · Cy 4\n"
             "This ends the game: Bob wins.",
         )
-        said(page, "result", "Result: Bob wins with 0")
+        said(page, "result", "Result: Bob wins with 0 penalty points.")
         assert_words_people_use(page, "the result")
         painted_screenshot(page, f"rummy-result-{name}")
         assert unexpected_external(page) == []

@@ -374,6 +374,13 @@ def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: An
         sheet(page, n, ann, bob)
     shows(page, "totals-row", "Totals: Ann 46, Bob 49")
     expect(page.get_by_text("Bob wins, 49 to 46.").first).to_have_count(1, timeout=T)
+    # the ending every game shares: the places, the next game's deal (U2.3), the actions
+    shows(page, "result", "Result: Bob wins, 49 to 46.")
+    shows(page, "rank-bob", "1. Bob: 49 points, winner")
+    shows(page, "rank-ann", "2. Ann: 46 points")
+    shows(page, "game-over", "Next game: Ann deals first (the deal alternates).")
+    for ident in ("undo", "play-again", "go-home", "share-result"):
+        expect(page.get_by_test_id(ident)).to_have_count(1, timeout=T)
     shot("game-over")
     assert unexpected_external(page) == []
 

@@ -25,7 +25,7 @@ from companion.components.rummy_entry import (
     unavailable,
 )
 from companion.components.rummy_log import acting_player
-from companion.components.rummy_scores import goal_text, hand_lines, result_card, status_line
+from companion.components.rummy_scores import goal_text, hand_lines, status_line
 from companion.hub import TableHub
 from companion.session import GameSession
 from companion.storage import MemoryRepository
@@ -141,44 +141,30 @@ def test_r2_2_meld_verdict_cites_rule_and_r3_3_lay_off_verdict() -> None:
     assert not no.legal and no.rule == "R3.3"
 
 
-def texts(control: Any) -> list[str]:
-    """Every Text value and semantic label in a control tree (no page needed)."""
-    out: list[str] = []
-    if isinstance(control, ft.Text) and control.value:
-        out.append(str(control.value))
-    if isinstance(control, ft.Semantics) and control.label:
-        out.append(str(control.label))
-    for name in ("content", "controls"):
-        child = getattr(control, name, None)
-        if isinstance(child, str):
-            out.append(child)
-        for c in child if isinstance(child, list) else [child]:
-            if isinstance(c, ft.BaseControl):
-                out += texts(c)
-    return out
-
-
-def test_r6_3_result_card_single_winner() -> None:
+def test_r6_3_the_ending_names_the_single_winner_and_ranks_everyone() -> None:
     s = new_session({"target": 10})
     assert s.add(end("Bob", remaining={"Ann": "KS", "Cy": "4D"})) is None  # Ann 10: over
     assert summary(s).winners == ("Bob",)
-    shown = texts(result_card(summary(s)))
-    assert "Result: Bob wins with 0" in shown
-    assert [t for t in shown if t.startswith("Final:")] == [
-        "Final: Bob 0, winner",
-        "Final: Cy 4",
-        "Final: Ann 10",
+    ending = summary(s).ending
+    assert ending is not None and ending.text == "Bob wins with 0 penalty points."
+    assert [(r.place, r.player, r.total) for r in summary(s).ranking()] == [
+        (1, "Bob", 0),
+        (2, "Cy", 4),
+        (3, "Ann", 10),
     ]
 
 
-def test_a_r11_result_card_shows_shared_win() -> None:
+def test_a_r11_the_ending_of_a_shared_win() -> None:
     s = new_session({"target": 10})
     # Ann shows no cards (0), Cy K+Q = 20 passes the target: Ann and Bob tie on 0
     assert s.add(end("Bob", remaining={"Ann": "", "Cy": "KS QS"})) is None
     assert summary(s).winners == ("Ann", "Bob")
-    shown = texts(result_card(summary(s)))
-    assert "Result: Shared win: Ann and Bob (0 each)" in shown
-    assert "Rule A-R11" in shown
+    ending = summary(s).ending
+    assert ending is not None
+    assert (ending.text, ending.rule) == (
+        "Shared win: Ann and Bob, 0 penalty points each.",
+        "A-R11",
+    )
 
 
 # ---------------------------------------------------------------- component ----------
@@ -382,7 +368,8 @@ def test_r7_winner_takes_all_scores_points_first_to_target() -> None:
     assert s.add(end("Bob", remaining={"Ann": "KS QS", "Cy": "JD"})) is None  # 10+10+10 = 30
     assert summary(s).totals == {"Ann": 0, "Bob": 30, "Cy": 0}
     assert summary(s).winners == ("Bob",)
-    assert "Result: Bob wins with 30" in texts(result_card(summary(s)))
+    ending = summary(s).ending
+    assert ending is not None and ending.text == "Bob wins with 30 points."
 
 
 def test_r5_2_block_rummy_offers_nobody_and_everyone_scores() -> None:
