@@ -459,6 +459,24 @@ class Action(BaseModel):
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
 
+    def words(self, players: Sequence[str] = ()) -> str:
+        """What this entry did, in the table's words, for a "who did what" line:
+        the player, then what they did, cards as 5♥ 6♥ 7♥ ("Bob meld 5♥ 6♥ 7♥").
+
+        ``players`` (the seating) names a player an old record gives by seat
+        number.  Each game's actions word themselves; this default, for an action
+        of no card game, says its player and its type in words.
+
+        >>> class Tally(Action):
+        ...     type: str = "add_points"
+        ...     player: str = "Ann"
+        >>> Tally().words()
+        'Ann add points'
+        """
+        who = getattr(self, "player", None)
+        what = self.type.replace("_", " ")
+        return f"{who} {what}" if isinstance(who, str) else what
+
     def after_correction(self, before: Summary) -> Action:
         """This recorded action as it stands once an earlier entry was corrected
         (:func:`rulesets.timeline.corrected`); ``before`` is the game just before it.

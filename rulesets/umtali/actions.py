@@ -11,16 +11,28 @@ referee checks U4.2, U4.3 and U8.2 as well).
 ('Bob', 0)
 >>> a.model_dump(mode="json")["anchor"]
 ['Bob', 0]
+
+Each action words itself for a "who did what" line (``words()``), cards as
+people write them:
+
+>>> a.words()
+"Ann play 8♥ on Bob's meld 1"
+>>> GoOut(player="Bob", pair=("4C", "4D"), discard="2C", face_down=True).words()
+'Bob go out with the pair 4♣ 4♦, discard 2♣ face down'
+>>> StartHand(dealer="Ann").words(), Leftovers(player="Ann").words()
+('new hand, Ann deals', "Ann's leftovers: none")
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from rulesets.errors import RecordError
 from rulesets.protocol import Action
+from rulesets.words import card_words, ordinal_meld
 
 __all__ = [
     "ACTION_TYPES",
@@ -49,12 +61,18 @@ class StartHand(Action):
     type: Literal["start_hand"] = "start_hand"
     dealer: str | None = None
 
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"new hand, {self.dealer} deals" if self.dealer else "new hand"
+
 
 class Draw(Action):
     """Optional: ``player`` drew the top card of the stock (U4.1)."""
 
     type: Literal["draw"] = "draw"
     player: str
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{self.player} draw from the stock"
 
 
 class TakeDiscards(Action):
@@ -69,6 +87,9 @@ class TakeDiscards(Action):
     player: str
     cards: tuple[str, ...]
 
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{self.player} take {card_words(self.cards)} from the discards"
+
 
 class Meld(Action):
     """``player`` put down a set, sequence, marriage or a jack on their own side (U5)."""
@@ -76,6 +97,9 @@ class Meld(Action):
     type: Literal["meld"] = "meld"
     player: str
     cards: tuple[str, ...]
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{self.player} meld {card_words(self.cards)}"
 
 
 class Extend(Action):
@@ -86,6 +110,10 @@ class Extend(Action):
     card: str
     anchor: tuple[str, int]
 
+    def words(self, players: Sequence[str] = ()) -> str:
+        side, index = self.anchor
+        return f"{self.player} play {card_words(self.card)} on {side}'s {ordinal_meld(index)}"
+
 
 class Discard(Action):
     """Optional: ``player`` discarded ``card`` face up, ending the turn (U4.5, U8.4)."""
@@ -93,6 +121,9 @@ class Discard(Action):
     type: Literal["discard"] = "discard"
     player: str
     card: str
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{self.player} discard {card_words(self.card)}"
 
 
 class GoOut(Action):
@@ -104,6 +135,15 @@ class GoOut(Action):
     discard: str | None = None
     face_down: bool = False
 
+    def words(self, players: Sequence[str] = ()) -> str:
+        said = f"{self.player} go out"
+        if self.pair:
+            said += f" with the pair {card_words(self.pair)}"
+        if self.discard is not None:
+            said += f", discard {card_words(self.discard)}"
+            said += " face down" if self.face_down else ""
+        return said
+
 
 class Leftovers(Action):
     """The opponent's cards left after the final turn, moved to the going-out side (U8.4)."""
@@ -112,11 +152,21 @@ class Leftovers(Action):
     player: str
     cards: tuple[str, ...] = ()
 
+    def words(self, players: Sequence[str] = ()) -> str:
+        return (
+            f"{self.player}'s leftovers {card_words(self.cards)}"
+            if self.cards
+            else (f"{self.player}'s leftovers: none")
+        )
+
 
 class EndHandEmptyStock(Action):
     """The stock ran out and the hand ended with nobody out (U4.6)."""
 
     type: Literal["end_hand_empty_stock"] = "end_hand_empty_stock"
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return "the stock ran out: the hand ends"
 
 
 #: any recorded Umtali action: a discriminated union on ``type``.
