@@ -28,10 +28,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
+from rulesets.cards import Card
 from rulesets.errors import RecordError
 from rulesets.protocol import Action
 from rulesets.rummoli.board import POT_LABELS
-from rulesets.words import card_words, names_and, plural
+from rulesets.words import names_and, plural
 
 __all__ = [
     "Adjust",
@@ -126,6 +127,11 @@ class Widow(Action):
     bid: Chips = 0
     hand: list[str] | None = None
 
+    @property
+    def hand_values(self) -> tuple[Card, ...] | None:
+        """``hand`` as Card values when given, read once."""
+        return None if self.hand is None else self._cards("hand")
+
     def words(self, players: Sequence[str] = ()) -> str:
         if self.player is None:
             return "nobody takes the widow"
@@ -189,8 +195,13 @@ class Lay(Action):
     player: Who
     card: str
 
+    @property
+    def card_value(self) -> Card:
+        """``card`` as a Card value, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._card("card")
+
     def words(self, players: Sequence[str] = ()) -> str:
-        return f"{who_words(self.player, players)} lay {card_words(self.card)}"
+        return f"{who_words(self.player, players)} lay {self._said('card')}"
 
 
 class Claim(Action):

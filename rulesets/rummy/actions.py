@@ -64,9 +64,14 @@ class StartHand(BaseAction):
             return self
         return self.model_copy(update={"dealer": before.dealer})
 
+    @property
+    def upcard_value(self) -> Card | None:
+        """``upcard`` as a Card value when named, read once."""
+        return None if self.upcard is None else self._card("upcard")
+
     def words(self, players: Sequence[str] = ()) -> str:
         said = f"new hand, {self.dealer} deals" if self.dealer else "new hand"
-        return f"{said}, {card_words(self.upcard)} turned up" if self.upcard else said
+        return f"{said}, {self._said('upcard')} turned up" if self.upcard else said
 
 
 class Draw(BaseAction):
@@ -77,8 +82,13 @@ class Draw(BaseAction):
     source: Literal["stock", "discard"] = "stock"
     card: str | None = None
 
+    @property
+    def card_value(self) -> Card | None:
+        """``card`` as a Card value when named, read once."""
+        return None if self.card is None else self._card("card")
+
     def words(self, players: Sequence[str] = ()) -> str:
-        card = f" {card_words(self.card)}" if self.card else ""
+        card = f" {self._said('card')}" if self.card else ""
         where = "the discard pile" if self.source == "discard" else "the stock"
         return f"{self.player} draw{card} from {where}"
 
@@ -91,8 +101,13 @@ class Meld(BaseAction):
     cards: tuple[str, ...]
     kind: Literal["set", "run"] | None = None
 
+    @property
+    def card_values(self) -> tuple[Card, ...]:
+        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._cards("cards")
+
     def words(self, players: Sequence[str] = ()) -> str:
-        return f"{self.player} meld {card_words(self.cards)}"
+        return f"{self.player} meld {self._said('cards')}"
 
 
 class LayOff(BaseAction):
@@ -103,8 +118,13 @@ class LayOff(BaseAction):
     cards: tuple[str, ...]
     meld: int
 
+    @property
+    def card_values(self) -> tuple[Card, ...]:
+        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._cards("cards")
+
     def words(self, players: Sequence[str] = ()) -> str:
-        return f"{self.player} lay off {card_words(self.cards)} on {ordinal_meld(self.meld)}"
+        return f"{self.player} lay off {self._said('cards')} on {ordinal_meld(self.meld)}"
 
 
 class SwapJoker(BaseAction):
@@ -116,9 +136,14 @@ class SwapJoker(BaseAction):
     meld: int
     card: str
 
+    @property
+    def card_value(self) -> Card:
+        """``card`` as a Card value, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._card("card")
+
     def words(self, players: Sequence[str] = ()) -> str:
         where = ordinal_meld(self.meld)
-        return f"{self.player} swap {card_words(self.card)} for the joker in {where}"
+        return f"{self.player} swap {self._said('card')} for the joker in {where}"
 
 
 class Discard(BaseAction):
@@ -128,9 +153,14 @@ class Discard(BaseAction):
     player: str
     card: str | None = None
 
+    @property
+    def card_value(self) -> Card | None:
+        """``card`` as a Card value when named, read once."""
+        return None if self.card is None else self._card("card")
+
     def words(self, players: Sequence[str] = ()) -> str:
         return (
-            f"{self.player} discard {card_words(self.card)}"
+            f"{self.player} discard {self._said('card')}"
             if self.card
             else (f"{self.player} discard")
         )

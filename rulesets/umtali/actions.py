@@ -30,9 +30,10 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from rulesets.cards import Card
 from rulesets.errors import RecordError
 from rulesets.protocol import Action
-from rulesets.words import card_words, ordinal_meld
+from rulesets.words import ordinal_meld
 
 __all__ = [
     "ACTION_TYPES",
@@ -87,8 +88,13 @@ class TakeDiscards(Action):
     player: str
     cards: tuple[str, ...]
 
+    @property
+    def card_values(self) -> tuple[Card, ...]:
+        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._cards("cards")
+
     def words(self, players: Sequence[str] = ()) -> str:
-        return f"{self.player} take {card_words(self.cards)} from the discards"
+        return f"{self.player} take {self._said('cards')} from the discards"
 
 
 class Meld(Action):
@@ -98,8 +104,13 @@ class Meld(Action):
     player: str
     cards: tuple[str, ...]
 
+    @property
+    def card_values(self) -> tuple[Card, ...]:
+        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._cards("cards")
+
     def words(self, players: Sequence[str] = ()) -> str:
-        return f"{self.player} meld {card_words(self.cards)}"
+        return f"{self.player} meld {self._said('cards')}"
 
 
 class Extend(Action):
@@ -110,9 +121,14 @@ class Extend(Action):
     card: str
     anchor: tuple[str, int]
 
+    @property
+    def card_value(self) -> Card:
+        """``card`` as a Card value, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._card("card")
+
     def words(self, players: Sequence[str] = ()) -> str:
         side, index = self.anchor
-        return f"{self.player} play {card_words(self.card)} on {side}'s {ordinal_meld(index)}"
+        return f"{self.player} play {self._said('card')} on {side}'s {ordinal_meld(index)}"
 
 
 class Discard(Action):
@@ -122,8 +138,13 @@ class Discard(Action):
     player: str
     card: str
 
+    @property
+    def card_value(self) -> Card:
+        """``card`` as a Card value, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._card("card")
+
     def words(self, players: Sequence[str] = ()) -> str:
-        return f"{self.player} discard {card_words(self.card)}"
+        return f"{self.player} discard {self._said('card')}"
 
 
 class GoOut(Action):
@@ -135,12 +156,22 @@ class GoOut(Action):
     discard: str | None = None
     face_down: bool = False
 
+    @property
+    def pair_values(self) -> tuple[Card, ...]:
+        """``pair`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._cards("pair")
+
+    @property
+    def discard_value(self) -> Card | None:
+        """``discard`` as a Card value when named, read once."""
+        return None if self.discard is None else self._card("discard")
+
     def words(self, players: Sequence[str] = ()) -> str:
         said = f"{self.player} go out"
         if self.pair:
-            said += f" with the pair {card_words(self.pair)}"
+            said += f" with the pair {self._said('pair')}"
         if self.discard is not None:
-            said += f", discard {card_words(self.discard)}"
+            said += f", discard {self._said('discard')}"
             said += " face down" if self.face_down else ""
         return said
 
@@ -152,9 +183,14 @@ class Leftovers(Action):
     player: str
     cards: tuple[str, ...] = ()
 
+    @property
+    def card_values(self) -> tuple[Card, ...]:
+        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._cards("cards")
+
     def words(self, players: Sequence[str] = ()) -> str:
         return (
-            f"{self.player}'s leftovers {card_words(self.cards)}"
+            f"{self.player}'s leftovers {self._said('cards')}"
             if self.cards
             else (f"{self.player}'s leftovers: none")
         )
