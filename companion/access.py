@@ -1,52 +1,13 @@
 """Who may do what: the host, the phones that joined with the PIN, and the table itself.
 
-Table mode (``companion --web --host ADDR`` with an address other devices can
-reach, or ``--pin NNNNNN``) puts a PIN in front of the app:
-
-* **The host** is the device that opened the one-time *host link* printed in
-  the terminal (``http://ADDR:PORT/?host=<secret>``).  The link works once;
-  the device then keeps a host token in its client storage.  The host's screen
-  shows the join address as a QR code with the PIN beside it, the devices at
-  the table, and "End the table".
-* **A phone** joins with the 6-digit PIN.  Wrong PINs are limited per client
-  address: 5 tries, then a wait that doubles with each further miss (30 s,
-  1 min, 2 min, … at most an hour); while waiting, a PIN is not even compared.
-  On top of that, the whole table has a budget (30 wrong PINs from all
-  addresses together): past it no PIN is looked at until the host lets new
-  phones try again.  Neither count is cleared by a join or by ending the table,
-  and both survive a restart.  In table mode the server does not believe proxy
-  headers (``X-Forwarded-For``), so an address cannot be forged from this
-  machine (see :mod:`companion.serve`).
-  PINs are compared in constant time (:func:`hmac.compare_digest`) and never
-  logged (Flet's message log, which would show typed text, is kept quiet in
-  table mode: see :mod:`companion.serve`).  A joined device keeps a random
-  device token in its client storage, so a reload or a new tab does not ask
-  again; only a hash of the token is kept here.
-* **Ending the table** drops every joined device at once (their screens go
-  back to the PIN screen and their tokens stop working) and picks a new PIN.
-  The host stays.
-* **Kept through a restart**: the table (PIN, the host, every joined device
-  and its seat -- tokens and host links only as SHA-256 hashes -- and the
-  wrong-PIN counts) is kept in the data folder (``table.json``, readable by
-  this user only), so after a crash or a restart every device comes back by
-  itself.  An ended table's phones are gone from it for good.
-* **Seats**: a device may say who it is ("I am Ann"); that player's private
-  hand then shows only on that device.  One device per seat: a seat another
-  device holds is refused ("Ann's seat is taken on another phone"); the host
-  can free it.
-
-Roles are enforced on the server, not by hiding buttons: every screen reaches
-the history through ``Services.repo``, which for a device at a table is a
-:class:`GuardedRepository` that checks the device's :class:`Capability` on
-every call and raises :class:`NotAllowed` (a ``StorageError``, so screens
-show it like any refusal).  Phones may view games, history and rules, check
-melds, start games, enter entries, undo and redo; only the host may delete or
-restore games, import or export backups, change settings and default house
-rules, rename or merge players, or see the data folder's path.  Anything the
-guard does not know (a method added later) is host-only.
-
-Without table mode (the desktop window, ``--web`` on this machine only) the
-one device is the host, as before.
+Table mode puts a PIN in front of the app: the host opens a one-time link, phones
+join with the PIN (wrong PINs limited per address and for the whole table), ending
+the table drops every phone, and the table is kept through a restart
+(``table.json``, tokens only as hashes).  Roles are enforced on the server: a
+device at a table reaches the history through a :class:`GuardedRepository` that
+checks its :class:`Capability` on every call and raises :class:`NotAllowed`;
+anything the guard does not know is host-only.  The whole design:
+``docs/ARCHITECTURE.md``, section 3.2.
 """
 
 from __future__ import annotations

@@ -38,13 +38,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Final, Protocol, Self, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rulesets.cards import Card
-from rulesets.errors import HouseRuleError, RecordError
+from rulesets.cards import Card, parse_card, parse_cards
+from rulesets.errors import HouseRuleError, RecordError, RulesetError
 from rulesets.switches import Switch
+from rulesets.words import card_words
 
 __all__ = [
     "RECORD_SCHEMA_VERSION",
@@ -510,16 +511,109 @@ def parse_house_rules(model: type[HR], specs: Sequence[str] | str | None) -> HR:
 # --------------------------------------------------------------------------- records and actions
 
 
+#: where an action keeps the Card values of its card fields (beside the fields, not one of them)
+_VALUES: Final = "_card_values"
+
+
 class Action(BaseModel):
     """Base of every game's recorded actions (each game's are a discriminated union
-    on ``type``).  Frozen, JSON-able; ``to_json`` is what a record stores."""
+    on ``type``).  Frozen, JSON-able; ``to_json`` is what a record stores.
+
+    **Cards are read once, at the edge.**  A card field holds the card as text
+    (``"5H"``: what the record stores, byte for byte), and the action keeps its
+    Card values beside it: given by :meth:`of_cards` where the edge already has
+    Card values (a picker, the command line), else read from the text the first
+    time the referee asks (:meth:`_cards`), and kept for every later look (the
+    judge, the push, the report, the words).  A bad card raises when the referee
+    asks, as text read anywhere else would.
+
+    >>> from rulesets.umtali import Meld
+    >>> m = Meld.of_cards(player="Ann", cards=parse_cards("5♥ 6h 7H"))
+    >>> m.cards, m.card_values == parse_cards("5H 6H 7H"), m.to_json()["cards"]
+    (('5H', '6H', '7H'), True, ['5H', '6H', '7H'])
+    >>> m == Meld(player="Ann", cards=("5H", "6H", "7H"))
+    True
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: str
 
+    @classmethod
+    def of_cards(cls, **fields: Any) -> Self:
+        """This action from Card values: each field given a Card (or cards) holds
+        its text, and the action keeps the values, so nothing reads them again.
+
+        Cards listed twice are kept as text only: the referee refuses them as it
+        refuses them typed (the one-pack rule), when it judges the action.
+        """
+        texts: dict[str, Any] = {}
+        given: dict[str, tuple[Card, ...]] = {}
+        for name, value in fields.items():
+            if isinstance(value, Card):
+                texts[name], given[name] = str(value), (value,)
+            elif (
+                isinstance(value, tuple | list)
+                and value
+                and all(isinstance(c, Card) for c in value)
+            ):
+                texts[name], given[name] = tuple(map(str, value)), tuple(value)
+            else:
+                texts[name] = value
+        action = cls(**texts)
+        kept: dict[str, tuple[object, tuple[Card, ...]]] = {}
+        for name, cards in given.items():
+            naturals = [c for c in cards if not c.is_joker]
+            if len(set(naturals)) == len(naturals):
+                kept[name] = (getattr(action, name), cards)
+        if kept:
+            action.__dict__[_VALUES] = kept
+        return action
+
+    def _cards(self, name: str) -> tuple[Card, ...]:
+        """The cards of field ``name`` as values, read from its text at most once for
+        this action (a copy with another value in the field reads its own)."""
+        value = getattr(self, name)
+        kept: dict[str, tuple[object, tuple[Card, ...]]] = self.__dict__.setdefault(_VALUES, {})
+        hit = kept.get(name)
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        cards = (parse_card(value),) if isinstance(value, str) else parse_cards(value)
+        kept[name] = (value, cards)
+        return cards
+
+    def _card(self, name: str) -> Card:
+        """The one card of field ``name`` as a value (see :meth:`_cards`)."""
+        return self._cards(name)[0]
+
+    def _said(self, name: str) -> str:
+        """The cards of field ``name`` as people write them ("5♥ 6♥ 7♥"), for
+        :meth:`words`; text that is no card (a damaged entry) is said as written."""
+        try:
+            return " ".join(c.symbol for c in self._cards(name))
+        except RulesetError:
+            return card_words(getattr(self, name))
+
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        """What this entry did, in the table's words, for a "who did what" line:
+        the player, then what they did, cards as 5♥ 6♥ 7♥ ("Bob meld 5♥ 6♥ 7♥").
+
+        ``players`` (the seating) names a player an old record gives by seat
+        number.  Each game's actions word themselves; this default, for an action
+        of no card game, says its player and its type in words.
+
+        >>> class Tally(Action):
+        ...     type: str = "add_points"
+        ...     player: str = "Ann"
+        >>> Tally().words()
+        'Ann add points'
+        """
+        who = getattr(self, "player", None)
+        what = self.type.replace("_", " ")
+        return f"{who} {what}" if isinstance(who, str) else what
 
     def after_correction(self, before: Summary) -> Action:
         """This recorded action as it stands once an earlier entry was corrected

@@ -9,6 +9,8 @@
 'Ann, Bob and Cy'
 >>> quote_input("5H " * 5000, limit=12)
 '"5H 5H 5H 5H … (14,999 characters)"'
+>>> card_words(["5H", "6h", "10♥"]), card_words("JK"), card_words(["zz"])
+('5♥ 6♥ 10♥', '🃏', 'zz')
 """
 
 from __future__ import annotations
@@ -19,7 +21,15 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:  # cards.py words its own errors with quote_input
     from rulesets.cards import Card
 
-__all__ = ["INPUT_LIMIT", "names_and", "plural", "quote_cards", "quote_input"]
+__all__ = [
+    "INPUT_LIMIT",
+    "card_words",
+    "names_and",
+    "ordinal_meld",
+    "plural",
+    "quote_cards",
+    "quote_input",
+]
 
 #: how much of someone's input a message repeats before it cuts it short.
 INPUT_LIMIT: Final = 80
@@ -58,3 +68,32 @@ def quote_input(text: str, *, limit: int = INPUT_LIMIT) -> str:
 def quote_cards(cards: Iterable[Card], *, limit: int = INPUT_LIMIT) -> str:
     """Cards in canonical text, in double quotes (cut short like :func:`quote_input`)."""
     return quote_input(" ".join(map(str, cards)), limit=limit)
+
+
+def card_words(cards: str | Card | Iterable[str | Card]) -> str:
+    """Cards as people write them, with suit symbols: "5♥ 6♥ 7♥".
+
+    Words never fail: a text that is no card (a damaged entry) is kept as written.
+    """
+    from rulesets.cards import Card, parse_card  # cards.py words its errors with this module
+
+    items = [cards] if isinstance(cards, str | Card) else list(cards)
+    out: list[str] = []
+    for item in items:
+        if isinstance(item, Card):
+            out.append(item.symbol)
+            continue
+        try:
+            out.append(parse_card(item).symbol)
+        except ValueError:
+            out.append(str(item))
+    return " ".join(out)
+
+
+def ordinal_meld(index: int) -> str:
+    """A meld on the table by its place, counted from one as people count: "meld 1".
+
+    >>> ordinal_meld(0)
+    'meld 1'
+    """
+    return f"meld {index + 1}"

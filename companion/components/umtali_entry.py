@@ -71,17 +71,13 @@ MODES_FINAL = (
 )
 
 
-def _texts(cards: Sequence[Card]) -> tuple[str, ...]:
-    return tuple(str(c) for c in cards)
-
-
 def _go_out(ui: TableUi, who: str) -> list[UmtaliAction]:
     disc = ui.out_discard
     return [
-        GoOut(
+        GoOut.of_cards(
             player=who,
-            pair=_texts(ui.pair),
-            discard=str(disc[0]) if disc else None,
+            pair=tuple(ui.pair),
+            discard=disc[0] if disc else None,
             face_down=bool(ui.face_down and disc),
         )
     ]
@@ -90,8 +86,8 @@ def _go_out(ui: TableUi, who: str) -> list[UmtaliAction]:
 def _leftovers(ui: TableUi, who: str) -> list[UmtaliAction]:
     out: list[UmtaliAction] = []
     if ui.out_discard:
-        out.append(Discard(player=who, card=str(ui.out_discard[0])))
-    out.append(Leftovers(player=who, cards=_texts(ui.cards)))
+        out.append(Discard.of_cards(player=who, card=ui.out_discard[0]))
+    out.append(Leftovers.of_cards(player=who, cards=tuple(ui.cards)))
     return out
 
 
@@ -104,11 +100,11 @@ def entry_actions(ui: TableUi, mode: str, who: str) -> list[UmtaliAction]:
     if not ui.cards:
         return []
     if mode == "meld":
-        return [Meld(player=who, cards=_texts(ui.cards))]
+        return [Meld.of_cards(player=who, cards=tuple(ui.cards))]
     if mode == "discard":
-        return [Discard(player=who, card=str(ui.cards[0]))]
+        return [Discard.of_cards(player=who, card=ui.cards[0])]
     if mode == "extend" and ui.anchor is not None:
-        return [ExtendAction(player=who, card=str(ui.cards[0]), anchor=ui.anchor)]
+        return [ExtendAction.of_cards(player=who, card=ui.cards[0], anchor=ui.anchor)]
     return []
 
 

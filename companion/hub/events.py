@@ -11,8 +11,8 @@ from typing import Any, Literal
 from companion.storage import (
     StorageError,
 )
-from rulesets.cards import Card
-from rulesets.protocol import Action
+from rulesets.errors import RulesetError
+from rulesets.protocol import Action, Ruleset
 
 ActionIn = Action | dict[str, Any]
 EventKind = Literal["add", "undo", "redo", "replace", "reload"]
@@ -98,35 +98,34 @@ class Outcome:
 # ---- words --------------------------------------------------------------------------------
 
 
-def _card_words(value: Any) -> list[str]:
-    """Card symbols found in an action field (a card, or a list of cards), else []."""
-    items = value if isinstance(value, list | tuple) else [value]
-    if not items or not all(isinstance(v, str) for v in items):
-        return []
-    try:
-        return [Card.parse(v).symbol for v in items]
-    except (ValueError, KeyError):
-        return []
+def describe_action(
+    action: ActionIn, players: Sequence[str] = (), *, ruleset: Ruleset | None = None
+) -> str:
+    """An entry in words for a "who did what" line: the action's own words
+    (:meth:`rulesets.protocol.Action.words`), so the hub never guesses which field
+    holds a card.  ``players`` names a player an old record gives by seat.
 
+    A stored entry that no longer replays comes as its JSON: ``ruleset`` reads it
+    to word it; unread (or unreadable) it is said by its player and its kind.
 
-def describe_action(action: ActionIn) -> str:
-    """Plain words for any game's action: its player, its kind and its cards.
-
-    >>> describe_action({"type": "meld", "player": "Bob", "cards": ["5H", "6H", "7H"]})
+    >>> from rulesets.umtali import Meld
+    >>> describe_action(Meld(player="Bob", cards=("5H", "6H", "7H")))
     'Bob meld 5♥ 6♥ 7♥'
     >>> describe_action({"type": "end_hand_empty_stock"})
     'end hand empty stock'
+    >>> describe_action({"type": "meld", "player": "Bob", "cards": ["5H"]})
+    'Bob meld'
     """
-    data = action.to_json() if isinstance(action, Action) else dict(action)
-    words: list[str] = []
-    player = data.get("player")
-    if isinstance(player, str):
-        words.append(player)
-    words.append(str(data.get("type", "entry")).replace("_", " "))
-    for name, value in data.items():
-        if name not in ("type", "player"):
-            words += _card_words(value)
-    return " ".join(words)
+    if isinstance(action, Action):
+        return action.words(players)
+    if ruleset is not None:
+        try:
+            return ruleset.parse_action(action).words(players)
+        except RulesetError:
+            pass
+    player = action.get("player")
+    what = str(action.get("type", "entry")).replace("_", " ")
+    return f"{player} {what}" if isinstance(player, str) else what
 
 
 def _what(actions: Sequence[Action]) -> str:

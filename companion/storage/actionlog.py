@@ -1,30 +1,9 @@
 """The append-only action log beside each game file: one entry, one append, one fsync.
 
-``games/<id>.json`` holds a game as of its last rewrite ("compaction": a
-summary saved, a hand edited, a player renamed).  Entries made since are lines
-of ``games/<id>.log``; a game is its file plus the lines of its log::
-
-    {"log":"9f2c01ab","v":1}<TAB>1a2b3c4d
-    {"n":18,"t":"2026-11-29T19:30:01.000001+00:00","a":{"type":"meld",...}}<TAB>5e6f7a8b
-    {"n":17,"t":"2026-11-29T19:30:05.000002+00:00","pop":1}<TAB>...      (undo)
-    {"n":19,"t":"...","aa":[{...},{...}]}<TAB>...      (an entry of several actions, at once)
-    {"n":19,"t":"...","sum":{...},"st":"finished"}<TAB>...   (the game's summary and status)
-
-A summary line changes the game's header, not its actions: it does not count
-in the game's revision (:attr:`LogOp.counts`).
-
-Each line ends with the CRC-32 of its JSON and a newline.  ``n`` is the number
-of actions after the line, so a line that does not follow its predecessor is
-noticed.  The first line names the log's token; the game file names the token
-of the log that belongs to it.  A rewrite of the game file folds the log in
-and picks a new token, so a log left behind by a crash (token differs) is
-stale and ignored: replacing the game file is the one atomic step.
-
-Torn tail: a writer killed mid-append leaves a last line without its newline
-or with a wrong checksum.  It was never acknowledged (the fsync had not
-returned), so readers ignore it and the next writer cuts it off before
-appending.  A bad line *followed by* good lines cannot come from a crash: the
-log is damaged, and the repository sets it aside.
+A game is ``games/<id>.json`` (as of its last rewrite) plus the checksummed lines of
+``games/<id>.log`` (entries since), tied by a token the rewrite renews; a torn last
+line was never acknowledged and is cut off, a bad line followed by good ones is damage.
+The line format and why: ``docs/ARCHITECTURE.md``, section 3.3 ("A game's action log").
 """
 
 from __future__ import annotations

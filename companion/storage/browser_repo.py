@@ -1,30 +1,11 @@
 """The history on a phone with no computer: the in-memory twin, written through to a log.
 
-A browser has no folder the app may write and no file lock; what it has is
-the origin-private file system (OPFS), whose *synchronous* access handles,
-available to the web worker Pyodide runs in, write and ``flush()`` a file
-before the call returns.  So :class:`BrowserRepository` keeps the games in
-memory (it is a :class:`~companion.storage.memory.MemoryRepository`) and, under
-the same lock, appends one line to a log for every change before the change
-returns: an entry is acknowledged only once it is in persistent storage.
-
-The log (two :class:`LogFile` slots, ``a`` and ``b``) holds JSON lines::
-
-    {"gen": 3}                                   first line: the generation
-    {"game": {...}, "rev": 7, "trash": false}    a game as it now is (the last one wins)
-    {"players": [{...}, ...]}                    every player, when they change
-    {"ready": true}                              a compacted copy is complete
-
-Opening replays the newest complete generation.  A line cut short by a crash
-(no newline, or not JSON) was never acknowledged and is skipped.  When the log
-has grown well past what it describes, opening writes a compact copy into the
-other slot (a generation higher, ``ready`` last) and appends there from then
-on; a crash while copying leaves the copy without ``ready``, so the next open
-uses the old slot, which still has everything.
-
-:class:`FileLog` keeps a slot in a file (fsync per append): the desktop twin
-used by the contract tests.  In the browser :func:`open_browser_repository`
-opens the OPFS slots (see :mod:`companion.platform`).
+:class:`BrowserRepository` is a :class:`~companion.storage.memory.MemoryRepository`
+that appends one line to a two-slot log (:class:`LogFile`) before every change
+returns; :class:`FileLog` keeps a slot in a file (the desktop twin the contract
+tests use), :func:`open_browser_repository` opens the browser's private file
+system slots.  The log's lines, generations and crash cases: ``docs/ARCHITECTURE.md``,
+section 3.3 ("On a phone with no computer").
 """
 
 from __future__ import annotations

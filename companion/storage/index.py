@@ -1,23 +1,9 @@
 """The history index: one small TinyDB file per month of creation, plus that month's log.
 
-``index/<YYYY-MM>.json`` holds the list lines
-(:class:`~companion.storage.models.GameListItem`) of the games created that
-month; ``index/<YYYY-MM>.log`` the changes since (checksummed lines, like a
-game's log)::
-
-    {"up":{...a list line...}}<TAB>crc      (add or replace the line of that game)
-    {"rm":["<id>",...]}<TAB>crc              (remove those games' lines)
-
-So finishing a game appends one line (one fsync) instead of rewriting the
-month; past :data:`FOLD_AFTER` lines the log is folded into the month's file.
-Replaying a log is idempotent (each line says a game's final line or its
-removal), so folding needs no token: a log left behind by a crash after the
-fold changes nothing.  A torn last line (a writer killed mid-append) is
-ignored and cut off by the next writer; a bad line followed by good ones is
-damage: the log is set aside and the month rebuilt from the game files.
-Listing reads the newest month(s) only; months are cached while their two
-files' signatures hold.  A month written by a newer app reads as empty and is
-never overwritten.
+Finishing a game appends one checksummed line to its month's log (``up``: a list
+line, ``rm``: removals); past :data:`FOLD_AFTER` lines the log is folded into the
+month's file.  The format, crash cases and caching: ``docs/ARCHITECTURE.md``,
+section 3.3 ("The history index").
 """
 
 from __future__ import annotations

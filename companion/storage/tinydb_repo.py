@@ -1,23 +1,11 @@
 """The on-disk repository: one small TinyDB file per game, its action log, a month-sharded index.
 
-Layout of the data folder (see the package docstring for the why)::
-
-    format.json            store format (refuses a store from a newer app)
-    players.json           TinyDB: table "players"
-    games/<id>.json        TinyDB per game: tables "meta", "game" (header), "actions"
-    games/<id>.log         entries made since the game file was last rewritten (actionlog)
-    index/<YYYY-MM>.json   TinyDB per month of creation: table "games" (list lines)
-    trash/<id>.json        deleted games (restore = move back)
-    quarantine/            damaged files moved aside with a note, never deleted
-    journal.json           an interrupted multi-file change, finished on the next open
-    .lock                  the writer lock
-    .writer-<pid>-<n>      marker of a process that writes (removed on close)
-
 The parts live in modules of their own: :mod:`~companion.storage.folder` (lock,
 checked reads, atomic writes, quarantine), :mod:`~companion.storage.gamefiles`
 (game files and logs), :mod:`~companion.storage.index` (the shards) and
 :mod:`~companion.storage.journal` (multi-file changes).  This class puts them
-together behind :class:`~companion.storage.base.GameRepository`.
+together behind :class:`~companion.storage.base.GameRepository`.  The data
+folder's layout, and why: ``docs/ARCHITECTURE.md``, section 3.3.
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ exactly.  Lists that have one entry per player (``chips``, ``held``,
 Lay(type='lay', player=1, card='5H')
 >>> parse_action({"type": "lay", "player": "Bob", "card": "5H"}).to_json()
 {'type': 'lay', 'player': 'Bob', 'card': '5H'}
+>>> Lay(player=1, card="10S").words(["Ann", "Bob"]), Claim(player="Cy", pot="AD+KD").words()
+('Bob lay 10♠', 'Cy collect the A♦+K♦ pot')
+>>> Poker(winners=["Ann", "Bob"]).words(), Widow(player="Ann", bid=3).words()
+('the poker: Ann and Bob split', 'Ann take the widow for 3 chips')
 >>> parse_action({"type": "shuffle"})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -19,12 +23,16 @@ rulesets.errors.RecordError: {'type': 'shuffle'}: not a Rummoli action: ...
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
+from rulesets.cards import Card
 from rulesets.errors import RecordError
 from rulesets.protocol import Action
+from rulesets.rummoli.board import POT_LABELS
+from rulesets.words import names_and, plural
 
 __all__ = [
     "Adjust",
@@ -50,12 +58,40 @@ Who = StrictInt | StrictStr
 Chips = Annotated[int, Field(ge=0)]
 
 
+def who_words(who: Who, players: Sequence[str] = ()) -> str:
+    """A player by name; a seat number (an old record's) by the seating's name for it,
+    or "seat 3" (counted from one) when the seating is not known.
+
+    >>> who_words("Ann"), who_words(1, ["Ann", "Bob"]), who_words(2)
+    ('Ann', 'Bob', 'seat 3')
+    """
+    if isinstance(who, str):
+        return who
+    return players[who] if 0 <= who < len(players) else f"seat {who + 1}"
+
+
+def _showdown_words(
+    what: str,
+    winners: list[Who] | None,
+    hands: list[list[str] | None] | None,
+    players: Sequence[str],
+) -> str:
+    if winners:
+        named = names_and([who_words(w, players) for w in winners])
+        return f"{what}: {named} {'wins' if len(winners) == 1 else 'split'}"
+    shown = sum(1 for h in hands or () if h is not None)
+    return f"{what}: {plural(shown, 'hand')} shown" if shown else what
+
+
 class Start(Action):
     """Starting stacks (one per seat, in seating order) and the first dealer (M1.1)."""
 
     type: Literal["start"] = "start"
     chips: list[Chips]
     dealer: Who = 0
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"the game starts, {who_words(self.dealer, players)} deals first"
 
 
 class Adjust(Action):
@@ -66,11 +102,18 @@ class Adjust(Action):
     chips: int
     note: str = ""
 
+    def words(self, players: Sequence[str] = ()) -> str:
+        verb = "add" if self.chips >= 0 else "take out"
+        return f"{who_words(self.player, players)} {verb} {plural(abs(self.chips), 'chip')}"
+
 
 class Deal(Action):
     """A new round: everyone still in antes 9 (M1.3); the cards are dealt (M2.1)."""
 
     type: Literal["deal"] = "deal"
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return "new round: the cards are dealt, everyone antes"
 
 
 class Widow(Action):
@@ -84,6 +127,17 @@ class Widow(Action):
     bid: Chips = 0
     hand: list[str] | None = None
 
+    @property
+    def hand_values(self) -> tuple[Card, ...] | None:
+        """``hand`` as Card values when given, read once."""
+        return None if self.hand is None else self._cards("hand")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        if self.player is None:
+            return "nobody takes the widow"
+        said = f"{who_words(self.player, players)} take the widow"
+        return f"{said} for {plural(self.bid, 'chip')}" if self.bid else said
+
 
 class Bet(Action):
     """Chips a player puts in the pot being played for (M4.2)."""
@@ -92,12 +146,18 @@ class Bet(Action):
     player: Who
     chips: Annotated[int, Field(ge=1)]
 
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{who_words(self.player, players)} bet {plural(self.chips, 'chip')}"
+
 
 class Fold(Action):
     """A player drops out of the poker being played (M4.2); they still lay cards (M4.3)."""
 
     type: Literal["fold"] = "fold"
     player: Who
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{who_words(self.player, players)} fold"
 
 
 class Poker(Action):
@@ -113,6 +173,9 @@ class Poker(Action):
     winners: list[Who] | None = None
     hands: list[list[str] | None] | None = None
 
+    def words(self, players: Sequence[str] = ()) -> str:
+        return _showdown_words("the poker", self.winners, self.hands, players)
+
 
 class FinalPoker(Action):
     """One final poker (M7.2): all board chips, or the next pot (``per_pot``)."""
@@ -120,6 +183,9 @@ class FinalPoker(Action):
     type: Literal["final_poker"] = "final_poker"
     winners: list[Who] | None = None
     hands: list[list[str] | None] | None = None
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return _showdown_words("the final poker", self.winners, self.hands, players)
 
 
 class Lay(Action):
@@ -129,6 +195,14 @@ class Lay(Action):
     player: Who
     card: str
 
+    @property
+    def card_value(self) -> Card:
+        """``card`` as a Card value, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._card("card")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{who_words(self.player, players)} lay {self._said('card')}"
+
 
 class Claim(Action):
     """A pay-card pot won by a player (quick settlement, or claim=strict, M5.6)."""
@@ -136,6 +210,10 @@ class Claim(Action):
     type: Literal["claim"] = "claim"
     player: Who
     pot: str
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        pot = POT_LABELS.get(self.pot, self.pot)
+        return f"{who_words(self.player, players)} collect the {pot} pot"
 
 
 class Out(Action):
@@ -145,6 +223,9 @@ class Out(Action):
     player: Who
     held: list[Chips]
 
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{who_words(self.player, players)} go out first"
+
 
 class Impasse(Action):
     """Nobody can lay the required colour (M5.7); ``held`` needed in quick mode."""
@@ -152,11 +233,17 @@ class Impasse(Action):
     type: Literal["impasse"] = "impasse"
     held: list[Chips] | None = None
 
+    def words(self, players: Sequence[str] = ()) -> str:
+        return "impasse: nobody can lay the next card"
+
 
 class End(Action):
     """The table ends the game (M7.1); the final poker follows (M7.2)."""
 
     type: Literal["end"] = "end"
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return "the table ends the game"
 
 
 RummoliAction = Annotated[

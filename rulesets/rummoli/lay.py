@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rulesets.cards import Card, Color, format_cards, parse_card, parse_cards
+from rulesets.cards import Card, Color, format_cards, parse_cards
 from rulesets.rummoli.actions import Lay
 from rulesets.rummoli.board import next_rank
 from rulesets.rummoli.settle import completed_pots, end_round, win_pot
@@ -71,7 +71,7 @@ def lay(s: State, a: Lay, hand: Sequence[Card] | None = None) -> None:
     """Check and apply one card laid (M5)."""
     r, log = _round_in_play(s, a)
     p = seat_of(s, a.player, f"lay {a.card}")
-    card = parse_card(a.card)
+    card = a.card_value
     _check_public(s, r, p, card)
     plan = _first(s, r, p, card) if r.last is None else _follow(s, r, p, card)
     if hand is not None:

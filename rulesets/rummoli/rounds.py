@@ -235,7 +235,7 @@ def _widow(s: State, a: Widow, private: Sequence[Card] | None) -> None:
         _widow_bid(s, p, r.dealer, a.bid, log.number)
     r.counts[p], r.widow_count = r.widow_count, r.counts[p]
     if a.hand is not None:
-        r.dead_hand = set(parse_cards(a.hand))  # the hand given up is dead (M2.3)
+        r.dead_hand = set(a.hand_values or ())  # the hand given up is dead (M2.3)
     log.widow = WidowResult(taken_by=s.name(p), bid=a.bid, dealer=dealer)
     s.phase = Phase.POKER
 

@@ -8,7 +8,6 @@ governs it ("Bob may lay 10♠", M5.2) and, as notes, the chips it moves
 
 from __future__ import annotations
 
-from rulesets.cards import parse_card
 from rulesets.protocol import LedgerEntry, Verdict
 from rulesets.rummoli.actions import (
     Adjust,
@@ -63,7 +62,7 @@ def _actor(s: State, act: RummoliAction) -> str | None:
 
 def _cards(act: RummoliAction) -> tuple[str, ...]:
     if isinstance(act, Lay):
-        return (str(parse_card(act.card)),)
+        return (str(act.card_value),)
     return ()
 
 
@@ -122,7 +121,7 @@ def _poker_words(after: State) -> tuple[str, str]:
 
 
 def _lay_words(before: State, after: State, act: Lay, who: str) -> tuple[str, str]:
-    card = parse_card(act.card)
+    card = act.card_value
     r = before.round
     assert r is not None
     if r.last is None:

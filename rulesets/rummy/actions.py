@@ -6,6 +6,10 @@ field names and shapes are a public contract.
 >>> a = parse_action({"type": "meld", "player": "Ann", "cards": ["7H", "7S", "7D"]})
 >>> a.cards, parse_action(a.to_json()) == a
 (('7H', '7S', '7D'), True)
+>>> a.words(), LayOff(player="Bob", cards=("10H",), meld=0).words()
+('Ann meld 7♥ 7♠ 7♦', 'Bob lay off 10♥ on meld 1')
+>>> HandEnd(went_out="Ann", going_rummy=True, remaining={"Bob": ("KS", "2C")}).words()
+'Ann go rummy; left: Bob K♠ 2♣'
 >>> parse_action([1, 2])
 Traceback (most recent call last):
 ...
@@ -24,6 +28,7 @@ from rulesets.cards import Card
 from rulesets.errors import RecordError
 from rulesets.protocol import Action as BaseAction
 from rulesets.protocol import Summary
+from rulesets.words import card_words, names_and, ordinal_meld
 
 __all__ = [
     "Action",
@@ -59,6 +64,15 @@ class StartHand(BaseAction):
             return self
         return self.model_copy(update={"dealer": before.dealer})
 
+    @property
+    def upcard_value(self) -> Card | None:
+        """``upcard`` as a Card value when named, read once."""
+        return None if self.upcard is None else self._card("upcard")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        said = f"new hand, {self.dealer} deals" if self.dealer else "new hand"
+        return f"{said}, {self._said('upcard')} turned up" if self.upcard else said
+
 
 class Draw(BaseAction):
     """The player draws from the stock or the discard pile (R3.1); ``card`` when named."""
@@ -67,6 +81,16 @@ class Draw(BaseAction):
     player: str
     source: Literal["stock", "discard"] = "stock"
     card: str | None = None
+
+    @property
+    def card_value(self) -> Card | None:
+        """``card`` as a Card value when named, read once."""
+        return None if self.card is None else self._card("card")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        card = f" {self._said('card')}" if self.card else ""
+        where = "the discard pile" if self.source == "discard" else "the stock"
+        return f"{self.player} draw{card} from {where}"
 
 
 class Meld(BaseAction):
@@ -77,6 +101,14 @@ class Meld(BaseAction):
     cards: tuple[str, ...]
     kind: Literal["set", "run"] | None = None
 
+    @property
+    def card_values(self) -> tuple[Card, ...]:
+        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._cards("cards")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{self.player} meld {self._said('cards')}"
+
 
 class LayOff(BaseAction):
     """The player adds cards to meld number ``meld`` (0-based, table order) (R3.3)."""
@@ -85,6 +117,14 @@ class LayOff(BaseAction):
     player: str
     cards: tuple[str, ...]
     meld: int
+
+    @property
+    def card_values(self) -> tuple[Card, ...]:
+        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._cards("cards")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{self.player} lay off {self._said('cards')} on {ordinal_meld(self.meld)}"
 
 
 class SwapJoker(BaseAction):
@@ -96,6 +136,15 @@ class SwapJoker(BaseAction):
     meld: int
     card: str
 
+    @property
+    def card_value(self) -> Card:
+        """``card`` as a Card value, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._card("card")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        where = ordinal_meld(self.meld)
+        return f"{self.player} swap {self._said('card')} for the joker in {where}"
+
 
 class Discard(BaseAction):
     """The player discards one card, ending the turn (R3.4); ``card`` when named."""
@@ -103,6 +152,18 @@ class Discard(BaseAction):
     type: Literal["discard"] = "discard"
     player: str
     card: str | None = None
+
+    @property
+    def card_value(self) -> Card | None:
+        """``card`` as a Card value when named, read once."""
+        return None if self.card is None else self._card("card")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return (
+            f"{self.player} discard {self._said('card')}"
+            if self.card
+            else (f"{self.player} discard")
+        )
 
 
 class HandEnd(BaseAction):
@@ -121,6 +182,15 @@ class HandEnd(BaseAction):
     going_rummy: bool | None = None
     remaining: dict[str, tuple[str, ...]] = {}
     typed: dict[str, int] = {}
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        if self.went_out is None:
+            said = "the stock ran out: the hand ends with no winner"
+        else:
+            said = f"{self.went_out} go {'rummy' if self.going_rummy else 'out'}"
+        held = [f"{p} {card_words(c) or 'no cards'}" for p, c in self.remaining.items()]
+        held += [f"{p} counted {n}" for p, n in self.typed.items()]
+        return f"{said}; left: {names_and(held)}" if held else said
 
 
 RummyAction = StartHand | Draw | Meld | LayOff | SwapJoker | Discard | HandEnd

@@ -392,9 +392,10 @@ def layoff_reason(cards: Sequence[Card], onto: MeldShape, shape: MeldShape) -> s
     )
 
 
-def card_of(text: str, rules: RummyRules) -> Card:
-    """One card from its recorded text; a joker only with the ``jokers`` switch (R1.1)."""
-    card = parse_card(text)
+def card_of(text: str, rules: RummyRules, card: Card | None = None) -> Card:
+    """One card from its recorded text (or its value ``card``, already read); a joker
+    only with the ``jokers`` switch (R1.1)."""
+    card = parse_card(text) if card is None else card
     if card.is_joker and not rules.jokers:
         raise IllegalActionError(
             f'"{text}": no jokers in the standard game ({house_rule("jokers")})', rule="R1.1"
@@ -402,9 +403,12 @@ def card_of(text: str, rules: RummyRules) -> Card:
     return card
 
 
-def cards_of(texts: Sequence[str], rules: RummyRules) -> tuple[Card, ...]:
-    """Cards from their recorded text (no repeats but jokers); jokers only with ``jokers``."""
-    cards = parse_cards(list(texts))
+def cards_of(
+    texts: Sequence[str], rules: RummyRules, cards: tuple[Card, ...] | None = None
+) -> tuple[Card, ...]:
+    """Cards from their recorded text (or their values ``cards``, already read: no
+    repeats but jokers); jokers only with ``jokers``."""
+    cards = parse_cards(list(texts)) if cards is None else cards
     if any(c.is_joker for c in cards) and not rules.jokers:
         raise IllegalActionError(
             f'"{" ".join(texts)}": no jokers in the standard game ({house_rule("jokers")})',

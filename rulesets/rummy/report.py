@@ -20,7 +20,6 @@ from rulesets.rummy.actions import (
 )
 from rulesets.rummy.melds import (
     RummyRules,
-    cards_of,
     deal_size,
     hand_value,
     house_rule,
@@ -200,7 +199,7 @@ class Report(Table):
                 cards=tuple(str(c) for c in out.cards),
                 notes=notes,
             )
-        cards = cards_of(act.cards, self._rules) if isinstance(act, Meld | LayOff) else ()
+        cards = act.card_values if isinstance(act, Meld | LayOff) else ()
         if isinstance(act, LayOff) and st.hand is not None:
             reason = layoff_reason(cards, st.hand.melds[act.meld].shape, out.shape)
             rule = "R3.3"

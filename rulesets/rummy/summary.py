@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from rulesets.cards import Card, parse_cards
 from rulesets.protocol import HandSummary, LedgerEntry, Summary, SummaryDetail
 
 __all__ = [
@@ -58,6 +60,11 @@ class RummyMeld(BaseModel):
     kind: str
     cards: tuple[str, ...]
     jokers: tuple[str, ...] = ()
+
+    @cached_property
+    def card_values(self) -> tuple[Card, ...]:
+        """``cards`` as Card values, read once for this summary however often it is drawn."""
+        return parse_cards(self.cards, allow_duplicates=True)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,21 +1,8 @@
 """Umtali, the two-player rummy of RULES.md section 1 (U1-U9, A-U1..A-U18).
 
-Glossary:
-
-* **side** -- each player's own part of the table; everything a player melds
-  lands on their side (U3.2) and is scored there (U9.1).
-* **meld** -- cards put down together: a **set** (3-4 of one rank, never jacks),
-  a **sequence** (3+ of one suit within A..10, ace low), a **marriage** (K+Q of
-  one suit, 20 points), a **jack** (any J alone), a **pair** (only when going out).
-* **extension** -- one card played against a named meld, its **anchor**, on
-  either side; it becomes a new **single** on the extender's side (U6).
-* **leftovers** -- the opponent's cards after the final turn, moved to the
-  going-out side as singles (U8.4).
-
-* **ledger** -- when a hand ends, one entry per meld on each side: to the
-  side's owner, the meld's points, ``kind`` the meld kind (``set``,
-  ``sequence``, ``marriage``, ``jack``, ``single``, ``pair``, ``leftover``),
-  rule U9.1 (a marriage U9.2); ``empty_side`` (0) for a side with no melds.
+The glossary (side, meld, extension and anchor, leftovers) and the ledger:
+``docs/ARCHITECTURE.md``, section 2.5; the referee's state field by field:
+:mod:`~rulesets.umtali.state`.
 
 Modules: :mod:`~rulesets.umtali.melds` (cards, shapes, values, anchors),
 :mod:`~rulesets.umtali.actions` (the recorded actions),

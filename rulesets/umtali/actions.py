@@ -11,16 +11,29 @@ referee checks U4.2, U4.3 and U8.2 as well).
 ('Bob', 0)
 >>> a.model_dump(mode="json")["anchor"]
 ['Bob', 0]
+
+Each action words itself for a "who did what" line (``words()``), cards as
+people write them:
+
+>>> a.words()
+"Ann play 8♥ on Bob's meld 1"
+>>> GoOut(player="Bob", pair=("4C", "4D"), discard="2C", face_down=True).words()
+'Bob go out with the pair 4♣ 4♦, discard 2♣ face down'
+>>> StartHand(dealer="Ann").words(), Leftovers(player="Ann").words()
+('new hand, Ann deals', "Ann's leftovers: none")
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from rulesets.cards import Card
 from rulesets.errors import RecordError
 from rulesets.protocol import Action
+from rulesets.words import ordinal_meld
 
 __all__ = [
     "ACTION_TYPES",
@@ -49,12 +62,18 @@ class StartHand(Action):
     type: Literal["start_hand"] = "start_hand"
     dealer: str | None = None
 
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"new hand, {self.dealer} deals" if self.dealer else "new hand"
+
 
 class Draw(Action):
     """Optional: ``player`` drew the top card of the stock (U4.1)."""
 
     type: Literal["draw"] = "draw"
     player: str
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{self.player} draw from the stock"
 
 
 class TakeDiscards(Action):
@@ -69,6 +88,14 @@ class TakeDiscards(Action):
     player: str
     cards: tuple[str, ...]
 
+    @property
+    def card_values(self) -> tuple[Card, ...]:
+        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._cards("cards")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{self.player} take {self._said('cards')} from the discards"
+
 
 class Meld(Action):
     """``player`` put down a set, sequence, marriage or a jack on their own side (U5)."""
@@ -76,6 +103,14 @@ class Meld(Action):
     type: Literal["meld"] = "meld"
     player: str
     cards: tuple[str, ...]
+
+    @property
+    def card_values(self) -> tuple[Card, ...]:
+        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._cards("cards")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{self.player} meld {self._said('cards')}"
 
 
 class Extend(Action):
@@ -86,6 +121,15 @@ class Extend(Action):
     card: str
     anchor: tuple[str, int]
 
+    @property
+    def card_value(self) -> Card:
+        """``card`` as a Card value, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._card("card")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        side, index = self.anchor
+        return f"{self.player} play {self._said('card')} on {side}'s {ordinal_meld(index)}"
+
 
 class Discard(Action):
     """Optional: ``player`` discarded ``card`` face up, ending the turn (U4.5, U8.4)."""
@@ -93,6 +137,14 @@ class Discard(Action):
     type: Literal["discard"] = "discard"
     player: str
     card: str
+
+    @property
+    def card_value(self) -> Card:
+        """``card`` as a Card value, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._card("card")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return f"{self.player} discard {self._said('card')}"
 
 
 class GoOut(Action):
@@ -104,6 +156,25 @@ class GoOut(Action):
     discard: str | None = None
     face_down: bool = False
 
+    @property
+    def pair_values(self) -> tuple[Card, ...]:
+        """``pair`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._cards("pair")
+
+    @property
+    def discard_value(self) -> Card | None:
+        """``discard`` as a Card value when named, read once."""
+        return None if self.discard is None else self._card("discard")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        said = f"{self.player} go out"
+        if self.pair:
+            said += f" with the pair {self._said('pair')}"
+        if self.discard is not None:
+            said += f", discard {self._said('discard')}"
+            said += " face down" if self.face_down else ""
+        return said
+
 
 class Leftovers(Action):
     """The opponent's cards left after the final turn, moved to the going-out side (U8.4)."""
@@ -112,11 +183,26 @@ class Leftovers(Action):
     player: str
     cards: tuple[str, ...] = ()
 
+    @property
+    def card_values(self) -> tuple[Card, ...]:
+        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
+        return self._cards("cards")
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return (
+            f"{self.player}'s leftovers {self._said('cards')}"
+            if self.cards
+            else (f"{self.player}'s leftovers: none")
+        )
+
 
 class EndHandEmptyStock(Action):
     """The stock ran out and the hand ended with nobody out (U4.6)."""
 
     type: Literal["end_hand_empty_stock"] = "end_hand_empty_stock"
+
+    def words(self, players: Sequence[str] = ()) -> str:
+        return "the stock ran out: the hand ends"
 
 
 #: any recorded Umtali action: a discriminated union on ``type``.

@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rulesets.cards import Card, Rank, format_cards, parse_card
+from rulesets.cards import Card, Rank, format_cards
 from rulesets.errors import (
     HouseRuleError,
     IllegalActionError,
@@ -332,7 +332,7 @@ def _play_verdict(act: PlanAction, kinds: dict[tuple[str, ...], tuple[str, int]]
             cards=act.cards,
         )
     if isinstance(act, Extend):
-        pts = card_points(parse_card(act.card))
+        pts = card_points(act.card_value)
         return Verdict(
             legal=True,
             kind="extension",
@@ -349,7 +349,7 @@ def _out_verdict(act: GoOut) -> Verdict:
     parts = []
     pts = 0
     if act.pair:
-        pts = sum(card_points(parse_card(c)) for c in act.pair)
+        pts = sum(card_points(c) for c in act.pair_values)
         parts.append(f'lay the pair "{" ".join(act.pair)}" ({_plural(pts)})')
     if act.discard:
         parts.append(f'discard "{act.discard}"')

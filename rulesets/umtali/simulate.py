@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from rulesets.cards import DECK, Card, parse_card, parse_cards
+from rulesets.cards import DECK, Card
 from rulesets.protocol import GameRecord
 from rulesets.umtali.actions import (
     Discard,
@@ -41,12 +41,12 @@ def _text(cards: Iterable[Card]) -> tuple[str, ...]:
 
 def _played(action: Meld | Extend | GoOut) -> set[Card]:
     if isinstance(action, Meld):
-        return set(parse_cards(action.cards))
+        return set(action.card_values)
     if isinstance(action, Extend):
-        return {parse_card(action.card)}
-    out = set(parse_cards(action.pair))
-    if action.discard is not None:
-        out.add(parse_card(action.discard))
+        return {action.card_value}
+    out = set(action.pair_values)
+    if action.discard_value is not None:
+        out.add(action.discard_value)
     return out
 
 
@@ -174,8 +174,8 @@ class _Hand:
                 act = act.model_copy(update={"face_down": face_down})
             self.game.push(act, hand=h)
             h -= _played(act)
-            if isinstance(act, GoOut) and act.discard is not None and not act.face_down:
-                self.pile.append(parse_card(act.discard))
+            if isinstance(act, GoOut) and act.discard_value is not None and not act.face_down:
+                self.pile.append(act.discard_value)
 
     def final_turn(self, opp: int) -> None:
         """U8.3-U8.4: the opponent's last turn, then the leftovers."""
