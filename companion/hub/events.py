@@ -128,12 +128,12 @@ def describe_action(
     return f"{player} {what}" if isinstance(player, str) else what
 
 
-def _what(actions: Sequence[Action]) -> str:
+def _what(actions: Sequence[Action], players: Sequence[str] = ()) -> str:
     if not actions:
         return "nothing"
     if len(actions) <= 3:
-        return ", ".join(describe_action(a) for a in actions)
-    return f"{describe_action(actions[0])} and {len(actions) - 1} more entries"
+        return ", ".join(describe_action(a, players) for a in actions)
+    return f"{describe_action(actions[0], players)} and {len(actions) - 1} more entries"
 
 
 def _said(exc: StorageError | OSError) -> str:

@@ -352,7 +352,7 @@ class LiveGame:
         self._authors += [actor] * len(pushed)
         if kind == "add":
             self.redo_stack = []
-        what = _what(pushed)
+        what = _what(pushed, self.game.players)
         verb = "redid" if kind == "redo" else "recorded"
         event = self._record(
             kind,
@@ -454,7 +454,7 @@ class LiveGame:
         author = self._authors.pop() if self._authors else None
         self.redo_stack = [*self.redo_stack, _Undone(last, author)]
         whose = f"{author.name}'s " if author is not None and author != actor else ""
-        what = describe_action(last)
+        what = describe_action(last, self.game.players)
         event = self._record(
             "undo",
             actor,
@@ -482,7 +482,7 @@ class LiveGame:
             self.broken_tail.pop()
             if not self.broken_tail:
                 self.problem = None
-        what = describe_action(popped) if popped is not None else "nothing"
+        what = describe_action(popped, self.game.players) if popped is not None else "nothing"
         event = self._record(
             "undo", actor, [], f"{actor.name} undid {what}", f"{actor.name} just undid {what}"
         )
