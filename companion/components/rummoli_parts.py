@@ -17,7 +17,7 @@ import flet as ft
 
 from companion.components.common import rule_link, said
 from companion.components.entry_bar import EntryBar, Primary
-from companion.components.rummoli_board import board, mini_cards, stacks
+from companion.components.rummoli_board import Board, mini_cards, stacks
 from companion.components.thumb_screen import thumb_screen
 from companion.session import GameSession
 from companion.ui import labelled, slug
@@ -406,12 +406,13 @@ def table_top(session: GameSession, table: TableUi, sheet: bool = False) -> Top:
     seen = chips + (f" (started with {d.chips_added})" if d.chips_added != d.chips_total else "")
     return Top(
         board=ft.Semantics(
-            content=board(
-                d.pots,
-                pool=d.pool,
-                on_tap=(lambda pot: table.tap_pot(pot, len(session.actions))) if taps else None,
-                selected=table.tapped_pot(len(session.actions)),
-                taps=taps,
+            content=Board(
+                tuple(d.pots),
+                d.pool,
+                (lambda pot: table.tap_pot(pot, len(session.actions))) if taps else None,
+                table.tapped_pot(len(session.actions)),
+                tuple(taps),
+                key="board",
             ),
             identifier="pots",
             key="pots",

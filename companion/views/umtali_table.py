@@ -39,7 +39,7 @@ from companion.components.umtali_entry import umtali_entry
 from companion.components.umtali_hand import hand_note, suggest_for, suggestion_panel
 from companion.components.umtali_sheet import UmtaliHandEditor, hands_sheet, start_edit
 from companion.components.umtali_sides import UmtaliSides, game_result, hand_result, side_totals
-from companion.components.umtali_ui import Table, TableUi
+from companion.components.umtali_ui import Table, TableUi, Taps
 from companion.session import GameSession, Refusal
 from rulesets.umtali import EndHandEmptyStock, Phase, StartHand, UmtaliSummary
 
@@ -182,12 +182,14 @@ def _new_ui() -> TableUi:
 def UmtaliTable(session: GameSession) -> ft.Control:
     first: TableUi = ft.use_memo(_new_ui, [])
     ui, _ = ft.use_state(first)  # observable: a change to it re-renders the table
+    # the panels' handlers: one object while the table is open (memoized panels)
+    taps: Taps = ft.use_memo(lambda: Taps(session, first), [session])
     scoreboard = use_scoreboard()
     summary = session.summary
     if not isinstance(summary, UmtaliSummary):  # not an Umtali game: nothing to show
         return ft.Text("This is not an Umtali game.")
     suggestion, refused = suggest_for(session, summary, ui)
-    table = Table(session, summary, ui, suggestion, refused)
+    table = Table(session, summary, ui, taps, suggestion, refused)
     if summary.detail.current is not None:
         return _in_play(table, scoreboard)
     board: list[ft.Control] = []
