@@ -359,6 +359,17 @@ def _cell(text: str, *, bold: bool = False, first: bool = False) -> ft.Control:
     )
 
 
+@ft.component
+def _sheet_row(title: str, figures: tuple[str, ...], words: str, ident: str) -> ft.Control:
+    cells = [_cell(title, first=True), *(_cell(f) for f in figures)]
+    return said(ft.Row(cells, spacing=4), words, ident)
+
+
+#: a row of the score sheet, drawn again only when its figures change: an entry adds or
+#: changes the last rows and "Now", and leaves the rounds before it as they were
+SheetRow: Callable[..., ft.Control] = ft.memo(_sheet_row)  # type: ignore[no-untyped-call]
+
+
 def score_sheet(summary: RummoliSummary) -> ft.Control:
     """Every row of the referee's ledger (start, each round, buy-ins, the final poker)
     with each player's change, then the stacks now: the rows add up to the totals."""
@@ -372,8 +383,8 @@ def score_sheet(summary: RummoliSummary) -> ft.Control:
         words = f"{title}: " + ", ".join(
             f"{p} {a:+d}" for p, a in zip(players, amounts, strict=True)
         )
-        cells = [_cell(title, first=True), *(_cell(f"{a:+d}") for a in amounts)]
-        lines.append(said(ft.Row(cells, spacing=4), words, f"sheet-row-{i}"))
+        ident = f"sheet-row-{i}"
+        lines.append(SheetRow(title, tuple(f"{a:+d}" for a in amounts), words, ident, key=ident))
     now = [summary.totals.get(p, 0) for p in players]
     words = "Now: " + ", ".join(
         f"{p} {plural(n, 'chip')}" for p, n in zip(players, now, strict=True)

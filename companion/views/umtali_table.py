@@ -27,6 +27,7 @@ edited) is one observable :class:`~companion.components.umtali_ui.TableUi`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import flet as ft
@@ -114,17 +115,24 @@ def _empty_stock(table: Table) -> ft.Control:
     return ft.Row([tag(button, "empty-stock"), rule_link(v.rule, "empty-stock-rule")], wrap=True)
 
 
-def _sheet(table: Table) -> list[ft.Control]:
-    summary, ui, session = table.summary, table.ui, table.session
+@dataclass(frozen=True)
+class _Edit:
+    """A hand row's Edit: equal from render to render (the sheet is memoized)."""
 
-    def edit(n: int) -> None:
+    taps: Taps
+
+    def __call__(self, n: int) -> None:
+        session = self.taps.session
         latest = session.summary
         if isinstance(latest, UmtaliSummary):
-            start_edit(ui, latest, session.actions, n)
+            start_edit(self.taps.ui, latest, session.actions, n)
 
+
+def _sheet(table: Table) -> list[ft.Control]:
+    summary, ui = table.summary, table.ui
     out: list[ft.Control] = [
         ft.Text("Score sheet", size=16, weight=ft.FontWeight.BOLD),
-        hands_sheet(summary, on_edit=edit, editing=ui.editing),
+        hands_sheet(summary, on_edit=_Edit(table.taps), editing=ui.editing),
     ]
     if ui.editing is not None:
         out.append(UmtaliHandEditor(table))
