@@ -257,19 +257,28 @@ def side_line(
 
 
 @ft.component
+def _total_cell(name: str, points: int, badges: tuple[str, ...]) -> ft.Control:
+    return ft.Container(
+        ft.Row(
+            _side_head(name, points, badges, size=14),
+            spacing=4,
+            run_spacing=2,
+            wrap=True,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        expand=True,
+    )
+
+
+#: one side's total and badges, drawn again only when they change (a meld moves one
+#: side's points; the turn moves the badges)
+TotalCell: Callable[..., ft.Control] = ft.memo(_total_cell)  # type: ignore[no-untyped-call]
+
+
+@ft.component
 def _totals_head(cells: tuple[tuple[str, int, tuple[str, ...]], ...]) -> ft.Control:
     row: list[ft.Control] = [
-        ft.Container(
-            ft.Row(
-                _side_head(name, points, badges, size=14),
-                spacing=4,
-                run_spacing=2,
-                wrap=True,
-                vertical_alignment=ft.CrossAxisAlignment.CENTER,
-            ),
-            expand=True,
-        )
-        for name, points, badges in cells
+        TotalCell(name, points, badges, key=f"total-{name}") for name, points, badges in cells
     ]
     return ft.Container(
         ft.Row(row, spacing=6, vertical_alignment=ft.CrossAxisAlignment.START),
