@@ -5,7 +5,7 @@ actor's entry comes through the hub.  Each session must draw again only what tha
 entry changed and send the same small patch whatever the number of phones:
 
 * Rummoli of eight, a chip on Dee's stack: Dee's stack -- not the other seven, not
-  the nine pots;
+  the nine pots, not the list of games on Home under the game;
 * Umtali, Bob melds 5♥ 6♥ 7♥ on his turn: Bob's side, his total and those three
   cards of the picker -- not Ann's side nor her total, not the other 49 cards, not
   the acting row nor the modes.
@@ -32,6 +32,7 @@ from companion.config import AppConfig
 from companion.hub import Actor
 from companion.session import GameSession
 from companion.storage import MemoryRepository
+from companion.views import home
 from tests.companion.flet_harness import RecordingConnection, flush, run_async
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -125,8 +126,17 @@ def follow(phones: int, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]
         drawn[-1]["pot"] += 1
         return pot_words(label, chips)
 
+    in_progress = home._in_progress
+
+    def counting_home(*a: Any, **kw: Any) -> Any:
+        drawn[-1]["home list"] += 1
+        return in_progress(*a, **kw)
+
     monkeypatch.setattr(rummoli_board, "_stack_words", counting_stack)
     monkeypatch.setattr(rummoli_board, "pot_words", counting_pot)
+    # a chip moves the game's line in the history: Home, under the game on every phone,
+    # must not read and draw its list again for it (nobody sees it)
+    monkeypatch.setattr(home, "_in_progress", counting_home)
     repo = MemoryRepository()
     game = GameSession.start(repo, "rummoli", PLAYERS, {})
     assert game.add({"type": "start", "chips": [60] * 8, "dealer": 0}) is None
@@ -137,6 +147,7 @@ def follow(phones: int, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]
 
     *out, first = _phones_follow(game.game_id, repo, phones, drawn, chip, "Dee: 61 chips")
     assert all(d["stack Dee"] >= 1 and d["pot"] >= 9 for d in first["first"])  # drawn at first
+    assert all(d["home list"] == 1 for d in first["first"])
     return out
 
 
