@@ -249,6 +249,18 @@ def _typing_switch(on: bool, label: str, ident: str, flip: Callable[[], None]) -
 
 
 @ft.component
+def _card_cell(
+    card: Card, chosen: bool, disabled: bool, on_tap: Callable[[Card], None], ident: str
+) -> ft.Control:
+    return card_cell(card, chosen=chosen, disabled=disabled, on_tap=on_tap, ident=ident)
+
+
+#: a card drawn again only when it is chosen, put on the table or taken back: 5♥ 6♥ 7♥
+#: melded on another phone redraws those three cards of the hearts row, not thirteen
+CardCell: Callable[..., ft.Control] = ft.memo(_card_cell)  # type: ignore[no-untyped-call]
+
+
+@ft.component
 def _suit_row(
     suit: Suit | None,
     chosen: frozenset[Card],
@@ -263,20 +275,22 @@ def _suit_row(
     Memoized (:data:`SuitRow`): the props are plain values and callbacks that keep
     their identity, so when another device records 5♥ 6♥ 7♥ only the hearts row is
     drawn and compared again -- the other suits cost nothing (issue 14: the server's
-    work per device per update).
+    work per device per update) -- and in it only those three cards (:data:`CardCell`).
     """
     cells: list[ft.Control] = []
     if suit is not None:
-        cells = [
-            card_cell(
-                Card(rank, suit),
-                chosen=Card(rank, suit) in chosen,
-                disabled=Card(rank, suit) in off and Card(rank, suit) not in chosen,
-                on_tap=on_tap,
-                ident=ident,
+        for rank in Rank:
+            card = Card(rank, suit)
+            cells.append(
+                CardCell(
+                    card,
+                    card in chosen,
+                    card in off and card not in chosen,
+                    on_tap,
+                    ident,
+                    key=f"{ident}-cell-{card}",
+                )
             )
-            for rank in Rank
-        ]
     if jokers:
         cells.append(card_cell(JOKER, chosen=False, disabled=False, on_tap=on_tap, ident=ident))
     if switch is not None:
@@ -403,8 +417,8 @@ def CompactPicker(
     latest["flip"] = lambda: set_typing(not typing)
     stable_tap = ft.use_callback(lambda card: latest["tap"](card), [])
     stable_flip = ft.use_callback(lambda: latest["flip"](), [])
-    switch = _typing_switch(typing, label, ident, stable_flip)
     if typing:
+        switch = _typing_switch(typing, label, ident, stable_flip)
         body: ft.Control = ft.Column(
             [
                 ft.Row(

@@ -26,13 +26,14 @@ import flet as ft
 from companion.components.common import kind_words, rule_link
 from companion.components.phone import tick
 from companion.rulebook import published_id
-from companion.services import ServicesContext
+from companion.services import Services, ServicesContext
 from companion.session import GameSession, Refusal
 from companion.ui import icon_button
 from rulesets.protocol import Verdict
 
 __all__ = [
     "BAR_BUTTON_HEIGHT",
+    "Adds",
     "VERDICT_HEIGHT",
     "EntryBar",
     "Primary",
@@ -63,6 +64,19 @@ class Primary:
     press: Callable[[], Refusal | None]
     enabled: bool = True
     icon: ft.IconData | None = ft.Icons.ADD_TASK
+
+
+@dataclass(frozen=True)
+class Adds:
+    """A press that adds ``action`` to the game (``Primary(..., Adds(session, Deal()))``):
+    equal from render to render, unlike a lambda, so the bar's memoized button is not
+    drawn again on every update for it."""
+
+    session: GameSession
+    action: Any
+
+    def __call__(self) -> Refusal | None:
+        return self.session.add(self.action)
 
 
 def verdict_label(v: Verdict) -> str:
@@ -201,7 +215,33 @@ def verdict_slot(
     )
 
 
-def _primary_button(primary: Primary | None) -> ft.Control:
+@ft.component
+def _slot(
+    verdict: Verdict | None,
+    hint: str,
+    hint_rule: str | None,
+    refusal: Refusal | None,
+    on_dismiss: Callable[[], Any] | None,
+    ident: str,
+) -> ft.Control:
+    return verdict_slot(
+        verdict,
+        hint=hint,
+        hint_rule=hint_rule,
+        refusal=refusal,
+        on_dismiss=on_dismiss,
+        ident=ident,
+    )
+
+
+#: The bar's parts are memoized: at a table every device draws its screen again on
+#: every entry anyone makes, and most of the bar (the hint, Undo, the action) stays as
+#: it was; a memoized part is drawn again only when its own props change.
+VerdictSlot: Callable[..., ft.Control] = ft.memo(_slot)  # type: ignore[no-untyped-call]
+
+
+@ft.component
+def _primary(primary: Primary | None) -> ft.Control:
     if primary is None:
         return ft.Container(expand=True, height=BAR_BUTTON_HEIGHT)
 
@@ -220,6 +260,35 @@ def _primary_button(primary: Primary | None) -> ft.Control:
     return ft.Semantics(content=button, identifier=primary.ident, key=primary.ident, expand=True)
 
 
+#: the action, drawn again only when its words, state or press change (a press made
+#: anew at every render -- a lambda -- draws it every time)
+PrimaryButton: Callable[..., ft.Control] = ft.memo(_primary)  # type: ignore[no-untyped-call]
+
+
+@ft.component
+def _undo(session: GameSession, services: Services | None, enabled: bool) -> ft.Control:
+    def undo(_: Any) -> None:
+        session.undo()
+        if services is not None:
+            services.history_changed()
+
+    return ft.Semantics(
+        content=ft.OutlinedButton(
+            "Undo",
+            icon=ft.Icons.UNDO,
+            on_click=undo,
+            disabled=not enabled,
+            height=BAR_BUTTON_HEIGHT,
+        ),
+        identifier="undo",
+        key="undo",
+    )
+
+
+#: Undo, drawn again only when it turns on or off
+UndoButton: Callable[..., ft.Control] = ft.memo(_undo)  # type: ignore[no-untyped-call]
+
+
 @ft.component
 def EntryBar(
     session: GameSession,
@@ -233,38 +302,26 @@ def EntryBar(
     """The verdict line over [Undo] [primary action], pinned to the bottom of the screen."""
     # the history list re-reads the game after an undo (no services: a table drawn alone)
     services = ft.use_context(ServicesContext)
-
-    def undo(_: Any) -> None:
-        session.undo()
-        if services is not None:
-            services.history_changed()
-
-    undo_button = ft.Semantics(
-        content=ft.OutlinedButton(
-            "Undo",
-            icon=ft.Icons.UNDO,
-            on_click=undo,
-            disabled=not session.can_undo,
-            height=BAR_BUTTON_HEIGHT,
-        ),
-        identifier="undo",
-        key="undo",
-    )
     return ft.Container(
         content=ft.Column(
             [
-                verdict_slot(
+                VerdictSlot(
                     verdict,
-                    hint=hint,
-                    hint_rule=hint_rule,
-                    refusal=session.error,
-                    on_dismiss=session.clear_error,
-                    ident=ident,
+                    hint,
+                    hint_rule,
+                    session.error,
+                    session.clear_error,
+                    ident,
+                    key=f"slot-{ident}",
                 ),
                 ft.Row(
                     # Undo at the left edge, the primary action filling the rest: a gap
                     # between them so a thumb aiming at one never lands on the other
-                    [undo_button, ft.Container(width=12), _primary_button(primary)],
+                    [
+                        UndoButton(session, services, session.can_undo, key="undo-button"),
+                        ft.Container(width=12),
+                        PrimaryButton(primary, key="primary-button"),
+                    ],
                     spacing=0,
                     vertical_alignment=ft.CrossAxisAlignment.CENTER,
                 ),

@@ -203,6 +203,23 @@ def board(
     )
 
 
+@ft.component
+def _board(
+    pots: tuple[PotView, ...],
+    pool: int,
+    on_tap: Callable[[str], None] | None,
+    selected: str | None,
+    taps: tuple[str, ...],
+) -> ft.Control:
+    return board(pots, pool=pool, on_tap=on_tap, selected=selected, taps=taps)
+
+
+#: the whole board drawn again only when a pot, the pool or the choice changes (a chip
+#: moved between stacks leaves it as it was); ``on_tap`` is None unless pots may be
+#: tapped, so it is equal from render to render then
+Board: Callable[..., ft.Control] = ft.memo(_board)  # type: ignore[no-untyped-call]
+
+
 def _stack_words(name: str, chips: int, *, dealer: bool, out: bool, extra: Sequence[str]) -> str:
     words = [f"{name}: {chips} chips"]
     if dealer:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from companion.components.common import button
+from companion.components.entry_bar import Adds
 from companion.components.rummoli_parts import (
     Draft,
     Primary,
@@ -79,7 +80,7 @@ def IdlePanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.C
         Primary(
             f"Deal round {number}: {dealer} deals",
             "deal",
-            lambda: session.add(Deal()),
+            Adds(session, Deal()),
             enabled=deal.legal,
             icon=ft.Icons.STYLE,
         ),

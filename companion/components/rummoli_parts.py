@@ -17,7 +17,7 @@ import flet as ft
 
 from companion.components.common import rule_link, said
 from companion.components.entry_bar import EntryBar, Primary
-from companion.components.rummoli_board import board, mini_cards, stacks
+from companion.components.rummoli_board import Board, mini_cards, stacks
 from companion.components.thumb_screen import thumb_screen
 from companion.session import GameSession
 from companion.ui import labelled, slug
@@ -359,6 +359,17 @@ def _cell(text: str, *, bold: bool = False, first: bool = False) -> ft.Control:
     )
 
 
+@ft.component
+def _sheet_row(title: str, figures: tuple[str, ...], words: str, ident: str) -> ft.Control:
+    cells = [_cell(title, first=True), *(_cell(f) for f in figures)]
+    return said(ft.Row(cells, spacing=4), words, ident)
+
+
+#: a row of the score sheet, drawn again only when its figures change: an entry adds or
+#: changes the last rows and "Now", and leaves the rounds before it as they were
+SheetRow: Callable[..., ft.Control] = ft.memo(_sheet_row)  # type: ignore[no-untyped-call]
+
+
 def score_sheet(summary: RummoliSummary) -> ft.Control:
     """Every row of the referee's ledger (start, each round, buy-ins, the final poker)
     with each player's change, then the stacks now: the rows add up to the totals."""
@@ -372,8 +383,8 @@ def score_sheet(summary: RummoliSummary) -> ft.Control:
         words = f"{title}: " + ", ".join(
             f"{p} {a:+d}" for p, a in zip(players, amounts, strict=True)
         )
-        cells = [_cell(title, first=True), *(_cell(f"{a:+d}") for a in amounts)]
-        lines.append(said(ft.Row(cells, spacing=4), words, f"sheet-row-{i}"))
+        ident = f"sheet-row-{i}"
+        lines.append(SheetRow(title, tuple(f"{a:+d}" for a in amounts), words, ident, key=ident))
     now = [summary.totals.get(p, 0) for p in players]
     words = "Now: " + ", ".join(
         f"{p} {plural(n, 'chip')}" for p, n in zip(players, now, strict=True)
@@ -406,12 +417,13 @@ def table_top(session: GameSession, table: TableUi, sheet: bool = False) -> Top:
     seen = chips + (f" (started with {d.chips_added})" if d.chips_added != d.chips_total else "")
     return Top(
         board=ft.Semantics(
-            content=board(
-                d.pots,
-                pool=d.pool,
-                on_tap=(lambda pot: table.tap_pot(pot, len(session.actions))) if taps else None,
-                selected=table.tapped_pot(len(session.actions)),
-                taps=taps,
+            content=Board(
+                tuple(d.pots),
+                d.pool,
+                (lambda pot: table.tap_pot(pot, len(session.actions))) if taps else None,
+                table.tapped_pot(len(session.actions)),
+                tuple(taps),
+                key="board",
             ),
             identifier="pots",
             key="pots",

@@ -17,7 +17,7 @@ table's scrolling part; a second tap folds it.  The entry below never moves
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import flet as ft
@@ -109,7 +109,17 @@ def top_size(top: str) -> int:
 def scoreline_title(
     lines: tuple[str, str], board: Scoreboard, *, ident: str = "scoreline"
 ) -> ft.Control:
-    """The two-line scoreboard for the app bar's title; a tap opens or folds the board."""
+    """The two-line scoreboard for the app bar's title; a tap opens or folds the board.
+
+    Memoized: drawn again only when its words change or the board opens or folds (an
+    entry that moves no total and not the turn leaves it as it was on every device)."""
+    return ScorelineTitle(lines, board.open, board.toggle, ident, key=ident)
+
+
+@ft.component
+def _scoreline(
+    lines: tuple[str, str], expanded: bool, toggle: Callable[[], None], ident: str
+) -> ft.Control:
     top, bottom = lines
     # the tap joins the labelled node; only the words inside are hidden (read once)
     line = ft.Container(
@@ -135,7 +145,7 @@ def scoreline_title(
                         expand=True,
                         alignment=ft.MainAxisAlignment.CENTER,
                     ),
-                    ft.Icon(ft.Icons.EXPAND_LESS if board.open else ft.Icons.EXPAND_MORE, size=20),
+                    ft.Icon(ft.Icons.EXPAND_LESS if expanded else ft.Icons.EXPAND_MORE, size=20),
                 ],
                 spacing=2,
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
@@ -144,15 +154,19 @@ def scoreline_title(
         height=48,
         padding=ft.Padding.symmetric(horizontal=6),
         border_radius=8,
-        on_click=lambda _: board.toggle(),
+        on_click=lambda _: toggle(),
         ink=True,
     )
     return ft.Semantics(
         content=line,
-        label=scoreline_label(lines, board.open),
+        label=scoreline_label(lines, expanded),
         identifier=ident,
         key=ident,
         button=True,
-        expanded=board.open,
+        expanded=expanded,
         container=True,
     )
+
+
+#: the scoreline (``toggle`` is the board's bound method: equal from render to render)
+ScorelineTitle: Callable[..., ft.Control] = ft.memo(_scoreline)  # type: ignore[no-untyped-call]

@@ -29,7 +29,7 @@ from companion.components.card_grid import CompactPicker, chosen_strip, strip_pa
 from companion.components.common import choice
 from companion.components.entry_bar import EntryBar, Primary
 from companion.components.turn_order import acting_row
-from companion.components.umtali_ui import Table, TableUi, on_table, sees_private
+from companion.components.umtali_ui import Table, TableUi, Taps, on_table, sees_private
 from companion.session import GameSession, Refusal
 from rulesets.cards import Card, format_cards
 from rulesets.protocol import Units, Verdict
@@ -53,8 +53,10 @@ __all__ = [
     "umtali_entry",
 ]
 
-#: CompactPicker with a ``key`` (Flet components take one): each picker keeps its own state.
-Picker: Any = CompactPicker
+#: CompactPicker with a ``key`` (Flet components take one): each picker keeps its own
+#: state; memoized: its props are plain values and a handler equal from render to render
+#: (:class:`_Choose`), so another device's entry redraws it only if it changes its cards
+Picker: Any = ft.memo(CompactPicker)  # type: ignore[no-untyped-call]
 
 MODES_PLAY = (
     ("meld", "Meld"),
@@ -170,9 +172,7 @@ class _Entry:
         return v
 
     def primary(self, text: str, ident: str, v: Verdict | None) -> Primary:
-        return Primary(
-            text, ident, lambda: add_current(self.table), enabled=v is not None and v.legal
-        )
+        return Primary(text, ident, _Add(self.table.taps), enabled=v is not None and v.legal)
 
     def pick(self) -> _Pick:
         ui = self.ui
@@ -193,9 +193,9 @@ class _Entry:
         return _Pick("cards", "meld", "Meld cards", 10)
 
 
-def add_current(table: Table) -> Refusal | None:
+def add_current(taps: Taps) -> Refusal | None:
     """Record the entry as it is now (read at the tap, not at the render: P6)."""
-    ui, session = table.ui, table.session
+    ui, session = taps.ui, taps.session
     summary = session.summary
     assert isinstance(summary, UmtaliSummary)
     who = ui.acting(summary)
@@ -211,70 +211,84 @@ def add_current(table: Table) -> Refusal | None:
     return refusal
 
 
+@dataclass(frozen=True)
+class _Add:
+    """The bar's press: the same from render to render (its bar is memoized)."""
+
+    taps: Taps
+
+    def __call__(self) -> Refusal | None:
+        return add_current(self.taps)
+
+
 # ------------------------------------------------------------------ strips (one per mode)
 
 
-def _cards_strip(e: _Entry, pick: _Pick, label: str | None = None) -> ft.Control:
-    cards: list[Card] = list(getattr(e.ui, pick.field))
+@dataclass(frozen=True)
+class _StripView:
+    """What the strip shows: plain values, so a memoized strip compares them."""
 
-    def clear() -> None:
-        setattr(e.ui, pick.field, [])
-
-    return chosen_strip(label or pick.label, cards, ident=pick.ident, on_clear=clear)
+    mode: str
+    label: str
+    ident: str
+    field: str
+    chosen: tuple[Card, ...]
+    pair: tuple[Card, ...] = ()
+    discard: tuple[Card, ...] = ()
+    face_down: bool = False
+    part: str = "pair"
 
 
 def _part(
-    e: _Entry, key: str, label: str, cards: Sequence[Card], said: str | None = None
+    taps: Taps, v: _StripView, key: str, label: str, cards: Sequence[Card], said: str | None = None
 ) -> ft.Control:
-    def tap(_: Any) -> None:
-        e.ui.part = key
-
     return strip_part(
-        label, cards, active=e.ui.part == key, on_click=tap, ident=f"part-{key}", said=said
+        label,
+        cards,
+        active=v.part == key,
+        on_click=lambda _: taps.fill_part(key),
+        ident=f"part-{key}",
+        said=said,
     )
 
 
-def _face_down(e: _Entry) -> ft.Control:
-    ui = e.ui
+def _parts(taps: Taps, v: _StripView) -> list[ft.Control]:
+    if v.mode == "go_out":
+        disc = format_cards(v.discard, symbols=True) or "none"
+        if v.discard and v.face_down:
+            disc += " (face down)"
+        return [
+            _part(taps, v, "pair", "Pair", v.pair),
+            _part(taps, v, "discard", "Discard", v.discard, f"Discard: {disc}"),
+            choice(
+                "Face down",
+                v.face_down,
+                lambda _: taps.flip_face_down(),
+                "face-down",
+                label="Discard face down",
+            ),
+        ]
+    if v.mode == "leftovers":
+        return [
+            _part(taps, v, "pair", "Leftovers", v.pair, f"Leftover cards: {_symbols(v.pair)}"),
+            _part(taps, v, "discard", "Final discard", v.discard),
+        ]
+    return []
 
-    def flip(_: Any) -> None:
-        ui.face_down = not ui.face_down
 
-    return choice("Face down", bool(ui.face_down), flip, "face-down", label="Discard face down")
-
-
-def _go_out_strip(e: _Entry, pick: _Pick) -> ft.Control:
-    ui = e.ui
-    disc = format_cards(ui.out_discard, symbols=True) or "none"
-    if ui.out_discard and ui.face_down:
-        disc += " (face down)"
-    parts = [
-        _part(e, "pair", "Pair", ui.pair),
-        _part(e, "discard", "Discard", ui.out_discard, f"Discard: {disc}"),
-        _face_down(e),
-    ]
-
-    def clear() -> None:
-        setattr(ui, pick.field, [])
-
+@ft.component
+def _strip_view(v: _StripView, taps: Taps) -> ft.Control:
     return chosen_strip(
-        pick.label, getattr(ui, pick.field), ident=pick.ident, on_clear=clear, parts=parts
+        v.label,
+        v.chosen,
+        ident=v.ident,
+        on_clear=lambda: taps.clear(v.field),
+        parts=_parts(taps, v),
     )
 
 
-def _leftovers_strip(e: _Entry, pick: _Pick) -> ft.Control:
-    ui = e.ui
-    parts = [
-        _part(e, "pair", "Leftovers", ui.cards, f"Leftover cards: {_symbols(ui.cards)}"),
-        _part(e, "discard", "Final discard", ui.out_discard),
-    ]
-
-    def clear() -> None:
-        setattr(ui, pick.field, [])
-
-    return chosen_strip(
-        pick.label, getattr(ui, pick.field), ident=pick.ident, on_clear=clear, parts=parts
-    )
+#: the chosen strip, drawn again only when what it shows changes
+StripView: Callable[..., ft.Control] = ft.memo(_strip_view)  # type: ignore[no-untyped-call]
 
 
 def _symbols(cards: Sequence[Card]) -> str:
@@ -282,14 +296,29 @@ def _symbols(cards: Sequence[Card]) -> str:
 
 
 def _strip(e: _Entry, pick: _Pick) -> ft.Control:
+    ui = e.ui
+    label = pick.label
+    if e.mode == "extend" and ui.anchor is not None:
+        side, n = ui.anchor
+        label = f"On {side}'s meld {n + 1}"
+    # a going-out's parts: the pair and the discard; the leftovers': the cards and the
+    # final discard (in the strip's "pair" part)
+    parts: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
     if e.mode == "go_out":
-        return _go_out_strip(e, pick)
-    if e.mode == "leftovers":
-        return _leftovers_strip(e, pick)
-    if e.mode == "extend" and e.ui.anchor is not None:
-        side, n = e.ui.anchor
-        return _cards_strip(e, pick, f"On {side}'s meld {n + 1}")
-    return _cards_strip(e, pick)
+        parts = (tuple(ui.pair), tuple(ui.out_discard))
+    elif e.mode == "leftovers":
+        parts = (tuple(ui.cards), tuple(ui.out_discard))
+    view = _StripView(
+        e.mode,
+        label,
+        pick.ident,
+        pick.field,
+        tuple(getattr(ui, pick.field)),
+        *parts,
+        face_down=bool(ui.face_down),
+        part=ui.part,
+    )
+    return StripView(view, e.table.taps, key="strip")
 
 
 # ------------------------------------------------------------------ the bar (one per mode)
@@ -383,25 +412,17 @@ BARS: dict[str, Callable[[_Entry], _Bar]] = {
 # ------------------------------------------------------------------ the rows above the grid
 
 
-def _acting(e: _Entry) -> ft.Control:
-    ui = e.ui
-
-    def pick(name: str) -> None:
-        ui.picked = name
-        ui.reset_entry()
-        if e.session.error is not None:  # a refusal never blocks the next entry
-            e.session.clear_error()
-
-    def my_hand(_: Any) -> None:
-        ui.mode = "hand" if e.mode != "hand" else "meld"
-        ui.reset_entry()
-
-    turn = e.summary.turn
+@ft.component
+def _acting_row(
+    players: tuple[str, ...], who: str, turn: str | None, hand: bool | None, taps: Taps
+) -> ft.Control:
+    """Who acts (one tap picks another) and, where the hand may show, "My hand"
+    (``hand``: on or off; None: not drawn)."""
     row: list[ft.Control] = [
-        ft.Container(acting_row(e.summary.players, e.who, turn, pick), expand=True)
+        ft.Container(acting_row(players, who, turn, taps.pick_acting), expand=True)
     ]
-    if e.table.shows_hand:  # at a table of devices: only on the acting player's own
-        row.append(choice("My hand", e.mode == "hand", my_hand, "mode-hand"))
+    if hand is not None:  # at a table of devices: only on the acting player's own
+        row.append(choice("My hand", hand, lambda _: taps.toggle_hand(), "mode-hand"))
     return ft.Row(
         row,
         spacing=6,
@@ -409,42 +430,59 @@ def _acting(e: _Entry) -> ft.Control:
     )
 
 
-def _modes(e: _Entry) -> ft.Control:
-    def pick(mode: str) -> Callable[[Any], None]:
-        def tap(_: Any) -> None:
-            e.ui.mode = mode
-            e.ui.reset_entry()
-            if e.session.error is not None:
-                e.session.clear_error()
+#: the acting row, drawn again only when the turn, the acting player or the hand change
+ActingRow: Callable[..., ft.Control] = ft.memo(_acting_row)  # type: ignore[no-untyped-call]
 
-        return tap
 
-    modes = MODES_FINAL if e.summary.phase == Phase.FINAL else MODES_PLAY
+def _acting(e: _Entry) -> ft.Control:
+    hand = e.mode == "hand" if e.table.shows_hand else None
+    return ActingRow(
+        tuple(e.summary.players), e.who, e.summary.turn, hand, e.table.taps, key="acting-row"
+    )
+
+
+@ft.component
+def _mode_row(final: bool, mode: str, taps: Taps) -> ft.Control:
+    def pick(m: str) -> Callable[[Any], None]:
+        return lambda _: taps.pick_mode(m)
+
+    modes = MODES_FINAL if final else MODES_PLAY
     # four equal slots: a mode keeps its place whatever the words of the others
     return ft.Row(
         [
-            ft.Container(choice(text, m == e.mode, pick(m), f"mode-{m}", fill=True), expand=True)
+            ft.Container(choice(text, m == mode, pick(m), f"mode-{m}", fill=True), expand=True)
             for m, text in modes
         ],
         spacing=6,
     )
 
 
+#: the modes, drawn again only when the mode or the phase changes
+ModeRow: Callable[..., ft.Control] = ft.memo(_mode_row)  # type: ignore[no-untyped-call]
+
+
+def _modes(e: _Entry) -> ft.Control:
+    return ModeRow(e.summary.phase == Phase.FINAL, e.mode, e.table.taps, key="mode-row")
+
+
+@dataclass(frozen=True)
+class _Choose:
+    """The grid's change handler for one list of the entry: equal from render to render
+    while it fills the same list for the same player (the picker is memoized)."""
+
+    taps: Taps
+    field: str
+    owner: str
+
+    def __call__(self, cards: list[Card]) -> None:
+        self.taps.choose(self.field, self.owner, cards)
+
+
 def _picker(e: _Entry, pick: _Pick) -> Any:
-    ui, session = e.ui, e.session
-    private_owner = e.who
-
-    def change(new: list[Card]) -> None:
-        if pick.field == "hand":
-            ui.owner = private_owner
-        setattr(ui, pick.field, new)
-        if session.error is not None:
-            session.clear_error()
-
-    chosen: list[Card] = list(getattr(ui, pick.field))
+    chosen: list[Card] = list(getattr(e.ui, pick.field))
     return Picker(
         chosen,
-        change,
+        _Choose(e.table.taps, pick.field, e.who),
         ident=pick.ident,
         key=f"picker-{pick.ident}",
         label=pick.label,

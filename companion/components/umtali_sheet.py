@@ -118,17 +118,39 @@ def _hand_row(
 def hands_sheet(
     summary: UmtaliSummary, *, on_edit: Callable[[int], None], editing: int | None
 ) -> ft.Control:
-    """Score sheet: one row per hand (how it ended, each player's score), then the totals."""
-    players = summary.players
+    """Score sheet: one row per hand (how it ended, each player's score), then the totals.
+
+    Memoized (:data:`HandsSheet`): the same for every device at the table, and the same
+    through a hand, so an entry draws it again on no device that has it open -- only the
+    end of a hand (or a correction) does; ``on_edit`` must be equal from render to render.
+    """
+    return HandsSheet(
+        tuple(summary.players),
+        tuple(summary.hands),
+        tuple(summary.totals.items()),
+        on_edit,
+        editing,
+        key="hands-sheet",
+    )
+
+
+@ft.component
+def _hands_sheet(
+    players: tuple[str, ...],
+    hands: tuple[UmtaliHand, ...],
+    totals_: tuple[tuple[str, int], ...],
+    on_edit: Callable[[int], None],
+    editing: int | None,
+) -> ft.Control:
     rows: list[ft.Control] = [
         ft.Row(
             [_cell("Hand", bold=True), *[_cell(p, bold=True) for p in players]]
             + [ft.Container(width=96)]
         ),
-        *[_hand_row(h, players, on_edit, editing) for h in summary.hands],
+        *[_hand_row(h, players, on_edit, editing) for h in hands],
         ft.Divider(height=4),
     ]
-    totals = summary.totals
+    totals = dict(totals_)
     label = "Totals: " + ", ".join(f"{p} {totals.get(p, 0)}" for p in players)
     rows.append(
         ft.Semantics(
@@ -148,6 +170,9 @@ def hands_sheet(
         border_radius=10,
         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
     )
+
+
+HandsSheet: Callable[..., ft.Control] = ft.memo(_hands_sheet)  # type: ignore[no-untyped-call]
 
 
 def start_edit(ui: TableUi, summary: UmtaliSummary, actions: Sequence[Action], n: int) -> None:

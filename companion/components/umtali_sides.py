@@ -255,48 +255,85 @@ def side_line(
     )
 
 
+@ft.component
+def _total_cell(name: str, points: int, badges: tuple[str, ...]) -> ft.Control:
+    return ft.Container(
+        ft.Row(
+            _side_head(name, points, badges, size=14),
+            spacing=4,
+            run_spacing=2,
+            wrap=True,
+            vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        ),
+        expand=True,
+    )
+
+
+#: one side's total and badges, drawn again only when they change (a meld moves one
+#: side's points; the turn moves the badges)
+TotalCell: Callable[..., ft.Control] = ft.memo(_total_cell)  # type: ignore[no-untyped-call]
+
+
+@ft.component
+def _totals_head(cells: tuple[tuple[str, int, tuple[str, ...]], ...]) -> ft.Control:
+    row: list[ft.Control] = [
+        TotalCell(name, points, badges, key=f"total-{name}") for name, points, badges in cells
+    ]
+    return ft.Container(
+        ft.Row(row, spacing=6, vertical_alignment=ft.CrossAxisAlignment.START),
+        padding=ft.Padding.symmetric(horizontal=6, vertical=2),
+    )
+
+
+#: the totals drawn again only when a side's points or badges change: at a table every
+#: device redraws on every entry, and most entries leave them as they were
+TotalsHead: Callable[..., ft.Control] = ft.memo(_totals_head)  # type: ignore[no-untyped-call]
+
+
 def side_totals(summary: UmtaliSummary) -> ft.Control:
     """Both sides' running points and badges, one column each: the table's fixed head,
     in sight however far the board below is scrolled."""
     current = summary.detail.current
     if current is None:
         return ft.Container()
-    cells: list[ft.Control] = [
-        ft.Container(
-            ft.Row(
-                _side_head(p, current.scores.get(p, 0), _badges(summary, p), size=14),
-                spacing=4,
-                run_spacing=2,
-                wrap=True,
-                vertical_alignment=ft.CrossAxisAlignment.CENTER,
-            ),
-            expand=True,
-        )
-        for p in summary.players
-    ]
-    return ft.Container(
-        ft.Row(cells, spacing=6, vertical_alignment=ft.CrossAxisAlignment.START),
-        padding=ft.Padding.symmetric(horizontal=6, vertical=2),
+    cells = tuple(
+        (p, current.scores.get(p, 0), tuple(_badges(summary, p))) for p in summary.players
     )
+    return TotalsHead(cells, key="side-totals")
+
+
+@ft.component
+def _side(
+    name: str, melds: tuple[UmtaliMeld, ...], picked: int | None, on_pick: OnPick
+) -> ft.Control:
+    return side_line(
+        name, melds, anchor=(name, picked) if picked is not None else None, on_pick=on_pick
+    )
+
+
+#: a side drawn again only when its own melds or its picked anchor change (its
+#: handler, :meth:`Taps.pick_anchor`, is the same from render to render)
+SideLine: Callable[..., ft.Control] = ft.memo(_side)  # type: ignore[no-untyped-call]
 
 
 @ft.component
 def UmtaliSides(table: Table) -> ft.Control:
-    """The hand in play: both sides' melds, each meld a one-tap anchor for an extension."""
+    """The hand in play: both sides' melds, each meld a one-tap anchor for an extension;
+    each side a memoized :data:`SideLine`."""
     summary, ui = table.summary, table.ui
     current = summary.detail.current
     if current is None:
         return ft.Container()
-
-    def pick(anchor: tuple[str, int]) -> None:
-        ui.extend_onto(anchor)
-        if table.session.error is not None:
-            table.session.clear_error()
-
     anchor = ui.anchor if ui.mode == "extend" else None
     return ft.ResponsiveRow(
         [
-            side_line(p, current.sides.get(p, ()), anchor=anchor, on_pick=pick)
+            SideLine(
+                p,
+                tuple(current.sides.get(p, ())),
+                anchor[1] if anchor is not None and anchor[0] == p else None,
+                table.taps.pick_anchor,
+                key=f"side-{p}",
+            )
             for p in summary.players
         ],
         spacing=6,

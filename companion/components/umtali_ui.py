@@ -36,7 +36,7 @@ from rulesets.umtali import (
     UmtaliSummary,
 )
 
-__all__ = ["Table", "TableUi", "cards_of", "next_mode", "on_table", "sees_private"]
+__all__ = ["Table", "TableUi", "Taps", "cards_of", "next_mode", "on_table", "sees_private"]
 
 
 @ft.observable
@@ -148,6 +148,64 @@ def on_table(summary: UmtaliSummary) -> frozenset[Card]:
 
 
 @dataclass(frozen=True, eq=False)
+class Taps:
+    """What the table's panels do when tapped: one object for as long as the table is open.
+
+    A panel drawn by a memoized component (``ft.memo``) is given this object, never a
+    closure made at each render (a new closure is a changed prop, so the panel would
+    be drawn again on every update of every device).  Each handler reads the UI state
+    and the game when it runs, not when the panel was drawn (P6).  Not observable: a
+    component given it does not subscribe to it.
+    """
+
+    session: GameSession
+    ui: TableUi
+
+    def clear_refusal(self) -> None:
+        """A refusal never blocks the next entry: any new choice dismisses it."""
+        if self.session.error is not None:
+            self.session.clear_error()
+
+    def pick_anchor(self, anchor: tuple[str, int]) -> None:
+        """A meld on the board was tapped: extend it."""
+        self.ui.extend_onto(anchor)
+        self.clear_refusal()
+
+    def pick_acting(self, name: str) -> None:
+        self.ui.picked = name
+        self.ui.reset_entry()
+        self.clear_refusal()
+
+    def toggle_hand(self) -> None:
+        """ "My hand" on or off (the chip is drawn only where the hand may show)."""
+        self.ui.mode = "meld" if self.ui.mode == "hand" else "hand"
+        self.ui.reset_entry()
+
+    def pick_mode(self, mode: str) -> None:
+        self.ui.mode = mode
+        self.ui.reset_entry()
+        self.clear_refusal()
+
+    def clear(self, field: str) -> None:
+        """Empty one list of the entry (the strip's clear button)."""
+        setattr(self.ui, field, [])
+
+    def fill_part(self, part: str) -> None:
+        """Which part of a going-out (or of the leftovers) the grid fills now."""
+        self.ui.part = part
+
+    def flip_face_down(self) -> None:
+        self.ui.face_down = not self.ui.face_down
+
+    def choose(self, field: str, owner: str, cards: list[Card]) -> None:
+        """The grid's new choice for ``field`` (the private hand becomes ``owner``'s)."""
+        if field == "hand":
+            self.ui.owner = owner
+        setattr(self.ui, field, cards)
+        self.clear_refusal()
+
+
+@dataclass(frozen=True, eq=False)
 class Table:
     """What each panel of the table is given: the session, its typed summary, the UI state.
 
@@ -159,6 +217,8 @@ class Table:
     session: GameSession
     summary: UmtaliSummary
     ui: TableUi
+    #: the handlers of the table's panels (the same object from render to render)
+    taps: Taps
     #: in "My hand": the referee's best line for the private hand, or why there is none
     suggestion: Suggestion | None = None
     refused: Verdict | None = None

@@ -303,6 +303,14 @@ def HomeView() -> ft.View:
     services = use_services()
     ui = use_ui()
     _ = use_history()  # re-read the list when any device changes the history
+    # Under a game Home stays in the view stack (below /play/...): every entry that moves
+    # a game's line in the history would read and draw this list again on every phone
+    # at the table, for a screen nobody sees.  Hidden, it keeps the view it last drew
+    # (Flet skips a retained control without comparing it); on top again, it reads anew.
+    kept: ft.MutableRef[ft.View | None] = ft.use_ref(None)
+    hidden = ft.use_route_location() != ft.use_view_path()
+    if hidden and isinstance(kept.current, ft.View):
+        return kept.current
     listed = services.repo.list_games(limit=100)
     in_progress = sorted(
         (g for g in listed if g.status == "in_progress"), key=lambda g: g.updated, reverse=True
@@ -324,7 +332,7 @@ def HomeView() -> ft.View:
     reports, others = open_problems(services)  # after the games in progress were opened
     if reports or others:
         controls.insert(0, problems_banner(len(reports) + len(others)))
-    return ft.View(
+    view = ft.View(
         route="/",
         appbar=ft.AppBar(
             title=ft.Text("Rummy Companion"),
@@ -343,3 +351,5 @@ def HomeView() -> ft.View:
         padding=12,
         controls=[readable(controls, spacing=10)],
     )
+    kept.current = view
+    return view

@@ -177,14 +177,18 @@ def _seat_button(services: Services, session: GameSession) -> ft.Control | None:
     )
 
 
+@ft.component
 def _more_menu(
-    session: GameSession, redo: Callable[[Any], None], gid: str, game: str
+    session: GameSession, services: Services, can_redo: bool, gid: str, game: str
 ) -> ft.Control:
     """Redo, the meld checker and the game's rules, in one menu of the app bar."""
+
+    def redo(_: Any) -> None:
+        session.redo()
+        services.history_changed()
+
     items = [
-        ft.PopupMenuItem(
-            content="Redo", icon=ft.Icons.REDO, on_click=redo, disabled=not session.can_redo
-        ),
+        ft.PopupMenuItem(content="Redo", icon=ft.Icons.REDO, on_click=redo, disabled=not can_redo),
         ft.PopupMenuItem(
             content="Check a meld",
             icon=ft.Icons.FACT_CHECK,
@@ -201,6 +205,11 @@ def _more_menu(
             items=items,
         ),
     )
+
+
+#: the menu, drawn again only when Redo turns on or off (``session``: the screen's
+#: handle, not the observable session -- a component given that would subscribe to it)
+MoreMenu: Callable[..., ft.Control] = ft.memo(_more_menu)  # type: ignore[no-untyped-call]
 
 
 def use_shown(services: Services, session: GameSession) -> None:
@@ -315,7 +324,7 @@ def PlayView() -> ft.View:
     if full:
         # Undo is in the table's bar, within reach of the thumb; the rare actions fold
         # into one menu, so the collapsed scoreboard has room for a table of 4-8 players
-        actions.append(_more_menu(session, redo, gid, meta.game))
+        actions.append(MoreMenu(handle, services, session.can_redo, gid, meta.game, key="more"))
     else:
         actions += [
             icon_button(ft.Icons.UNDO, "Undo", undo, "undo", disabled=not session.can_undo),

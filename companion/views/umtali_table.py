@@ -28,6 +28,7 @@ edited) is one observable :class:`~companion.components.umtali_ui.TableUi`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import flet as ft
@@ -41,7 +42,7 @@ from companion.components.umtali_entry import umtali_entry
 from companion.components.umtali_hand import hand_note, suggest_for, suggestion_panel
 from companion.components.umtali_sheet import UmtaliHandEditor, hands_sheet, start_edit
 from companion.components.umtali_sides import UmtaliSides, hand_result, side_totals
-from companion.components.umtali_ui import Table, TableUi
+from companion.components.umtali_ui import Table, TableUi, Taps
 from companion.session import GameSession, Refusal
 from rulesets.umtali import EndHandEmptyStock, Phase, StartHand, UmtaliSummary
 
@@ -104,17 +105,24 @@ def _empty_stock(table: Table) -> ft.Control:
     return ft.Row([tag(button, "empty-stock"), rule_link(v.rule, "empty-stock-rule")], wrap=True)
 
 
-def _sheet(table: Table) -> list[ft.Control]:
-    summary, ui, session = table.summary, table.ui, table.session
+@dataclass(frozen=True)
+class _Edit:
+    """A hand row's Edit: equal from render to render (the sheet is memoized)."""
 
-    def edit(n: int) -> None:
+    taps: Taps
+
+    def __call__(self, n: int) -> None:
+        session = self.taps.session
         latest = session.summary
         if isinstance(latest, UmtaliSummary):
-            start_edit(ui, latest, session.actions, n)
+            start_edit(self.taps.ui, latest, session.actions, n)
 
+
+def _sheet(table: Table) -> list[ft.Control]:
+    summary, ui = table.summary, table.ui
     out: list[ft.Control] = [
         ft.Text("Score sheet", size=16, weight=ft.FontWeight.BOLD),
-        hands_sheet(summary, on_edit=edit, editing=ui.editing),
+        hands_sheet(summary, on_edit=_Edit(table.taps), editing=ui.editing),
     ]
     if ui.editing is not None:
         out.append(UmtaliHandEditor(table))
@@ -172,12 +180,14 @@ def _new_ui() -> TableUi:
 def UmtaliTable(session: GameSession) -> ft.Control:
     first: TableUi = ft.use_memo(_new_ui, [])
     ui, _ = ft.use_state(first)  # observable: a change to it re-renders the table
+    # the panels' handlers: one object while the table is open (memoized panels)
+    taps: Taps = ft.use_memo(lambda: Taps(session, first), [session])
     scoreboard = use_scoreboard()
     summary = session.summary
     if not isinstance(summary, UmtaliSummary):  # not an Umtali game: nothing to show
         return ft.Text("This is not an Umtali game.")
     suggestion, refused = suggest_for(session, summary, ui)
-    table = Table(session, summary, ui, suggestion, refused)
+    table = Table(session, summary, ui, taps, suggestion, refused)
     if summary.detail.current is not None:
         return _in_play(table, scoreboard)
     last = [hand_result(summary.hands[-1], summary.players)] if summary.hands else []
