@@ -187,3 +187,19 @@ def test_a_screen_imported_later_is_the_real_component(name: str) -> None:
     finally:
         utils._CURRENT_RENDERER.reset(token)
     assert rendered == [real.__component_impl__]
+
+
+def test_the_web_server_sends_files_in_big_pieces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold start downloads ~20 MB (Flutter client, CanvasKit, icon font); Starlette's
+    64 KB pieces cost a thread hop and a send each, so the server sends 1 MB pieces."""
+    from starlette.responses import FileResponse
+
+    from companion import serve
+
+    monkeypatch.setattr(FileResponse, "chunk_size", 64 * 1024)
+    monkeypatch.setenv("FLET_FORCE_WEB_SERVER", "1")  # web_app sets both: put back after
+    monkeypatch.setenv("FLET_SESSION_TIMEOUT", serve.LEFT_SESSION_SECONDS)
+    serve.web_app(AppConfig(data_dir=tmp_path))
+    assert FileResponse.chunk_size >= serve.FILE_CHUNK >= 1024 * 1024
