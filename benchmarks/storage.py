@@ -305,7 +305,14 @@ def long_game(folder: Path, floor: FsyncFloor, seed: int = 5) -> list[str]:
     )
     print(
         f"  fsync floor, same run: median {floors.median:.3f} ms, worst {max(floors.wall):.3f} "
-        f"= {max(floors.wall) / floors.median:.2f}x its median"
+        f"= {max(floors.wall) / floors.median:.2f}x its median (CPU: median "
+        f"{floors.cpu_median:.3f}, worst {max(floors.cpu):.3f} ms)"
+    )
+    top = sorted(range(len(saves.cpu)), key=lambda k: -saves.cpu[k])[:4]
+    print(
+        "  the saves that used most CPU (save: CPU, wall ms): "
+        + ", ".join(f"{k + 1}: {saves.cpu[k]:.2f}, {saves.wall[k]:.2f}" for k in top)
+        + " (save 1 creates the game's log)"
     )
     after = [i for f in (520, 780, 1040) for i in range(f + 1, f + 8)]
     print(
