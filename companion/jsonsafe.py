@@ -46,6 +46,8 @@ def _no_constant(name: str) -> Any:
 
 
 _CONTAINERS = (dict, list, tuple)
+#: one decoder for every read (``json.loads`` with an argument builds a new one per call)
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def depth_of(value: Any, limit: int = MAX_DEPTH) -> int:
@@ -89,7 +91,9 @@ def loads(raw: bytes | str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_
     else:
         text = raw
     try:
-        value = json.loads(text, parse_constant=_no_constant)
+        if text.startswith("\ufeff"):  # as json.loads says
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        value = _DECODER.decode(text)
     except RecursionError:
         raise JsonInputError(f"nested more than {max_depth} levels deep") from None
     except json.JSONDecodeError as exc:

@@ -10,6 +10,14 @@ next taps for the CPU), the slow part outside the writer lock
 (:meth:`~companion.storage.gamefiles.GameFiles.compact`).  :meth:`Compactor.wait`
 folds whatever is pending at once and waits for it (``close()`` does, so a
 process that exits leaves no half-done work).
+
+A save must not wait on a running fold either.  The fold shares the
+interpreter with the taps, and a thread busy in Python keeps it for up to
+``sys.getswitchinterval()`` (5 ms) each time a save comes back from a system
+call -- several times per save.  So the fold works in small steps and calls
+:meth:`Compactor.pause` between them: there it sleeps a moment (a save waiting
+for the interpreter gets it at once) and, should a save have come in
+(:meth:`Compactor.saw_save`), waits until the table has paused again.
 """
 
 from __future__ import annotations
@@ -24,12 +32,14 @@ __all__ = ["IDLE", "Compactor"]
 
 #: seconds without a save before a long log is folded in
 IDLE = 0.2
+#: seconds the fold sleeps between two steps (lets a save that waits for the interpreter in)
+REST = 0.0003
 
 
 class Compactor:
-    """Runs ``fold(game_id)`` in a background thread for every game asked for."""
+    """Runs ``fold(game_id, pause)`` in a background thread for every game asked for."""
 
-    def __init__(self, fold: Callable[[str], object]) -> None:
+    def __init__(self, fold: Callable[[str, Callable[[], None]], object]) -> None:
         self._fold = fold
         self._pending: dict[str, None] = {}  # insertion-ordered set
         self._cond = threading.Condition()
@@ -48,6 +58,17 @@ class Compactor:
                     target=self._run, name="history-compaction", daemon=False
                 )
                 self._thread.start()
+
+    def saw_save(self) -> None:
+        """A save happened (of any game): a fold waits for the table to pause again."""
+        self._last = time.monotonic()
+
+    def pause(self) -> None:
+        """Between two steps of a fold: let saves in, and wait while the table is busy."""
+        time.sleep(REST)
+        with self._cond:
+            while not self._hurry and (left := self._last + IDLE - time.monotonic()) > 0:
+                self._cond.wait(left)
 
     def _next(self) -> str | None:
         """The next game to fold once the table is quiet (None: nothing left); lock held."""
@@ -69,7 +90,7 @@ class Compactor:
                     return
                 # on failure the log stays long (reads stay right); the next save asks again
                 with contextlib.suppress(OSError, ValueError):
-                    self._fold(game_id)
+                    self._fold(game_id, self.pause)
         finally:
             with self._cond:
                 self._thread = None

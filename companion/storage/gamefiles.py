@@ -19,9 +19,19 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from companion import jsonsafe
 from companion.storage import actionlog, models, quarantine
 from companion.storage.atomic import commit_temp, fsync_dir, write_temp
-from companion.storage.files import FileSig, game_revision, game_tables, parse_game
+from companion.storage.files import (
+    FILE_DEPTH,
+    FileSig,
+    game_revision,
+    game_tables,
+    log_token,
+    meta_of,
+    parse_game,
+    table,
+)
 from companion.storage.folder import Damaged, DataFolder, dumps, read_bytes, stat, words
 from companion.storage.models import (
     GameNotFoundError,
@@ -67,6 +77,21 @@ def _head(game: StoredGame) -> StoredGame:
     return game.model_copy(update={"actions": []})
 
 
+class _Changed(Exception):
+    """The game was saved to while it was being folded in: the fold gives way."""
+
+
+def _no_pause() -> None:
+    pass
+
+
+def _stat(path: str) -> FileSig | None:
+    try:
+        return FileSig.of(os.stat(path))
+    except FileNotFoundError:
+        return None
+
+
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -81,6 +106,18 @@ class GameFiles:
         self._dir = folder.games_dir
         self._describe = describe  # game id -> plain words (from the index)
         self._live: dict[str, Live] = {}
+        self._hot: dict[str, tuple[str, str]] = {}  # game id -> its file and log, as text
+
+    def _paths(self, game_id: str) -> tuple[str, str]:
+        """The game's file and log in ``games/`` (checked once, then kept: every save asks)."""
+        found = self._hot.get(game_id)
+        if found is None:
+            path = self.path(game_id)
+            found = (str(path), str(path.with_suffix(".log")))
+            if len(self._hot) >= _CACHE:
+                self._hot.pop(next(iter(self._hot)))
+            self._hot[game_id] = found
+        return found
 
     def path(self, game_id: Any, folder: Path | None = None) -> Path:
         if not isinstance(game_id, str) or not _ID_RE.match(game_id):
@@ -183,11 +220,10 @@ class GameFiles:
     # ---- what a writer knows ---------------------------------------------------------
     def state(self, game_id: str) -> Live:
         """What a writer needs to append to a game: from memory if its files did not change."""
-        path = self.path(game_id)
         cached = self._live.get(game_id)
         if cached is not None:
-            json_sig, log_sig = stat(path), stat(path.with_suffix(".log"))
-            if json_sig == cached.json_sig and log_sig == cached.log_sig:
+            path, log_path = self._paths(game_id)
+            if _stat(path) == cached.json_sig and _stat(log_path) == cached.log_sig:
                 return cached
         return self.fresh_state(game_id)[1]
 
@@ -222,7 +258,7 @@ class GameFiles:
         """Append one line to the game's log: one write and one fsync.
 
         ``counts``: the line changes the actions (one step of the revision)."""
-        log_path = self.path(game_id).with_suffix(".log")
+        log_path = self._paths(game_id)[1]
         self.forget(game_id)  # if this fails half-way, read afresh next time
         if live.log_ok:
             fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
@@ -265,28 +301,46 @@ class GameFiles:
         if not path.exists():
             self._folder.write(path, game_tables(game, secrets.token_hex(4)))
 
-    def compact(self, game_id: str) -> bool:
+    def compact(self, game_id: str, pause: Callable[[], object] = _no_pause) -> bool:
         """Fold the game's log into its file; True if done.
 
-        The slow part -- reading the game and writing the new file -- runs outside
-        the writer lock; under it only the check that nothing was saved meanwhile,
-        the rename and the log's removal.  If the game changed meanwhile nothing
-        happens (the next long log asks again).
+        Run by a background thread (:mod:`~companion.storage.compaction`), so it
+        must never make a save wait for long -- neither on the writer lock nor on
+        the interpreter: the game is folded from its raw JSON (:func:`fold_raw`,
+        no model validation: the file and the lines were checked when written),
+        in steps of :data:`~companion.storage.actionlog.STEP` lines, calling
+        ``pause`` between steps (the compactor hands the CPU to saves there and
+        waits while the table is busy).  Under the writer lock only the check
+        that nothing was saved meanwhile, the rename and the log's removal.  If
+        the game changed meanwhile, or its files are not the plain case (an older
+        version, a torn or damaged log), nothing happens: the log stays long,
+        reads stay right, and a later save asks again.
         """
-        try:
-            game, live = self.read(game_id)
-        except (GameNotFoundError, Damaged, NewerVersionError):
-            return False
-        if not live.log_ok:
-            return False
         path = self.path(game_id)
+        log_path = path.with_suffix(".log")
+        log = read_bytes(log_path)  # the log first (as in read): a rewrite in between is seen
+        found = read_bytes(path)
+        if log is None or found is None:
+            return False
+        sigs = (found[1], log[1])
+
+        def step() -> None:
+            pause()
+            if (stat(path), stat(log_path)) != sigs:
+                raise _Changed
+
         token = secrets.token_hex(4)
-        tables = game_tables(game, token, live.revision)
-        tmp: Path | None = write_temp(path, dumps(tables), durable=self._folder.durable)
+        try:
+            folded = fold_raw(found[0], log[0], token, step)
+        except (_Changed, actionlog.LogNewerError):
+            return False
+        if folded is None:
+            return False
+        data, revision, count = folded
+        tmp: Path | None = write_temp(path, data, durable=self._folder.durable)
         try:
             with self._folder.writing():
-                log_path = path.with_suffix(".log")
-                if stat(path) != live.json_sig or stat(log_path) != live.log_sig:
+                if (stat(path), stat(log_path)) != sigs:
                     return False
                 assert tmp is not None
                 commit_temp(tmp, path, durable=self._folder.durable)
@@ -295,22 +349,79 @@ class GameFiles:
                     os.unlink(log_path)
                 sig = stat(path)
                 if sig is not None:
-                    self.remember(
-                        game_id,
-                        replace(
-                            live,
-                            json_sig=sig,
-                            log_sig=None,
-                            token=token,
-                            log_token=None,
-                            log_valid=0,
-                            log_torn=False,
-                            log_ops=0,
-                            rev=live.revision,
-                        ),
-                    )
+                    folded_live = Live(sig, None, token, count, rev=revision)
+                    self._remember_folded(game_id, sigs, folded_live)
                 return True
         finally:
             if tmp is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
+
+    def _remember_folded(self, game_id: str, sigs: tuple[FileSig, FileSig], new: Live) -> None:
+        """After a fold, what a writer knew stays known (the next save costs two stats)."""
+        known = self._live.get(game_id)
+        self.forget(game_id)
+        if (
+            known is not None
+            and (known.json_sig, known.log_sig) == sigs
+            and (known.count, known.revision) == (new.count, new.rev)
+        ):
+            self.remember(game_id, replace(new, head=known.head))
+
+
+def fold_raw(
+    raw: bytes, log: bytes, token: str, pause: Callable[[], object] = _no_pause
+) -> tuple[bytes, int, int] | None:
+    """A game file with its log folded in, from raw JSON: (bytes, revision, actions).
+
+    No model is built: the file's tables and the log's lines were checked when
+    they were written, and what is copied is copied as it is.  None if this is
+    not the plain case (another schema version, a log of another token, a torn
+    or damaged log, no lines): the slow, checked path (:meth:`GameFiles.read`)
+    deals with those.  ``pause`` is called between steps of the work.
+    """
+    try:
+        tables = jsonsafe.loads(raw, max_depth=FILE_DEPTH)
+        meta = meta_of(tables)
+        if meta.get("schema_version") != models.STORAGE_SCHEMA_VERSION or not log_token(tables):
+            return None
+        rev = game_revision(tables)
+        header = table(tables, "game").get("1")
+        docs_table = table(tables, "actions")
+        if not isinstance(header, dict):
+            return None
+        parsed = actionlog.parse(log, pause)
+        if parsed.token != log_token(tables) or parsed.torn or not parsed.ops:
+            return None
+        pause()
+        docs = [docs_table[k] for k in sorted(docs_table, key=int)]
+        if not all(isinstance(d, dict) and isinstance(d.get("action"), dict) for d in docs):
+            return None
+        applied = actionlog.apply([d["action"] for d in docs], parsed.ops)
+        header = dict(header)
+        last = applied.last
+        if last and (not isinstance(header.get("updated"), str) or last > header["updated"]):
+            header["updated"] = last
+        if applied.summed:
+            header["summary"] = check_summary_shape(applied.summary)
+        if applied.status is not None:
+            header["status"] = applied.status
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return None  # damaged: the checked read sets it aside
+    revision = rev + sum(o.counts for o in parsed.ops)
+    meta = {**meta, "log": token}
+    if revision:
+        meta["rev"] = revision
+    head = dumps({"meta": {"1": meta}, "game": {"1": header}})
+    parts = [head[:-1], b',"actions":{']
+    version = models.STORAGE_SCHEMA_VERSION
+    actions = applied.actions
+    for first in range(0, len(actions), actionlog.STEP * 4):
+        pause()
+        chunk = {
+            str(n): {"schema_version": version, "action": a}
+            for n, a in enumerate(actions[first : first + actionlog.STEP * 4], first + 1)
+        }
+        parts.append((b"," if first else b"") + dumps(chunk)[1:-1])
+    parts.append(b"}}")
+    return b"".join(parts), revision, len(actions)

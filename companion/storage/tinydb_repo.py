@@ -106,6 +106,8 @@ class TinyDbRepository(BaseRepository):
         self._compactor.wait()
 
     def _writing(self) -> contextlib.AbstractContextManager[None]:
+        """The writer lock for a change; a fold running in the background gives way to it."""
+        self._compactor.saw_save()
         return self._folder.writing()
 
     def _locked(self) -> contextlib.AbstractContextManager[Any]:

@@ -139,3 +139,67 @@ def test_the_preload_leaves_nothing_for_the_first_poker_judgement_to_load() -> N
     before, after, cached = out.stdout.split()
     assert (before, after) == ("False", "True")
     assert int(cached) >= 1
+
+
+def test_the_first_screen_imports_no_other_screen() -> None:
+    """In a fresh interpreter: the app and its home screen import none of the screens a
+    first start does not show (nor the QR code the table screen draws); each is imported
+    when its route is first opened (``companion.app.later``)."""
+    script = textwrap.dedent(
+        """
+        import sys, tempfile
+        from pathlib import Path
+        import companion.app
+        companion.app.preload_in_background = lambda: None
+        from tests.companion.test_app_start import start_app
+        start_app(Path(tempfile.mkdtemp()))
+        later = sorted({f"companion.views.{m}" for m in companion.app.LATER.values()})
+        print(" ".join(m for m in [*later, "segno"] if m in sys.modules) or "none")
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["none"]
+
+
+@pytest.mark.parametrize("name", sorted(companion.app.LATER))
+def test_a_screen_imported_later_is_the_real_component(name: str) -> None:
+    """What the Router calls for a deferred route renders the view's own component."""
+    import importlib
+
+    screen = companion.app.later(name)
+    real = getattr(importlib.import_module(f"companion.views.{companion.app.LATER[name]}"), name)
+    assert getattr(real, "__is_component__", False), name
+    rendered: list[object] = []
+
+    class Renderer:
+        def render_component(self, fn: object, args: object, kwargs: object, key: object) -> str:
+            rendered.append(fn)
+            return "node"
+
+    from flet.components import utils
+
+    token = utils._CURRENT_RENDERER.set(Renderer())  # type: ignore[arg-type]
+    try:
+        assert screen() == "node"
+    finally:
+        utils._CURRENT_RENDERER.reset(token)
+    assert rendered == [real.__component_impl__]
+
+
+def test_the_web_server_sends_files_in_big_pieces(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold start downloads ~20 MB (Flutter client, CanvasKit, icon font); Starlette's
+    64 KB pieces cost a thread hop and a send each, so the server sends 1 MB pieces."""
+    from starlette.responses import FileResponse
+
+    from companion import serve
+
+    monkeypatch.setattr(FileResponse, "chunk_size", 64 * 1024)
+    monkeypatch.setenv("FLET_FORCE_WEB_SERVER", "1")  # web_app sets both: put back after
+    monkeypatch.setenv("FLET_SESSION_TIMEOUT", serve.LEFT_SESSION_SECONDS)
+    serve.web_app(AppConfig(data_dir=tmp_path))
+    assert FileResponse.chunk_size >= serve.FILE_CHUNK >= 1024 * 1024

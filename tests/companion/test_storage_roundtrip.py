@@ -72,3 +72,6 @@ def test_export_import_reproduces_every_game(specs: list[dict[str, Any]]) -> Non
             assert [i.id for i in target.list_games(limit=100)] == [
                 i.id for i in source.list_games(limit=100)
             ]
+            if isinstance(target, TinyDbRepository):
+                target.close()
+        source.close()  # a finished game is folded in the background: done before rmtree
