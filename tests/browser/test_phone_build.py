@@ -355,14 +355,13 @@ def test_killed_right_after_an_entry_loses_nothing(
         phone.close()
 
 
-#: a module worker that boots the build's own Pyodide with the build's wheels and app
+#: a module worker that boots the build's own Pyodide with the build's packages and app
 #: code, then runs the Python it is sent (no Flet: the storage alone, on the real OPFS)
 _CHECK_WORKER = """
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 self.onmessage = async (event) => {
   try {
     const py = await loadPyodide();
-    await py.loadPackage("micropip");
     self.postMessage({ ok: true, out: String(await py.runPythonAsync(event.data)) });
   } catch (error) {
     self.postMessage({ ok: false, out: String(error) });
@@ -371,10 +370,10 @@ self.onmessage = async (event) => {
 """
 
 _OPFS_CHECK = """
-import json, micropip
+import json, os, sys
 from pyodide.http import pyfetch
-await micropip.install(%(wheels)s, deps=False)
 await (await pyfetch("app.tar.gz")).unpack_archive(format="gztar")
+sys.path.insert(0, os.path.abspath("__pypackages__"))  # as the app's worker does
 from companion.platform import open_browser_history
 
 repo = await open_browser_history()
@@ -399,7 +398,6 @@ def test_browser_history_on_the_real_opfs_reopens_and_compacts(
 ) -> None:
     """BrowserRepository over the browser's own OPFS slots: reopened, compacted, nothing lost."""
     (phone_build / "opfs-check.mjs").write_text(_CHECK_WORKER)
-    wheels = sorted(f"wheels/{w.name}" for w in (phone_build / "wheels").glob("*.whl"))
     phone = Phone(pw, tmp_path / "profile", static_server.url)
     try:
         page = phone.open()
@@ -410,7 +408,7 @@ def test_browser_history_on_the_real_opfs_reopens_and_compacts(
                 w.onmessage = (e) => resolve(e.data);
                 w.postMessage(code);
             })""",
-            _OPFS_CHECK % {"wheels": json.dumps(wheels)},
+            _OPFS_CHECK,
         )
         assert result["ok"], result["out"]
         seen = json.loads(result["out"])
