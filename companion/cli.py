@@ -148,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         "build-phone",
         help="build the whole app as a folder a phone's browser runs offline",
         description=(
-            "Write the app, Python (Pyodide) and every wheel it needs into DIR: any static "
+            "Write the app, Python (Pyodide) and every package it needs into DIR: any static "
             "file server serves it (python -m http.server -d DIR); opened once on a phone, "
             "it is added to the home screen and starts with no network and no computer."
         ),

@@ -1,11 +1,17 @@
 """``companion build-phone DIR``: the whole app as a static folder that runs in a phone's browser.
 
 The folder holds Flet's web client (from the installed ``flet-web``), the
-Pyodide runtime that ``flet-web`` ships (no CDN), the app's Python code
-(``app.tar.gz``), every wheel the app needs (``wheels/``, installed by
-micropip from those files, never from an index), a web manifest with the
-app's icons and theme colour, and a service worker that caches all of it on
-the first load, so the app starts with no network after that.
+Pyodide runtime that ``flet-web`` ships (no CDN), one archive
+(``app.tar.gz``) with the app's Python code and every package it needs
+already unpacked (``__pypackages__/``, from the wheels resolved here), a web
+manifest with the app's icons and theme colour, and a service worker that
+caches all of it on the first load, so the app starts with no network after
+that.
+
+The packages are unpacked at build time, not installed by micropip at each
+start: the worker's one ``unpack_archive`` puts them in place and
+``__pypackages__`` goes on ``sys.path`` (a mechanism of flet's own worker),
+so a start neither loads micropip nor fetches and unzips fifteen wheels.
 
 ``flet publish`` does the same steps but fetches a python-build manifest and
 a Pyodide tarball from GitHub, and lets micropip resolve dependencies from
@@ -25,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -103,8 +110,8 @@ class BuildReport:
         lines = [
             f"Built the phone app in {self.folder} "
             f"({self.total_bytes / mb:.1f} MB, {self.files} files; "
-            f"app code {self.app_bytes / 1024:.0f} KB)",
-            "Wheels:",
+            f"app code and packages {self.app_bytes / 1024:.0f} KB, compressed)",
+            "Wheels unpacked into it:",
         ]
         for name, size in sorted(self.wheels.items(), key=lambda kv: -kv[1]):
             lines.append(f"  {size / 1024:8.0f} KB  {name}")
@@ -260,8 +267,38 @@ def _add_bytes(tar: tarfile.TarFile, name: str, data: bytes) -> None:
     tar.addfile(info, io.BytesIO(data))
 
 
-def write_app_package(dest: Path, wheel_urls: Sequence[str]) -> None:
-    """``app.tar.gz``: the entry module, the two packages, the seeds, the wheel list."""
+#: where flet's worker looks for packages shipped inside the app archive
+PACKAGES = "__pypackages__"
+
+
+def _add_wheel(tar: tarfile.TarFile, wheel: Path, seen: set[str]) -> None:
+    """A wheel's files, as an installer would lay them out, under ``__pypackages__``.
+
+    A wheel's ``.data/purelib`` and ``.data/platlib`` go beside its packages;
+    its other ``.data`` (scripts, headers, man pages) have no use in a
+    browser and are left out.  A path two wheels share is refused (an
+    installer would have overwritten one with the other).
+    """
+    with zipfile.ZipFile(wheel) as z:
+        for info in z.infolist():
+            if info.is_dir():
+                continue
+            name = info.filename
+            parts = name.split("/")
+            if name.startswith("/") or ".." in parts:
+                raise PhoneBuildError(f"{wheel.name} holds an unsafe path: {name}")
+            if parts[0].endswith(".data") and len(parts) > 2:
+                if parts[1] not in ("purelib", "platlib"):
+                    continue
+                name = "/".join(parts[2:])
+            if name in seen:
+                raise PhoneBuildError(f"{wheel.name} and another wheel both hold {name}")
+            seen.add(name)
+            _add_bytes(tar, f"{PACKAGES}/{name}", z.read(info))
+
+
+def write_app_package(dest: Path, wheels: Sequence[Path]) -> None:
+    """``app.tar.gz``: the entry module, the two packages, the seeds, every wheel unpacked."""
     with tarfile.open(dest, "w:gz", format=tarfile.GNU_FORMAT) as tar:
         _add_bytes(tar, f"{ENTRY_MODULE}.py", _ENTRY.encode())
         _add_tree(tar, _ROOT / "companion", "companion")
@@ -270,7 +307,9 @@ def write_app_package(dest: Path, wheel_urls: Sequence[str]) -> None:
         if not seeds.is_dir():  # an installed wheel keeps them inside the package
             seeds = _ROOT / "companion" / "_seeds"
         _add_tree(tar, seeds, "seeds")
-        _add_bytes(tar, "requirements.txt", "".join(f"{u}\n" for u in wheel_urls).encode())
+        seen: set[str] = set()
+        for wheel in wheels:
+            _add_wheel(tar, wheel, seen)
 
 
 # ---- the web client -------------------------------------------------------------------------
@@ -355,14 +394,13 @@ def _patch_client(dest: Path) -> None:
 
     worker = dest / "python-worker.js"
     code = worker.read_text(encoding="utf-8")
-    # requirements.txt lists this folder's wheels, the whole closure resolved at build
-    # time: micropip must not look up their dependencies on an index
-    old = "await micropip.install(deps, pre=micropip_include_pre)"
+    # the archive's __pypackages__ holds every package, unpacked at build time; on
+    # sys.path by its absolute path, so a module's __file__ does not hang on the cwd
+    old = "sys.path.insert(0, pkgs_path)"
     if code.count(old) != 1:
-        raise PhoneBuildError("python-worker.js changed: cannot make micropip install offline")
+        raise PhoneBuildError("python-worker.js changed: cannot put __pypackages__ on sys.path")
     worker.write_text(
-        code.replace(old, "await micropip.install(deps, pre=micropip_include_pre, deps=False)"),
-        encoding="utf-8",
+        code.replace(old, "sys.path.insert(0, os.path.abspath(pkgs_path))"), encoding="utf-8"
     )
 
 
@@ -402,7 +440,7 @@ def _copy_assets(dest: Path) -> None:
 
 
 _SW = """// Rummy Companion service worker (made by companion build-phone).
-// Caches every file of the build on install, so the app, Pyodide and the wheels
+// Caches every file of the build on install, so the app, Pyodide and the packages
 // load with no network afterwards; answers from the cache first.
 const CACHE = "rummy-companion-%(version)s";
 const FILES = %(files)s;
@@ -470,12 +508,7 @@ def build_phone(folder: Path, wheel_cache: Path | None = None) -> BuildReport:
         _copy_client(web, work)
         _patch_client(work)
         _copy_assets(work)
-        (work / "wheels").mkdir()
-        urls = []
-        for wheel in wheels:
-            shutil.copy2(wheel, work / "wheels" / wheel.name)
-            urls.append(f"wheels/{wheel.name}")
-        write_app_package(work / "app.tar.gz", urls)
+        write_app_package(work / "app.tar.gz", wheels)
         _write_service_worker(work)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
+from companion.storage.checks import check_action, check_status, check_summary
 from companion.storage.memory import MemoryRepository
 from companion.storage.models import (
     GameStatus,
@@ -108,8 +109,10 @@ def _generation(records: list[dict[str, Any]]) -> int | None:
     return gen
 
 
-#: compact when the log has this many more lines than it has games (plus players)
+#: compact on opening when the log has this many more lines than it has games (plus players)
 _SLACK = 200
+#: while running, compact once the log is this many bytes past twice its last compact size
+_SLACK_BYTES = 256 * 1024
 
 
 class BrowserRepository(MemoryRepository):
@@ -123,6 +126,8 @@ class BrowserRepository(MemoryRepository):
         self._active = 0
         self._gen = 0
         self._lines = 0
+        self._bytes = 0  # the active slot's size
+        self._base = 0  # its size when it was last opened or compacted
         self._load()
 
     @property
@@ -159,8 +164,10 @@ class BrowserRepository(MemoryRepository):
                     f"Part of the saved history in {self._label} could not be read; "
                     "it was left as it is and new games are saved beside it."
                 )
+            first = _line({"gen": 0})
+            self._slots[empty[0]].reset(first)
             self._active, self._gen, self._lines = empty[0], 0, 1
-            self._slots[empty[0]].reset(_line({"gen": 0}))
+            self._bytes = self._base = len(first)
             return
         self._active = max(usable, key=lambda i: gens[i] or 0)
         self._gen = gens[self._active] or 0
@@ -168,12 +175,15 @@ class BrowserRepository(MemoryRepository):
         for record in records[1:]:
             self._apply(record)
         self._lines = len(records)
+        self._bytes = self._base = len(raw[self._active])
         if self._lines > len(self._games) + len(self._trash) + 1 + _SLACK:
             self._compact()
 
     def _apply(self, record: dict[str, Any]) -> None:
         try:
-            if "game" in record:
+            if "add" in record or "pop" in record or "summary" in record:
+                self._apply_change(record)
+            elif "game" in record:
                 game = StoredGame.model_validate(record["game"])
                 self._games.pop(game.id, None)
                 self._trash.pop(game.id, None)
@@ -182,8 +192,30 @@ class BrowserRepository(MemoryRepository):
             elif "players" in record:
                 players = [Player.model_validate(p) for p in record["players"]]
                 self._players = {p.name: p for p in players}
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, KeyError, StorageError) as exc:
             self._problems.append(f"A saved line in {self._label} was damaged and skipped ({exc}).")
+
+    def _apply_change(self, record: dict[str, Any]) -> None:
+        """An entry, an undo or a summary, on the game as the lines before left it."""
+        gid = str(record.get("add") or record.get("pop") or record.get("summary"))
+        game = self._games.get(gid) or self._trash.get(gid)
+        if game is None:
+            raise KeyError(f"a change to the unknown game {gid!r}")
+        if "add" in record:
+            actions = record["actions"]
+            if not isinstance(actions, list):
+                raise ValueError("an entry's actions are not a list")
+            game.actions.extend(check_action(a) for a in actions)
+        elif "pop" in record:
+            if not game.actions:
+                raise ValueError("an undo of a game with no actions")
+            game.actions.pop()
+        else:
+            game.summary = check_summary(record["value"])
+            game.status = check_status(record["status"])
+        game.updated = str(record["at"])
+        if "rev" in record:
+            self._revisions[gid] = int(record["rev"])
 
     def _snapshot_lines(self) -> Iterable[bytes]:
         for trash, table in ((False, self._games), (True, self._trash)):
@@ -194,8 +226,10 @@ class BrowserRepository(MemoryRepository):
     def _compact(self) -> None:
         other = 1 - self._active
         body = [_line({"gen": self._gen + 1}), *self._snapshot_lines(), _line({"ready": True})]
-        self._slots[other].reset(b"".join(body))
+        data = b"".join(body)
+        self._slots[other].reset(data)
         self._active, self._gen, self._lines = other, self._gen + 1, len(body)
+        self._bytes = self._base = len(data)
 
     # ---- writing through ----------------------------------------------------------------
     def _game_line(self, game: StoredGame, trash: bool) -> bytes:
@@ -211,7 +245,7 @@ class BrowserRepository(MemoryRepository):
         return _line({"players": [p.model_dump(mode="json") for p in self._players.values()]})
 
     def _write(self, game_ids: Iterable[str] = (), players: bool = False) -> None:
-        """Append what changed; on failure the memory goes back to what is saved."""
+        """Append the whole of what changed (see :meth:`_append`)."""
         lines = []
         for gid in dict.fromkeys(game_ids):
             if gid in self._games:
@@ -220,16 +254,36 @@ class BrowserRepository(MemoryRepository):
                 lines.append(self._game_line(self._trash[gid], True))
         if players:
             lines.append(self._players_line())
+        self._append(lines)
+
+    def _change(self, game_id: str, record: dict[str, Any]) -> None:
+        """Append one change of a game: the record, with the game's revision and time."""
+        game = self._games.get(game_id) or self._trash.get(game_id)
+        if game is None:  # pragma: no cover - the in-memory twin refused it first
+            return
+        record.update(rev=self._revisions.get(game_id, 0), at=game.updated)
+        self._append([_line(record)])
+
+    def _append(self, lines: list[bytes]) -> None:
+        """Append ``lines``; on failure the memory goes back to what is saved."""
         if not lines:
             return
+        data = b"".join(lines)
         try:
-            self._slots[self._active].append(b"".join(lines))
+            self._slots[self._active].append(data)
         except Exception as exc:  # quota, a revoked handle: nothing acknowledged
             self._load()
             raise StorageError(
                 f"could not save in {self._label} ({exc}); the change was not kept"
             ) from None
         self._lines += len(lines)
+        self._bytes += len(data)
+        if self._bytes > 2 * self._base + _SLACK_BYTES:
+            try:
+                self._compact()
+            except Exception as exc:  # the entry is saved; the copy waits for the next time
+                self._problems.append(f"The saved history in {self._label} was not tidied ({exc}).")
+                self._base = self._bytes
 
     def _with_names(self, *names: str) -> list[str]:
         return [g.id for g in self._all() if any(n in g.players for n in names)]
@@ -248,7 +302,7 @@ class BrowserRepository(MemoryRepository):
     ) -> int:
         with self._lock:
             n = super().append_action(game_id, action, expected=expected)
-            self._write([game_id])
+            self._change(game_id, {"add": game_id, "actions": self._games[game_id].actions[-1:]})
             return n
 
     def append_actions(
@@ -256,14 +310,15 @@ class BrowserRepository(MemoryRepository):
     ) -> int:
         with self._lock:
             n = super().append_actions(game_id, actions, expected=expected)
-            self._write([game_id])
+            added = self._games[game_id].actions[-len(actions) :]
+            self._change(game_id, {"add": game_id, "actions": added})
             return n
 
     def pop_action(self, game_id: str, *, expected: int | None = None) -> dict[str, Any] | None:
         with self._lock:
             popped = super().pop_action(game_id, expected=expected)
             if popped is not None:
-                self._write([game_id])
+                self._change(game_id, {"pop": game_id})
             return popped
 
     def replace_actions(
@@ -278,7 +333,10 @@ class BrowserRepository(MemoryRepository):
     ) -> None:
         with self._lock:
             super().set_summary(game_id, summary, status)
-            self._write([game_id])
+            game = self._games[game_id]
+            self._change(
+                game_id, {"summary": game_id, "value": game.summary, "status": game.status}
+            )
 
     def delete_game(self, game_id: str) -> None:
         with self._lock:

@@ -355,14 +355,81 @@ def test_killed_right_after_an_entry_loses_nothing(
         phone.close()
 
 
-#: a module worker that boots the build's own Pyodide with the build's wheels and app
+def _settings(page: Any) -> None:
+    press(page.get_by_role("button", name="Settings", exact=True))
+    expect(page.get_by_test_id("settings-import")).to_be_visible(timeout=T)
+
+
+def _result(page: Any, pattern: str) -> None:
+    expect(page.get_by_test_id("settings-last-result")).to_contain_text(
+        re.compile(pattern), timeout=T
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_backup_is_a_file_picked_in_and_a_download_out_on_the_phone(
+    static_server: StaticServer, pw: Any, tmp_path: Path
+) -> None:
+    """Import: a backup file picked on the phone; export: the phone downloads a file."""
+    from companion.demo import load_demo
+    from companion.storage.memory import MemoryRepository
+
+    computer = MemoryRepository()  # a backup made on a computer
+    load_demo(computer)
+    exported = computer.export_json()
+    games = exported["games"]
+    picked = tmp_path / "from-the-computer.json"
+    picked.write_text(json.dumps(exported))
+    phone = Phone(pw, tmp_path / "profile", static_server.url)
+    try:
+        page = phone.open()
+        page.goto(static_server.url)
+        app_up(page)
+        home(page)
+        _settings(page)
+        with page.expect_file_chooser(timeout=T) as chooser:
+            tap(page, "settings-import")
+        chooser.value.set_files(str(picked))
+        _result(page, rf"Imported {len(games)} games, 0 already here\.")
+
+        with page.expect_download(timeout=T) as info:
+            tap(page, "settings-export-json")
+        assert re.fullmatch(
+            r"rummy-companion-\d{4}-\d{2}-\d{2}\.json", info.value.suggested_filename
+        )
+        saved = tmp_path / "from-the-phone.json"
+        info.value.save_as(saved)
+        backup = json.loads(saved.read_text(encoding="utf-8"))
+        _result(page, r"^Downloaded rummy-companion-")
+        assert {g["id"] for g in backup["games"]} == {g["id"] for g in games}
+        assert sorted(backup["games"], key=lambda g: g["id"]) == sorted(
+            games, key=lambda g: g["id"]
+        )
+
+        page.reload()  # the imported games were saved in the phone's storage
+        app_up(page)
+        expect(page.get_by_test_id("settings-import")).to_be_visible(timeout=BOOT_MS)
+        page.goto(static_server.url + "#/history")  # the same page: the router follows
+        app_up(page)
+        expect(page.locator("[flt-semantics-identifier^='history-game-']")).to_have_count(
+            len(games), timeout=T
+        )
+        assert phone.outside == [], phone.outside
+    except BaseException:
+        phone.close(failed=True)
+        raise
+    finally:
+        phone.close()
+
+
+#: a module worker that boots the build's own Pyodide with the build's packages and app
 #: code, then runs the Python it is sent (no Flet: the storage alone, on the real OPFS)
 _CHECK_WORKER = """
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 self.onmessage = async (event) => {
   try {
     const py = await loadPyodide();
-    await py.loadPackage("micropip");
     self.postMessage({ ok: true, out: String(await py.runPythonAsync(event.data)) });
   } catch (error) {
     self.postMessage({ ok: false, out: String(error) });
@@ -371,10 +438,10 @@ self.onmessage = async (event) => {
 """
 
 _OPFS_CHECK = """
-import json, micropip
+import json, os, sys
 from pyodide.http import pyfetch
-await micropip.install(%(wheels)s, deps=False)
 await (await pyfetch("app.tar.gz")).unpack_archive(format="gztar")
+sys.path.insert(0, os.path.abspath("__pypackages__"))  # as the app's worker does
 from companion.platform import open_browser_history
 
 repo = await open_browser_history()
@@ -399,7 +466,6 @@ def test_browser_history_on_the_real_opfs_reopens_and_compacts(
 ) -> None:
     """BrowserRepository over the browser's own OPFS slots: reopened, compacted, nothing lost."""
     (phone_build / "opfs-check.mjs").write_text(_CHECK_WORKER)
-    wheels = sorted(f"wheels/{w.name}" for w in (phone_build / "wheels").glob("*.whl"))
     phone = Phone(pw, tmp_path / "profile", static_server.url)
     try:
         page = phone.open()
@@ -410,7 +476,7 @@ def test_browser_history_on_the_real_opfs_reopens_and_compacts(
                 w.onmessage = (e) => resolve(e.data);
                 w.postMessage(code);
             })""",
-            _OPFS_CHECK % {"wheels": json.dumps(wheels)},
+            _OPFS_CHECK,
         )
         assert result["ok"], result["out"]
         seen = json.loads(result["out"])

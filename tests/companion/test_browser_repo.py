@@ -93,10 +93,10 @@ def test_long_log_is_compacted_into_the_other_slot() -> None:
     g = repo.create_game("rummy", ["Ann", "Bob", "Cy"])
     for n in range(300):
         repo.append_action(g.id, {"type": "hand", "n": n})
-    before = len(a.data)
+    assert a.data.count(b'{"add":') == 300  # one line an entry
     again = BrowserRepository(a, b)
     assert b.data.startswith(b'{"gen":1}') and b.data.endswith(b'{"ready":true}\n')
-    assert len(b.data) < before / 50
+    assert b.data.count(b"\n") == 4  # gen, the game, the players, ready
     again.append_action(g.id, {"type": "hand", "n": 300})
     third = BrowserRepository(a, b)
     assert len(third.get_game(g.id).actions) == 301
@@ -123,3 +123,73 @@ def test_unreadable_log_says_so_and_is_left_as_it_is() -> None:
     assert damaged.data == b"\x00garbage\n"
     with pytest.raises(StorageError, match="cannot be read"):
         BrowserRepository(MemoryLog(b"junk\n"), MemoryLog(b"more junk\n"))
+
+
+def test_an_entry_appends_only_itself_not_the_whole_game() -> None:
+    """The log grows with the game, not with the square of its length."""
+    a = MemoryLog()
+    repo = BrowserRepository(a, MemoryLog())
+    g = repo.create_game("umtali", ["Ann", "Bob"])
+    growth = []
+    for n in range(150):
+        before = len(a.data)
+        repo.append_action(g.id, {"type": "meld", "cards": ["5H", "6H", "7H"], "n": n})
+        repo.set_summary(g.id, {"scores": {"Ann": n, "Bob": 0}}, "in_progress")
+        growth.append(len(a.data) - before)
+    assert max(growth) < 400, growth[-1]  # an entry and a summary: a few hundred bytes
+    assert growth[-1] <= growth[0] + 10  # the 150th costs what the first did
+    popped = repo.pop_action(g.id)
+    assert popped is not None and popped["n"] == 149
+    repo.append_actions(g.id, [{"type": "hand", "n": 1}, {"type": "hand", "n": 2}])
+    again = BrowserRepository(MemoryLog(a.data), MemoryLog())
+    assert again.get_game(g.id) == repo.get_game(g.id)
+    assert again.game_revision(g.id) == repo.game_revision(g.id) == 152
+    assert again.problems == []
+
+
+def test_a_running_log_is_compacted_once_it_doubles() -> None:
+    """A long session is copied compact while it runs; each copy is paid by the growth."""
+    a, b = MemoryLog(), MemoryLog()
+    repo = BrowserRepository(a, b)
+    g = repo.create_game("rummy", ["Ann", "Bob"])
+    big = "x" * 2000
+    sizes = []
+    for n in range(400):  # 800 KB of entries, then as many undos
+        repo.append_action(g.id, {"type": "hand", "n": n, "note": big})
+        sizes.append(len(a.data) + len(b.data))
+    for _ in range(399):
+        repo.pop_action(g.id)
+        sizes.append(len(a.data) + len(b.data))
+    assert repo._gen >= 2  # copied while running, more than once
+    # never more than the two slots of twice the largest game plus the slack
+    assert max(sizes) < 2 * (3 * 400 * 2100 + 256 * 1024), max(sizes)
+    again = BrowserRepository(MemoryLog(a.data), MemoryLog(b.data))
+    assert [x["n"] for x in again.get_game(g.id).actions] == [0]
+    assert again.game_revision(g.id) == repo.game_revision(g.id) == 799
+
+
+def test_a_copy_that_fails_while_running_loses_no_entry() -> None:
+    class Refusing(MemoryLog):
+        def reset(self, data: bytes) -> None:
+            raise OSError("QuotaExceededError")
+
+    a, b = MemoryLog(), Refusing()
+    repo = BrowserRepository(a, b)
+    g = repo.create_game("rummy", ["Ann", "Bob"])
+    big = "x" * 2000
+    for n in range(200):  # past the size that asks for a copy: every entry still kept
+        assert repo.append_action(g.id, {"type": "hand", "n": n, "note": big}) == n + 1
+    assert repo.problems and "not tidied" in repo.problems[0]
+    again = BrowserRepository(MemoryLog(a.data), MemoryLog())
+    assert len(again.get_game(g.id).actions) == 200
+
+
+def test_a_change_to_a_game_the_log_does_not_know_is_skipped_and_said() -> None:
+    a = MemoryLog()
+    repo = BrowserRepository(a, MemoryLog())
+    gid = play(repo)
+    a.data += b'{"add":"nobody","actions":[{"type":"hand"}],"rev":1,"at":"x"}\n'
+    a.data += b'{"add":"' + gid.encode() + b'","actions":"not a list","rev":9,"at":"x"}\n'
+    again = BrowserRepository(a, MemoryLog())
+    assert [x["n"] for x in again.get_game(gid).actions] == [1, 2, 3]
+    assert len(again.problems) == 2 and "damaged" in again.problems[0]

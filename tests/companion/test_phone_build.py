@@ -1,7 +1,8 @@
 """``companion build-phone``: what the folder holds, checked without a browser or a network.
 
 The wheels come from a cache filled here with stand-ins named as the real ones
-(the browser test, tests/browser/test_phone_build.py, builds with the real ones).
+(the browser test, tests/browser/test_phone_build.py, builds with the real ones);
+the build unpacks them into the app's one archive, under ``__pypackages__``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ def cache(tmp_path: Path) -> Path:
         wheel = f"{stem}-{version}-" + (f"cp314-cp314-{tag}" if compiled else "py3-none-any")
         with zipfile.ZipFile(folder / f"{wheel}.whl", "w") as z:
             z.writestr(f"{stem}/__init__.py", "")
+            z.writestr(f"{stem}-{version}.dist-info/METADATA", f"Name: {name}\n")
+            if name == "segno":  # a wheel with .data, as the real one has
+                z.writestr(f"{stem}-{version}.data/data/share/man/man1/segno.1", "man")
+                z.writestr(f"{stem}-{version}.data/purelib/segno/extra.py", "")
     return folder
 
 
@@ -67,16 +72,21 @@ def test_folder_holds_everything_and_names_nothing_outside(tmp_path: Path, cache
     ):
         text = (site / name).read_text()
         assert "cdn.jsdelivr.net" not in text and "storage.googleapis" not in text, name
-    assert "deps=False" in (site / "python-worker.js").read_text()
+    worker = (site / "python-worker.js").read_text()
+    assert "sys.path.insert(0, os.path.abspath(pkgs_path))" in worker
     assert "serviceWorkerVersion: " not in (site / "flutter_bootstrap.js").read_text()
-    # every wheel inside, listed for micropip by its path in the folder
+    # every wheel already unpacked inside the one archive: nothing for micropip to do
     with tarfile.open(site / "app.tar.gz") as tar:
         names = tar.getnames()
-        reqs = tar.extractfile("requirements.txt").read().decode().split()  # type: ignore[union-attr]
     assert "main.py" in names and "companion/phone.py" in names and "rulesets/poker.py" in names
     assert not [n for n in names if "__pycache__" in n]
-    assert sorted(reqs) == sorted(f"wheels/{w}" for w in report.wheels)
-    assert all((site / r).exists() for r in reqs)
+    assert "requirements.txt" not in names and not (site / "wheels").exists()
+    for name in report.wheels:
+        stem = name.split("-")[0]
+        assert f"__pypackages__/{stem}/__init__.py" in names, name
+    # a wheel's man page stays out; its purelib goes beside the packages
+    assert "__pypackages__/segno/extra.py" in names
+    assert not [n for n in names if ".data/" in n]
     # the service worker caches every file of the folder
     sw = (site / "sw.js").read_text()
     files = json.loads(re.search(r"const FILES = (\[.*?\]);", sw, re.S).group(1))  # type: ignore[union-attr]
@@ -107,3 +117,12 @@ def test_command_prints_the_sizes(
     out = capsys.readouterr().out
     assert code == 0
     assert "Built the phone app in" in out and "pydantic_core" in out and "MB" in out
+
+
+def test_two_wheels_holding_one_path_are_refused(tmp_path: Path, cache: Path) -> None:
+    """Unpacked at build time, a file two wheels share would silently lose one of them."""
+    with zipfile.ZipFile(next(cache.glob("six-*.whl")), "a") as z:
+        z.writestr("tinydb/__init__.py", "# not tinydb's")
+    with pytest.raises(PhoneBuildError, match="both hold tinydb/__init__.py"):
+        build_phone(tmp_path / "site", cache)
+    assert not (tmp_path / "site").exists()
