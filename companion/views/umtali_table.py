@@ -9,6 +9,9 @@ the referee's verdict on the entry being picked; every entry goes through
 * head -- the one-line scoreboard ("Ann 22 · Bob 16 · Hand 2 of 4 · Bob dealt ·
   Ann to play"); a tap opens the score sheet and the hand's rare actions
   ("Stock ran out: end hand") at the top of the board;
+* under it, fixed: both sides' totals and the top of the discard pile
+  (:mod:`companion.components.umtali_pile`: a card, or "Not known" -- the
+  referee's, never a guess);
 * board (scrolls on its own) -- both sides, each meld a one-tap anchor;
   between hands the last hand's result and the sheet; at the end the ending
   every game shares (:mod:`companion.components.game_over`);
@@ -40,6 +43,7 @@ from companion.components.scoreline import Scoreboard, totals_words, use_scorebo
 from companion.components.thumb_screen import fills_screen, thumb_screen
 from companion.components.umtali_entry import umtali_entry
 from companion.components.umtali_hand import hand_note, suggest_for, suggestion_panel
+from companion.components.umtali_pile import discard_top
 from companion.components.umtali_sheet import UmtaliHandEditor, hands_sheet, start_edit
 from companion.components.umtali_sides import UmtaliSides, hand_result, side_totals
 from companion.components.umtali_ui import Table, TableUi, Taps
@@ -158,7 +162,15 @@ def _in_play(table: Table, scoreboard: Scoreboard) -> ft.Control:
         board += (
             [*_sheet(table), _empty_stock(table)] if summary.phase == Phase.PLAY else _sheet(table)
         )
-    head = [side_totals(summary)]
+    # the pile's top in a slot of its own size at the head's end: what it shows never
+    # moves the totals or anything under them
+    head = [
+        ft.Row(
+            [ft.Container(side_totals(summary), expand=True), discard_top(summary)],
+            spacing=0,
+            vertical_alignment=ft.CrossAxisAlignment.START,
+        )
+    ]
     if ui.editing is not None:  # correcting a finished hand: the board gets the room
         done = Primary("Back to the hand", "edit-done", lambda: _close_editor(ui), icon=None)
         bar = EntryBar(table.session, None, done, hint="Correcting a finished hand.")

@@ -39,6 +39,8 @@ from rulesets.umtali.state import (
     fresh,
     in_hand,
     name_of,
+    pile_put,
+    pile_settle,
     place,
 )
 from rulesets.umtali.turns import end_hand, enter_final
@@ -80,6 +82,7 @@ def meld(s: State, p: int, a: Meld, hand: frozenset[Card] | None) -> Outcome:
     _melds_next(s, cards, head)
     down = TableMeld(kind, tuple(cards), p)
     place(s, p, down)
+    pile_settle(s)
     return Outcome(
         kind.value,
         down.points,
@@ -126,6 +129,7 @@ def extend(s: State, p: int, a: Extend, hand: frozenset[Card] | None) -> Outcome
     notes = _no_breaking_in(s, hand, [card], head)
     _melds_next(s, [card], head)
     place(s, p, TableMeld(MeldKind.SINGLE, (card,), p, (side, index)))
+    pile_settle(s)
     pts = card_points(card)
     return Outcome(
         "extension",
@@ -147,6 +151,8 @@ def discard(s: State, p: int, a: Discard, hand: frozenset[Card] | None) -> Outco
     _discard_checks(s, card, head)
     in_hand(hand, [card], head)
     notes = _compulsory(s, card, hand, head)
+    pile_settle(s)
+    pile_put(s, card)
     if s.phase is Phase.FINAL:
         s.final_discarded = True
         s.final_card = card
@@ -207,6 +213,9 @@ def go_out(s: State, p: int, a: GoOut, hand: frozenset[Card] | None) -> Outcome:
     if pair:
         place(s, p, TableMeld(MeldKind.PAIR, tuple(pair), p))
     close_turn(s)
+    pile_settle(s)
+    if discard is not None:
+        pile_put(s, discard, face_down=bool(a.face_down))
     pts = meld_points(MeldKind.PAIR, pair)
     if s.phase is Phase.FINAL:
         end_hand(s, "out", both_out=True)

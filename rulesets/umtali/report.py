@@ -3,6 +3,8 @@ model, and the words about the deal, the final turn and the result."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from rulesets.protocol import Ending, Units
 from rulesets.umtali.melds import HANDS_PER_GAME
 from rulesets.umtali.state import (
@@ -145,7 +147,18 @@ def _current(s: State) -> UmtaliCurrent | None:
         on_table=tuple(str(c) for c in sorted(s.used)),
         final_turn=final,
         first_action=s.hand_start,
+        discard_top=str(s.pile[-1]) if s.pile else None,
+        discard_pile=_pile_is(s),
     )
+
+
+def _pile_is(s: State) -> Literal["card", "empty", "face_down", "unknown"]:
+    """What the record shows of the discard pile's top (see ``UmtaliCurrent``)."""
+    if s.pile:
+        return "card"
+    if s.pile_face_down:
+        return "face_down"
+    return "empty" if s.pile_whole else "unknown"
 
 
 def _deal_after(s: State) -> tuple[int, str, str]:

@@ -44,6 +44,10 @@ __all__ = [
     "must_meld_now",
     "name_of",
     "next_dealer",
+    "pile_lost",
+    "pile_put",
+    "pile_settle",
+    "pile_take",
     "place",
     "read_cards",
     "taken_this_turn",
@@ -175,6 +179,20 @@ class State:
     d1_melded: bool = False
     #: the final turn's discard (it is not a leftover, U8.4)
     final_card: Card | None = None
+    #: the discard pile as far as the record shows it, bottom to top (the last card is
+    #: the top): the cards discarded face up since the pile was last known, less the
+    #: ones taken.  Empty when nothing is known -- the deal records no upcard (U3.1),
+    #: and a turn that ended without its discard recorded hides what went on top
+    pile: tuple[Card, ...] = ()
+    #: whether ``pile`` is the whole pile, nothing unknown under it (the 11-10 deal
+    #: starts with no pile at all, U3.1 variant)
+    pile_whole: bool = False
+    #: whether the top of the pile is the going-out player's face-down discard (U8.1)
+    pile_face_down: bool = False
+    #: whether ``pile`` takes the open turn's draw into account: a recorded draw or
+    #: take, or a card of the pile melded; False from a turn's start until then (an
+    #: unrecorded draw may have taken the top and kept it, U4.3)
+    pile_drawn: bool = True
     #: the index of the action that dealt the hand in play
     hand_start: int = 0
     #: each finished hand as the summary shows it (built once, when the hand ends)
@@ -293,6 +311,7 @@ def place(s: State, side: int, meld: TableMeld) -> None:
     sides[side] = (*sides[side], meld)
     s.sides = (sides[0], sides[1])
     s.used = s.used | set(meld.cards)
+    _pile_melded(s, meld.cards)
     s.pending = s.pending - set(meld.cards)
     s.pending_order = tuple(c for c in s.pending_order if c in s.pending)
     if s.d1 is not None:  # D2 may follow only a D1 melded at once (U4.2)
@@ -320,3 +339,50 @@ def accepted(s: State) -> frozenset[Card]:
         for m in s.sides[side]:
             out.update(accepted_cards(m.kind, m.cards, s.rules, pair_open=pair_open))
     return frozenset(out - s.used)
+
+
+def pile_put(s: State, card: Card | None, *, face_down: bool = False) -> None:
+    """A discard went on the pile (U4.5, U8.1, U8.4): face up it is the known top;
+    face down nobody sees it, and what lies under it cannot be taken (U8.2)."""
+    if card is None or face_down:
+        s.pile, s.pile_whole, s.pile_face_down = (), False, card is not None
+        return
+    s.pile = (*s.pile, card)
+    s.pile_face_down = False
+
+
+def pile_take(s: State, cards: Sequence[Card]) -> None:
+    """``cards`` (top first) were taken from the pile (U4.1-U4.2): the top is what the
+    record shows under them, or unknown -- the record showed other cards on top, or
+    nothing under them, or ``empty_stock_reshuffle`` may have turned the cards under
+    the top into a new stock (U4.6) -- never a guess."""
+    n = len(cards)
+    top_first = tuple(reversed(s.pile[-n:])) if n else ()
+    s.pile_drawn = True
+    if n and len(s.pile) >= n and top_first == tuple(cards) and not s.rules.empty_stock_reshuffle:
+        s.pile = s.pile[:-n]  # (an emptied pile that was not whole is unknown)
+    else:
+        pile_lost(s)
+
+
+def _pile_melded(s: State, cards: Sequence[Card]) -> None:
+    """A card of the known pile went down: it was taken, with every card above it
+    (U4.1-U4.2; the table records the take or not)."""
+    deepest = min((s.pile.index(c) for c in cards if c in s.pile), default=None)
+    if deepest is not None:
+        s.pile = s.pile[:deepest]
+        s.pile_drawn = True
+
+
+def pile_settle(s: State) -> None:
+    """The turn's player went on without recording a draw: if no card of the pile went
+    down, the top may have been taken and kept (U4.3), so it is no longer known."""
+    if not s.pile_drawn:
+        s.pile_drawn = True
+        if not s.pile_face_down:
+            pile_lost(s)
+
+
+def pile_lost(s: State) -> None:
+    """What went on the pile is no longer known (a turn ended with no discard recorded)."""
+    s.pile, s.pile_whole, s.pile_face_down = (), False, False

@@ -25,7 +25,7 @@ every hand has its row in the history).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -171,6 +171,14 @@ class UmtaliCurrent(BaseModel):
     card taken from the discard pile this turn (U4.3); ``stock_left`` the stock
     if every draw was recorded (None after a reshuffle); ``on_table`` every card
     on either side; ``final_turn`` what the opponent's final turn allows (U8.2).
+
+    ``discard_top`` is the top card of the discard pile when the record shows it
+    (the last face-up discard recorded, less the cards taken since, U4.1-U4.5);
+    ``discard_pile`` says which of four the pile is: ``"card"`` (``discard_top``
+    is its top), ``"empty"`` (the 11-10 deal starts with no pile), ``"face_down"``
+    (a going-out discard lies face down on top, U8.2) or ``"unknown"`` -- the
+    deal's upcard is not recorded, and a turn whose discard went unrecorded
+    hides what went on top.  The referee never guesses it.
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
@@ -190,6 +198,8 @@ class UmtaliCurrent(BaseModel):
     on_table: tuple[str, ...] = ()
     final_turn: Said | None = None
     first_action: int = 0
+    discard_top: str | None = None
+    discard_pile: Literal["card", "empty", "face_down", "unknown"] = "unknown"
 
     def to_json(self) -> dict[str, Any]:
         return {

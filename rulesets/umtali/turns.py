@@ -24,6 +24,8 @@ from rulesets.umtali.state import (
     fresh,
     name_of,
     next_dealer,
+    pile_lost,
+    pile_take,
 )
 from rulesets.words import quote_cards
 
@@ -79,6 +81,10 @@ def start_hand(s: State, a: StartHand) -> Outcome:
     s.stock_left = STOCK_AFTER_DEAL
     s.d1 = None
     s.hand_start = s.recorded
+    # the deal's upcard is not recorded (U3.1); the 11-10 deal has no pile yet
+    pile_lost(s)
+    s.pile_whole = s.rules.deal_eleven_ten
+    s.pile_drawn = s.rules.deal_eleven_ten  # the 11-card player does not draw
     return Outcome(
         "start_hand",
         0,
@@ -114,7 +120,10 @@ def enter_turn(s: State, p: int, what: str) -> None:
         return
     # A new turn.  A second draw by the same player means the opponent's turn in
     # between went unrecorded (the app hears only what the table reports).
+    if s.turn_open or s.turn == p:  # a turn ended with its discard unrecorded
+        pile_lost(s)
     close_turn(s)
+    s.pile_drawn = False
     s.turn = p
     s.turn_open = True
     s.turn_no += 1
@@ -142,6 +151,7 @@ def draw(s: State, p: int) -> Outcome:
     if s.stock_left is not None:
         s.stock_left -= 1
     s.drew = True
+    s.pile_drawn = True
     return Outcome("draw", 0, "U4.1", f"{who} drew from the stock")
 
 
@@ -183,6 +193,7 @@ def take_discards(s: State, p: int, a: TakeDiscards, hand: frozenset[Card] | Non
     s.d1 = cards[0] if len(cards) == 1 else None
     s.d1_melded = False
     _pend(s, cards)
+    pile_take(s, cards)
     return Outcome("take_discards", 0, "U4.2", f"{who} took {quote_cards(cards)}", cards)
 
 
@@ -222,6 +233,7 @@ def _second_take(s: State, p: int, cards: Sequence[Card], hand: frozenset[Card] 
     else:
         _pend(s, both)
     s.d1 = None
+    pile_take(s, cards)
     return Outcome(
         "take_discards",
         0,
@@ -248,6 +260,7 @@ def enter_final(s: State, p: int, *, face_down: bool) -> None:
     s.final_discarded = False
     s.final_card = None
     s.d1 = None
+    s.pile_drawn = face_down  # after a face-down discard nothing is taken (U8.2)
 
 
 def end_hand(s: State, ended: str, *, both_out: bool) -> None:
@@ -281,3 +294,4 @@ def end_hand(s: State, ended: str, *, both_out: bool) -> None:
     s.pending = frozenset()
     s.pending_order = ()
     s.taken = frozenset()
+    pile_lost(s)

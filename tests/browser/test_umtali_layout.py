@@ -5,8 +5,9 @@ Ann deals; by the time the browser opens the game, six melds lie on each side
 goes out with the pair 4♣ 4♦ (a seventh meld on his side) and discards 2♣ face
 down; in Ann's final turn she puts 8♥ onto Bob's sequence, then moves her
 leftovers.  At every state the layout audit (``layout_audit.assert_layout``)
-checks that every meld, both sides' totals, the acting player, the mode row, the
-chosen strip and the card grid are on screen or reachable by scrolling the
+checks that every meld, both sides' totals, the top of the discard pile (5♣, then
+face down), the acting player, the mode row, the chosen strip and the card grid
+are on screen or reachable by scrolling the
 page, nothing covers anything, and the verdict, Undo and the action are in sight
 without scrolling -- on a 390x844 phone, a 360x640 phone and a desktop.
 
@@ -32,7 +33,7 @@ from tests.browser.words import assert_words_people_use
 T = 20_000
 SMALL = {"width": 360, "height": 640}
 
-#: six melds a side, Bob to play (Ann dealt)
+#: six melds a side, Ann's discard 5♣ on the pile, Bob to play (Ann dealt)
 OPENING: list[dict[str, Any]] = [
     {"type": "start_hand", "dealer": "Ann"},
     {"type": "meld", "player": "Bob", "cards": ["5H", "6H", "7H"]},
@@ -47,6 +48,7 @@ OPENING: list[dict[str, Any]] = [
     {"type": "meld", "player": "Ann", "cards": ["6C", "7C", "8C"]},
     {"type": "meld", "player": "Bob", "cards": ["JH"]},
     {"type": "meld", "player": "Ann", "cards": ["KC", "QC"]},
+    {"type": "discard", "player": "Ann", "card": "5C"},
 ]
 
 
@@ -73,6 +75,7 @@ def entry(picker: str, modes: list[str]) -> list[str]:
     return [
         "side-total-ann",
         "side-total-bob",
+        "discard-top",
         "scoreline",
         "acting-ann",
         "acting-bob",
@@ -112,6 +115,7 @@ def test_umtali_full_board_is_all_reachable(
         open_phone(page, f"{server.url}play/{gid}")
         side(page, "Ann", 54)
         side(page, "Bob", 51)
+        shows(page, "discard-top", "Top of the discard pile: 5♣")
         audited(page, melds(6, 6) + entry("meld", play), "add-meld", f"{size}: six melds a side")
 
         # an anchor tapped on the board: the entry becomes an extension
@@ -135,6 +139,7 @@ def test_umtali_full_board_is_all_reachable(
         )
         settled_click(page, page.get_by_test_id("add-go-out"))
         shows(page, "scoreline", "Bob went out: Ann's final turn")
+        shows(page, "discard-top", "Top of the discard pile: face down")
 
         # Ann's final turn: the pair is the 7th meld on Bob's side; Go out kept its place
         final = ["meld", "extend", "leftovers", "go_out"]
