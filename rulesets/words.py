@@ -9,6 +9,8 @@
 'Ann, Bob and Cy'
 >>> quote_input("5H " * 5000, limit=12)
 '"5H 5H 5H 5H … (14,999 characters)"'
+>>> card_words(parse_cards("7H 8H 9H"))
+'7♥ 8♥ 9♥'
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, Final
 if TYPE_CHECKING:  # cards.py words its own errors with quote_input
     from rulesets.cards import Card
 
-__all__ = ["INPUT_LIMIT", "names_and", "plural", "quote_cards", "quote_input"]
+__all__ = ["INPUT_LIMIT", "card_words", "names_and", "plural", "quote_cards", "quote_input"]
 
 #: how much of someone's input a message repeats before it cuts it short.
 INPUT_LIMIT: Final = 80
@@ -58,3 +60,10 @@ def quote_input(text: str, *, limit: int = INPUT_LIMIT) -> str:
 def quote_cards(cards: Iterable[Card], *, limit: int = INPUT_LIMIT) -> str:
     """Cards in canonical text, in double quotes (cut short like :func:`quote_input`)."""
     return quote_input(" ".join(map(str, cards)), limit=limit)
+
+
+def card_words(cards: Iterable[Card], *, limit: int = INPUT_LIMIT) -> str:
+    """Cards as players write them, with suit symbols (``7♥ 8♥ 9♥``): what a message
+    says on screen.  Cut short like :func:`quote_input` (no quotes: the symbols mark
+    them as cards)."""
+    return quote_input(" ".join(c.symbol for c in cards), limit=limit)[1:-1]

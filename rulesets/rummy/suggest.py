@@ -24,7 +24,7 @@ from functools import cache
 from itertools import combinations
 from typing import Final
 
-from rulesets.cards import JOKER, Card, Rank, Suit, format_cards, parse_cards
+from rulesets.cards import JOKER, Card, Rank, Suit, parse_cards
 from rulesets.errors import CardParseError, IllegalActionError
 from rulesets.protocol import Advice, HouseRulesBase, Verdict
 from rulesets.rummy.melds import (
@@ -39,7 +39,7 @@ from rulesets.rummy.melds import (
     rank_at,
     run_bounds_ok,
 )
-from rulesets.words import quote_cards as quote
+from rulesets.words import card_words as quote
 
 __all__ = ["Suggestion", "advise", "suggest"]
 
@@ -388,7 +388,7 @@ def _advice(plays: list[Verdict], left: tuple[Card, ...], points: int, r: RummyR
     elif not left:
         notes.append("the last card goes down: the hand ends at once (R4.1)")
     reason = "; ".join(v.reason for v in plays) if plays else "nothing to put down this turn"
-    kept = f'; keep "{format_cards(left)}" ({points} penalty points)' if left else ""
+    kept = f"; keep {quote(left)} ({points} penalty points)" if left else ""
     return Advice(
         plays=tuple(plays),
         left=tuple(str(c) for c in left),

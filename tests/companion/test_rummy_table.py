@@ -129,7 +129,7 @@ def next_deal_after(s: GameSession) -> dict[str, Any]:
 def test_r2_2_meld_verdict_cites_rule_and_r3_3_lay_off_verdict() -> None:
     s = new_session()
     bad = meld_verdict(s, "Cy", parse_cards("QH KH AH"))
-    assert not bad.legal and bad.rule == "R2.2" and "QH KH AH" in bad.reason
+    assert not bad.legal and bad.rule == "R2.2" and "Q♥ K♥ A♥" in bad.reason
     good = meld_verdict(s, "Bob", parse_cards("7H 8H 9H"))
     assert good.legal and good.rule == "R2.2"
     assert s.add({"type": "meld", "player": "Bob", "cards": ["7H", "8H", "9H"]}) is None
@@ -178,7 +178,7 @@ def test_a_r11_result_card_shows_shared_win() -> None:
     assert summary(s).winners == ("Ann", "Bob")
     shown = texts(result_card(summary(s)))
     assert "Result: Shared win: Ann and Bob (0 each)" in shown
-    assert "Rule A-R11" in shown
+    assert "Ties share the win, our ruling A-R11" in shown  # the link: its title, ID small
 
 
 # ---------------------------------------------------------------- component ----------
@@ -309,7 +309,9 @@ def test_r2_2_component_table_log_refuses_and_lays_off() -> None:
         await sc.click("log-player-bob")
         for card in ("7H", "8H", "9H"):
             await sc.click(f"log-card-{card}")
-        assert sc.label("log-verdict").startswith('Run: 24 points. "7H 8H 9H" is a run')
+        assert sc.label("log-verdict").startswith(
+            "Run: 24 penalty points out of the hand. 7♥ 8♥ 9♥ is a run"
+        )
         await sc.click("log-record")
         assert [list(m.cards) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
         # the turn passes: Cy is next after Bob
@@ -494,7 +496,9 @@ def test_r2_2_table_log_cards_can_be_typed_too() -> None:
         await sc.change(field, "7h 8h 9h")
         await sc.fs.dispatch_event(field._i, "submit", None)
         await sc.flush()
-        assert sc.label("log-verdict").startswith('Run: 24 points. "7H 8H 9H" is a run')
+        assert sc.label("log-verdict").startswith(
+            "Run: 24 penalty points out of the hand. 7♥ 8♥ 9♥ is a run"
+        )
         await sc.click("log-record")
         assert [list(m.cards) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
         # recorded: the typed text goes, the next player comes up with nothing chosen
