@@ -93,7 +93,8 @@ class Units(StrEnum):
         return f"{n} {word}"
 
     def meld(self, n: int) -> str:
-        """What a meld's ``points`` (:class:`Verdict`) mean, in words.
+        """What a meld's ``points`` (:class:`Verdict` with ``cards`` put down) mean, in
+        words (a verdict without cards, such as a hand's end, is a score: :meth:`of`).
 
         Points scored: the meld is worth them.  Penalty points: a meld is worth
         nothing -- its ``points`` are the penalty its cards would count if they were
@@ -558,7 +559,11 @@ class CheckerFacts(BaseModel):
         if self.plain_headline or not verdict.kind:
             return self.legal_words
         words = verdict.kind.replace("_", " ")
-        points = "" if verdict.points is None else f", {units.meld(verdict.points)}"
+        if verdict.points is None:
+            points = ""
+        else:  # cards put down: a meld's points (Units.meld); else a score (a hand's end)
+            n = verdict.points
+            points = f", {units.meld(n) if verdict.cards else units.of(n)}"
         return f"{self.legal_words}: {words}{points}"
 
 

@@ -186,7 +186,7 @@ def verdict_line(
     if v.legal:
         head = kind_words(v.kind) or "Allowed"
         if v.points is not None:
-            head += f": {units.meld(v.points)}"
+            head += f": {units.meld(v.points) if v.cards else units.of(v.points)}"
         color = None
         bg = ft.Colors.SURFACE_CONTAINER_HIGH
         icon = ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.PRIMARY)

@@ -72,7 +72,7 @@ def verdict_label(v: Verdict, units: Units = Units.POINTS) -> str:
     if v.legal:
         head = kind_words(v.kind) or "Allowed"
         if v.points is not None:
-            head += f": {units.meld(v.points)}"
+            head += f": {units.meld(v.points) if v.cards else units.of(v.points)}"
     else:  # a meld still being picked is not refused yet: it needs more cards
         head = "Keep picking" if v.incomplete else "Not allowed"
     label = f"{head}. {v.reason}" + (f" (rule {published_id(v.rule)})" if v.rule else "")
