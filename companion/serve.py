@@ -262,7 +262,7 @@ def web_app(
     import flet as ft
 
     from companion.app import build_main
-    from companion.web_addresses import serve_screens, table_only
+    from companion.web_addresses import one_render_thread, serve_screens, table_only
 
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
     os.environ.setdefault("FLET_SESSION_TIMEOUT", LEFT_SESSION_SECONDS)
@@ -278,8 +278,9 @@ def web_app(
         name="",
     )
     # a reloaded rule address (/rules/umtali/U5.1/) answers 200; reconnects get a fresh
-    # session; no docs routes, and no request leaves the table (the Rive runtime's CDN)
-    return table_only(serve_screens(fresh_sessions(asgi)))
+    # session; no docs routes, and no request leaves the table (the Rive runtime's CDN);
+    # the renderer draws on the page's own thread (skwasm's second thread crashed)
+    return one_render_thread(table_only(serve_screens(fresh_sessions(asgi))))
 
 
 #: set to 1 to believe proxy headers (X-Forwarded-For) in table mode: only behind a proxy

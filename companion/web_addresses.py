@@ -21,6 +21,16 @@ is served without the one outside address Flet's no-CDN mode leaves in it -- the
 Rive runtime (``rive_native.js`` from cdn.jsdelivr.net, fetched by every page
 load, though the app draws no Rive animation): that address is replaced, at the
 same length, by one on this server, which answers 404 as the CDN does offline.
+
+:func:`one_render_thread` keeps the page out of cross-origin isolation: Flet sends
+``Cross-Origin-Opener-Policy``/``-Embedder-Policy`` with every response, which lets
+Chromium run Flutter's skwasm renderer on a second thread over shared memory -- and
+that renderer crashed now and then (``RuntimeError: memory access out of bounds``
+and ``operation does not support unaligned accesses`` in ``skwasm.wasm``, about one
+page in ten under load, always just after a frame).  The page then froze: a button
+already in the accessibility tree could not be tapped (issue 18, the rules page's
+Back after a search).  Without the isolation, the Flutter loader runs the same
+skwasm single-threaded (``skwasmSingleThreaded`` in ``flutter_bootstrap.js``).
 """
 
 from __future__ import annotations
@@ -29,7 +39,7 @@ import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-__all__ = ["RIVE_CDN", "is_screen_address", "serve_screens", "table_only"]
+__all__ = ["RIVE_CDN", "is_screen_address", "one_render_thread", "serve_screens", "table_only"]
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
@@ -127,3 +137,29 @@ def _without_cdn(send: Any) -> Any:
         await send(message)
 
     return sending
+
+
+#: the headers that make a page cross-origin isolated (and skwasm multi-threaded)
+_ISOLATION = (b"cross-origin-opener-policy", b"cross-origin-embedder-policy")
+
+
+def one_render_thread(app: ASGIApp) -> ASGIApp:
+    """``app``, its pages not cross-origin isolated: Flutter's renderer then draws on
+    the page's own thread (see the module's docstring)."""
+
+    async def wrapped(scope: Scope, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await app(scope, receive, send)
+            return
+
+        async def sending(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = [
+                    (k, v) for k, v in message.get("headers", []) if k.lower() not in _ISOLATION
+                ]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await app(scope, receive, sending)
+
+    return wrapped

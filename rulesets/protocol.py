@@ -95,6 +95,21 @@ class Units(StrEnum):
             word = word[:-1]
         return f"{n} {word}"
 
+    def meld(self, n: int) -> str:
+        """What a meld's ``points`` (:class:`Verdict` with ``cards`` put down) mean, in
+        words (a verdict without cards, such as a hand's end, is a score: :meth:`of`).
+
+        Points scored: the meld is worth them.  Penalty points: a meld is worth
+        nothing -- its ``points`` are the penalty its cards would count if they were
+        still held at the hand end, which putting them down takes out of the hand.
+
+        >>> Units.POINTS.meld(20), Units.PENALTY.meld(24), Units.PENALTY.meld(1)
+        ('20 points', '24 penalty points out of the hand', '1 penalty point out of the hand')
+        """
+        if self is Units.PENALTY:
+            return f"{self.of(n)} out of the hand"
+        return self.of(n)
+
 
 # --------------------------------------------------------------------------- verdicts
 
@@ -103,7 +118,11 @@ class Verdict(BaseModel):
     """The referee's answer to "is this legal?".
 
     ``legal``, ``kind``, ``points``, ``rule`` and ``reason`` are a public
-    contract (``companion check --json`` prints them).  ``rule`` is a rule ID of
+    contract (``companion check --json`` prints them).  ``points`` is the card value
+    of what is put down, in the game's units: where points are scored (Umtali) what
+    the meld scores; under penalty scoring (Rummy) the penalty those cards would
+    count if still held at the hand end -- what melding them takes out of the hand,
+    never a score of its own (:meth:`Units.meld` words it).  ``rule`` is a rule ID of
     RULES.md (the rulebook links it); ``reason`` is plain words.  ``moves`` are
     the chip or score movements a legal action would make, as the ledger will
     record them (Rummoli fills them; a view words a button from them, never
@@ -696,7 +715,11 @@ class CheckerFacts(BaseModel):
         if self.plain_headline or not verdict.kind:
             return self.legal_words
         words = verdict.kind.replace("_", " ")
-        points = "" if verdict.points is None else f", {units.of(verdict.points)}"
+        if verdict.points is None:
+            points = ""
+        else:  # cards put down: a meld's points (Units.meld); else a score (a hand's end)
+            n = verdict.points
+            points = f", {units.meld(n) if verdict.cards else units.of(n)}"
         return f"{self.legal_words}: {words}{points}"
 
 

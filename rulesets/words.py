@@ -70,8 +70,9 @@ def quote_cards(cards: Iterable[Card], *, limit: int = INPUT_LIMIT) -> str:
     return quote_input(" ".join(map(str, cards)), limit=limit)
 
 
-def card_words(cards: str | Card | Iterable[str | Card]) -> str:
-    """Cards as people write them, with suit symbols: "5♥ 6♥ 7♥".
+def card_words(cards: str | Card | Iterable[str | Card], *, limit: int = INPUT_LIMIT) -> str:
+    """Cards as people write them, with suit symbols: "5♥ 6♥ 7♥", what a message says
+    on screen; cut short like :func:`quote_input` (no quotes: the symbols mark them).
 
     Words never fail: a text that is no card (a damaged entry) is kept as written.
     """
@@ -87,7 +88,8 @@ def card_words(cards: str | Card | Iterable[str | Card]) -> str:
             out.append(parse_card(item).symbol)
         except ValueError:
             out.append(str(item))
-    return " ".join(out)
+    text = " ".join(out)
+    return text if len(text) <= limit else quote_input(text, limit=limit)[1:-1]
 
 
 def ordinal_meld(index: int) -> str:

@@ -17,11 +17,12 @@ from typing import Any
 
 import flet as ft
 
+from companion import rulebook
 from companion.components.rule_sheet import show_rule
 from companion.components.thumb_screen import TABLE_WIDTH, FrameNotes
 from companion.rulebook import published_id
 from companion.ui import labelled, slug, tap_target
-from rulesets.protocol import Verdict
+from rulesets.protocol import Units, Verdict
 
 __all__ = [
     "READABLE_WIDTH",
@@ -57,22 +58,41 @@ def readable(controls: Sequence[ft.Control], *, spacing: int = 8) -> ft.Control:
 
 
 def rule_link(rule: str, ident: str | None = None) -> ft.Control:
-    """The "Rule U6.2" button every verdict, refusal and ledger line carries.
+    """The link to a rule every verdict, refusal and ledger line carries: the rule's
+    title in players' words, with its ID small beside it ("Sets U5.1"), never a bare
+    "Rule U5.1".
 
     It opens the rule in a sheet over the current screen (``rule_sheet``), so
     reading a rule never leaves the table; the sheet closes back to it with one tap.
     """
     ident = ident or f"rule-{slug(rule)}"
-    shown = published_id(rule)
+    sec = rulebook.section(rule)
+    if sec is None:  # not in the rulebook: its ID is all there is to show
+        title, small, label = f"Rule {published_id(rule)}", "", f"Rule {published_id(rule)}"
+    else:
+        title, small, label = sec.title, sec.shown_id, f"{sec.name}, {sec.cited}"
+    words = ft.Text(
+        spans=[
+            ft.TextSpan(title),
+            *(
+                [ft.TextSpan(f"  {small}", style=ft.TextStyle(size=11, color=ft.Colors.OUTLINE))]
+                if small
+                else []
+            ),
+        ],
+        # a long title wraps to a second line where the link's room is narrow (Flet
+        # drops the "…" of a text made of spans); the sheet it opens reads in full
+        max_lines=2,
+    )
     return labelled(
         ft.TextButton(
-            f"Rule {shown}",
+            content=words,
             icon=ft.Icons.MENU_BOOK,
             on_click=lambda _, r=rule: show_rule(r),
             style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)),
             height=44,
         ),
-        f"Rule {shown}",
+        label,
         ident,
         button=True,
         key=ident,
@@ -156,14 +176,17 @@ def kind_words(kind: str | None) -> str:
     return words[:1].upper() + words[1:]
 
 
-def verdict_line(v: Verdict | None, *, ident: str = "verdict", empty: str = "") -> ft.Control:
-    """The referee's live verdict: kind and points, or the reason -- always with its rule."""
+def verdict_line(
+    v: Verdict | None, *, ident: str = "verdict", empty: str = "", units: Units = Units.POINTS
+) -> ft.Control:
+    """The referee's live verdict: kind and points (in ``units``, :meth:`Units.meld`), or
+    the reason -- always with its rule."""
     if v is None:
         return ft.Text(empty, size=13, italic=True) if empty else ft.Container()
     if v.legal:
         head = kind_words(v.kind) or "Allowed"
         if v.points is not None:
-            head += f": {v.points} point{'s' if abs(v.points) != 1 else ''}"
+            head += f": {units.meld(v.points) if v.cards else units.of(v.points)}"
         color = None
         bg = ft.Colors.SURFACE_CONTAINER_HIGH
         icon = ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.PRIMARY)

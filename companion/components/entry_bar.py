@@ -29,7 +29,7 @@ from companion.rulebook import published_id
 from companion.services import Services, ServicesContext
 from companion.session import GameSession, Refusal
 from companion.ui import icon_button
-from rulesets.protocol import Verdict
+from rulesets.protocol import Units, Verdict
 
 __all__ = [
     "BAR_BUTTON_HEIGHT",
@@ -79,12 +79,14 @@ class Adds:
         return self.session.add(self.action)
 
 
-def verdict_label(v: Verdict) -> str:
-    """What a screen reader says for a verdict (the same words as ``common.verdict_line``)."""
+def verdict_label(v: Verdict, units: Units = Units.POINTS) -> str:
+    """What a screen reader says for a verdict (the same words as ``common.verdict_line``);
+    a meld's points in the game's ``units`` (under penalty scoring a meld is worth
+    nothing: its points come out of the hand, :meth:`Units.meld`)."""
     if v.legal:
         head = kind_words(v.kind) or "Allowed"
         if v.points is not None:
-            head += f": {v.points} point{'s' if abs(v.points) != 1 else ''}"
+            head += f": {units.meld(v.points) if v.cards else units.of(v.points)}"
     else:  # a meld still being picked is not refused yet: it needs more cards
         head = "Keep picking" if v.incomplete else "Not allowed"
     label = f"{head}. {v.reason}" + (f" (rule {published_id(v.rule)})" if v.rule else "")
@@ -93,8 +95,8 @@ def verdict_label(v: Verdict) -> str:
     return label
 
 
-def _head(v: Verdict) -> str:
-    return verdict_label(v).split(". ", 1)[0]
+def _head(v: Verdict, units: Units) -> str:
+    return verdict_label(v, units).split(". ", 1)[0]
 
 
 def _show_whole(title: str, lines: list[str], rule: str | None) -> None:
@@ -129,9 +131,10 @@ def verdict_slot(
     refusal: Refusal | None = None,
     on_dismiss: Callable[[], Any] | None = None,
     ident: str = "verdict",
+    units: Units = Units.POINTS,
 ) -> ft.Control:
     """The reserved verdict line: a refusal, else the live verdict, else the hint
-    (with the rule it follows from, if any)."""
+    (with the rule it follows from, if any); a meld's points in ``units``."""
     rule: str | None = hint_rule
     notes: list[str] = []
     if refusal is not None:
@@ -143,12 +146,12 @@ def verdict_slot(
         icon = ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR, size=20)
     elif verdict is not None:
         head, reason, rule, notes = (
-            _head(verdict),
+            _head(verdict, units),
             verdict.reason,
             verdict.rule,
             list(verdict.notes),
         )
-        label = verdict_label(verdict)
+        label = verdict_label(verdict, units)
         if verdict.legal:
             fg, bg = None, ft.Colors.SURFACE_CONTAINER_HIGHEST
             icon = ft.Icon(ft.Icons.CHECK_CIRCLE, color=ft.Colors.PRIMARY, size=20)
@@ -223,6 +226,7 @@ def _slot(
     refusal: Refusal | None,
     on_dismiss: Callable[[], Any] | None,
     ident: str,
+    units: Units,
 ) -> ft.Control:
     return verdict_slot(
         verdict,
@@ -231,6 +235,7 @@ def _slot(
         refusal=refusal,
         on_dismiss=on_dismiss,
         ident=ident,
+        units=units,
     )
 
 
@@ -312,6 +317,7 @@ def EntryBar(
                     session.error,
                     session.clear_error,
                     ident,
+                    session.ruleset.units(session.game.rules),
                     key=f"slot-{ident}",
                 ),
                 ft.Row(

@@ -1,6 +1,6 @@
 """A rule opened over the current screen: a bottom sheet, closed with one tap.
 
-Every "Rule U6.2" link opens it (``common.rule_link``).  The screen underneath is
+Every rule link ("Sets U5.1", ``common.rule_link``) opens it.  The screen underneath is
 not touched -- no navigation, no re-render -- so closing the sheet (its Close
 button, a tap outside it, or Back) shows the table exactly as it was.  "Open in the
 rulebook" goes to the rule's page, "Search the rules" to the rules search (from

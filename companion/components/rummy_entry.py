@@ -31,6 +31,7 @@ __all__ = [
     "HandOverAnswer",
     "ask_hand_over",
     "cards_expected",
+    "cards_known",
     "cards_of",
     "corrected",
     "hand_end_action",
@@ -192,6 +193,17 @@ def cards_expected(play: RummyPlay | None, player: str) -> int | None:
     if play is None:
         return None
     return play.held.get(player) if play.turns else play.most_held.get(player)
+
+
+def cards_known(play: RummyPlay | None, player: str) -> int | None:
+    """How many cards ``player`` holds at the hand end when the referee knows it exactly
+    (every turn logged); None when it can give only the most they can hold, or nothing.
+
+    The hand over moves on to the next player by itself once a player's known count is
+    entered; without one, only the player can say they are done (Next)."""
+    if play is None or not play.turns:
+        return None
+    return play.held.get(player)
 
 
 @dataclass(frozen=True)

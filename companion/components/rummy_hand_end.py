@@ -5,7 +5,11 @@ to end without a winner); the screen then shows one player's cards at a time,
 going round the table from that player's left.  Each card is one tap in the
 thumb kit's still grid of the whole pack (or typed: ``5h 6h 7h``); once a player
 has as many cards as the referee says they hold, the next player comes up by
-itself ("Next" moves on sooner, and any player's chip goes back to them).  A
+itself.  "Next" is there only where the entry cannot move on by itself: a typed
+total, or a player who holds fewer cards than the most the referee allows (their
+melds were not logged) -- never beside an entry about to move on, nor just after
+it moved, so a tap meant for Next never skips the player who just came up (any
+player's chip goes back to them).  A
 player who won't show their cards gets a typed total on a keypad instead, marked
 "typed".  Going rummy is one switch, offered only when the referee says that
 player may claim it.
@@ -36,6 +40,7 @@ from companion.components.rummy_entry import (
     HandOverAnswer,
     ask_hand_over,
     cards_expected,
+    cards_known,
     cards_of,
     corrected,
     hand_end_index,
@@ -344,8 +349,26 @@ def _head_row(
     )
 
 
-def _entry_row(ui: HandOverUi, p: str | None, following: str | None) -> ft.Control:
-    """Whose cards are shown and what is entered so far; take one back; won't show; next."""
+def _offers_next(ui: HandOverUi, facts: _Facts, p: str) -> bool:
+    """Whether ``p``'s entry needs Next to move on: a typed total (no count to reach),
+    or some cards picked, fewer than the most the referee allows -- never when the
+    referee knows ``p``'s exact count (the entry moves on once it is reached; fewer
+    is refused), nor before a first card (the entry may just have moved on by itself:
+    a second tap there would skip ``p``)."""
+    if p in ui.typed:
+        return True
+    entered = len(ui.remaining.get(p, []))
+    if entered == 0 or cards_known(facts.play, p) is not None:
+        return False
+    most = cards_expected(facts.play, p)
+    return most is None or entered < most
+
+
+def _entry_row(
+    ui: HandOverUi, p: str | None, following: str | None, *, offers_next: bool = True
+) -> ft.Control:
+    """Whose cards are shown and what is entered so far; take one back; won't show; and
+    Next, where the entry needs it (``offers_next``, see :func:`_offers_next`)."""
     if p is None:
         hint = "Tap who went out, then each player's cards." if ui.went_out is None else ""
         return ft.Container(ft.Text(hint, size=14, italic=True), height=44)
@@ -393,21 +416,25 @@ def _entry_row(ui: HandOverUi, p: str | None, following: str | None) -> ft.Contr
         ink=True,
     )
     label = f"Enter {p}'s cards instead" if typed else f"{p} won't show their cards: type a total"
-    step = ft.FilledTonalButton(
+    step: ft.Control = ft.FilledTonalButton(
         "Next",
         icon=ft.Icons.ARROW_FORWARD,
         on_click=next_player,
-        disabled=following is None,
+        disabled=not offers_next or following is None,
         height=44,
-        tooltip=f"Next: {following}" if following else None,
+        tooltip=f"Next: {following}" if following and offers_next else None,
     )
+    if not offers_next:  # Next's room stays, empty and unseen: nothing beside it moves
+        step = ft.Semantics(content=ft.Container(step, opacity=0), exclude_semantics=True)
+    else:
+        step = tag(step, "next-player")
     return ft.Container(
         ft.Row(
             [
                 ft.Container(shown, expand=True),
                 ft.Semantics(content=back, identifier=f"rem-{s}-back", key=f"rem-{s}-back"),
                 tap_target(switch, label, f"typed-switch-{s}"),
-                tag(step, "next-player"),
+                step,
             ],
             spacing=4,
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
@@ -544,7 +571,7 @@ def HandOverEntry(session: GameSession, ui: HandOverUi, on_close: Callable[[], N
         [
             _head_row(ui, facts, facts.index is not None, on_close),
             _players_row(ui, facts, session.players),
-            _entry_row(ui, p, following),
+            _entry_row(ui, p, following, offers_next=p is not None and _offers_next(ui, facts, p)),
             entry,
         ],
         spacing=4,

@@ -50,6 +50,8 @@ __all__ = [
 ]
 
 GAMES: tuple[str, ...] = ("umtali", "rummy", "rummoli")
+#: how the rulebook titles a ruling ("Our ruling: a marriage is worth 20")
+_RULING_PREFIX = "our ruling:"
 _HERE = Path(__file__).resolve().parent  # the .md files ship inside this package
 
 
@@ -100,6 +102,39 @@ class Section:
         ('R7', 'U6.2')
         """
         return published_id(self.id)
+
+    @property
+    def is_ruling(self) -> bool:
+        """One of our rulings (``A-U14``): how we play where the sources are unclear."""
+        return self.id.startswith("A-")
+
+    @property
+    def kind(self) -> str:
+        """What players call it: ``"rule"``, or ``"our ruling"`` for a ruling."""
+        return "our ruling" if self.is_ruling else "rule"
+
+    @property
+    def name(self) -> str:
+        """The section's title in players' words, without the ruling's "Our ruling:"
+        (its :attr:`kind` says that).
+
+        >>> section("U5.3").name, section("A-U14").name
+        ('Marriage', 'A marriage is worth 20')
+        """
+        title = self.title
+        if self.is_ruling and title.lower().startswith(_RULING_PREFIX):
+            title = title[len(_RULING_PREFIX) :].strip()
+            title = title[:1].upper() + title[1:]
+        return title
+
+    @property
+    def cited(self) -> str:
+        """The small print under a name: its kind and published ID.
+
+        >>> section("U5.3").cited, section("A-U14").cited
+        ('rule U5.3', 'our ruling A-U14')
+        """
+        return f"{self.kind} {self.shown_id}"
 
     @property
     def game_title(self) -> str:

@@ -24,11 +24,10 @@ from typing import Any
 import flet as ft
 
 from companion.access import Capability
-from companion.components.common import choice, said
+from companion.components.common import choice, rule_link, said
 from companion.components.phone import keep_awake
 from companion.components.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
 from companion.components.thumb_screen import FrameNotesContext, is_full_screen, scoreline_of
-from companion.routes import rule_route
 from companion.services import Services, use_services
 from companion.session import GameSession
 from companion.storage import StorageError
@@ -56,9 +55,7 @@ def refusal_banner(session: GameSession) -> ft.Control | None:
         ft.Text(err.message, color=ft.Colors.ERROR, expand=True, selectable=True),
     ]
     if err.rule:
-        parts.append(
-            ft.TextButton(f"Rule {err.rule}", on_click=lambda _, r=err.rule: go(rule_route(r)))
-        )
+        parts.append(rule_link(err.rule, "refusal-rule"))  # its title, opened over the table
     parts.append(icon_button(ft.Icons.CLOSE, "Dismiss", lambda _: session.clear_error()))
     return labelled(
         ft.Container(

@@ -79,10 +79,11 @@ def _section_tile(
     sec: rulebook.Section, link: str, snippet: str | None = None, *, with_game: bool = False
 ) -> ft.Control:
     name = f"{sec.shown_id} {sec.title}"
-    label = f"Rule {sec.shown_id}: {sec.title}"
+    # in players' words: "Rule U5.3: Marriage", "Our ruling A-U14: A marriage is worth 20"
+    label = f"{sec.kind.capitalize()} {sec.shown_id}: {sec.name}"
     if with_game:  # a search result says which game it belongs to
         name = f"{sec.game_title} · {name}"
-        label = f"{sec.game_title} rule {sec.shown_id}: {sec.title}"
+        label = f"{sec.game_title} {sec.kind} {sec.shown_id}: {sec.name}"
     return labelled(
         ft.ListTile(
             title=ft.Text(name),

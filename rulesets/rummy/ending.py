@@ -22,6 +22,7 @@ from rulesets.rummy.summary import (
     hand_ledger,
 )
 from rulesets.rummy.table import Table
+from rulesets.words import card_words as quote
 
 
 class Ending(Table):
@@ -88,7 +89,7 @@ class Ending(Table):
             return Loss(value, None)
         texts = act.remaining[p]
         cards = cards_of(texts, self._rules) if texts else ()
-        shown = f'"{" ".join(texts)}"'
+        shown = quote(cards)
         most = self._most_held(hand, p)
         if len(cards) > most:
             put = hand.spent[p]
@@ -106,7 +107,7 @@ class Ending(Table):
                     raise refuse(f"{what}: more than {JOKERS_IN_PACK} jokers in play", "R7")
             elif c in seen:
                 raise refuse(
-                    f"{what}: {c} in {p}'s cards {shown} is already on the table, on the"
+                    f"{what}: {c.symbol} in {p}'s cards {shown} is already on the table, on the"
                     " discard pile or in another hand",
                     "R2.3",
                 )

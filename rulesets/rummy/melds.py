@@ -12,10 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from rulesets.cards import JOKER, Card, Rank, Suit, format_cards, parse_card, parse_cards
+from rulesets.cards import JOKER, Card, Rank, Suit, parse_card, parse_cards
 from rulesets.errors import CardParseError, IllegalActionError
 from rulesets.rummy.house_rules import DEFAULT_RULES, RummyRules, coerce_rules, house_rule
-from rulesets.words import quote_cards as quote
+from rulesets.words import card_words as quote
 
 __all__ = [
     "DEAL_SIZES",
@@ -227,7 +227,7 @@ def _meld_basics(cards: tuple[Card, ...], rules: RummyRules) -> None:
     seen: set[Card] = set()
     for c in cards:
         if c in seen and not c.is_joker:
-            raise CardParseError(f"{quote(cards)}: {c} is listed twice")
+            raise CardParseError(f"{quote(cards)}: {c.symbol} is listed twice")
         seen.add(c)
     jokers = sum(c.is_joker for c in cards)
     if jokers and not rules.jokers:
@@ -267,7 +267,7 @@ def analyse_meld(
     >>> analyse_meld(parse_cards("KH AH 2H"))
     Traceback (most recent call last):
     ...
-    rulesets.errors.IllegalActionError: "KH AH 2H": the ace is low, so Q-K-A is not a run \
+    rulesets.errors.IllegalActionError: K♥ A♥ 2♥: the ace is low, so Q-K-A is not a run \
 (the house rule “Ace high or low” allows it) (R2.2)
     """
     r = rules or DEFAULT_RULES
@@ -293,7 +293,8 @@ def _extend_set(meld: MeldShape, cards: tuple[Card, ...], shown: str) -> MeldSha
     bad = [c for c in naturals if c.rank is not rank]
     if bad:
         raise IllegalActionError(
-            f"{shown}: {bad[0]} is not a {rank.name_word if rank else '?'}; the set would break",
+            f"{shown}: {bad[0].symbol} is not a {rank.name_word if rank else '?'};"
+            " the set would break",
             rule="R3.3",
         )
     suits = [c.suit for c in meld.cards if not c.is_joker] + [c.suit for c in naturals]
@@ -347,7 +348,7 @@ def extend_meld(
     cards = tuple(cards)
     if not cards:
         raise IllegalActionError("nothing to lay off", rule="R3.3")
-    shown = f'"{format_cards(cards)}" onto "{format_cards(meld.cards)}"'
+    shown = f"{quote(cards)} onto {quote(meld.cards)}"
     if any(c.is_joker for c in cards) and not r.jokers:
         raise IllegalActionError(f"{shown}: no jokers in the standard game", rule="R1.1")
     naturals = [c for c in cards if not c.is_joker]
@@ -359,7 +360,7 @@ def extend_meld(
     if bad:
         suit = meld.suit.name_word.removesuffix("s") if meld.suit else "?"
         raise IllegalActionError(
-            f"{shown}: {bad[0]} is not a {suit}; the run would break", rule="R3.3"
+            f"{shown}: {bad[0].symbol} is not a {suit}; the run would break", rule="R3.3"
         )
     bases = [meld]
     if r.round_the_corner and meld.start + 13 + len(meld.cards) - 1 <= 27:

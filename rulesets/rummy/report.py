@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.cards import format_cards
+from rulesets.cards import parse_cards
 from rulesets.protocol import Ending as GameEnding
 from rulesets.protocol import Verdict
 from rulesets.rummy.actions import (
@@ -35,7 +35,7 @@ from rulesets.rummy.summary import (
     RummySummary,
 )
 from rulesets.rummy.table import Table
-from rulesets.words import names_and
+from rulesets.words import card_words, names_and
 
 
 class Report(Table):
@@ -195,7 +195,8 @@ class Report(Table):
                 legal=True,
                 kind=out.kind,
                 rule="R7",
-                reason=f'"{act.card}" takes the place of the joker: "{format_cards(out.cards)}"',
+                reason=f"{card_words(parse_cards(act.card))} takes the place of the joker: "
+                f"{card_words(out.cards)}",
                 cards=tuple(str(c) for c in out.cards),
                 notes=notes,
             )

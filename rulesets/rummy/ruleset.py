@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from rulesets.cards import Card, format_cards
+from rulesets.cards import Card
 from rulesets.errors import IllegalActionError, RulesetError
 from rulesets.facade import RulesetBase
 from rulesets.protocol import (
@@ -50,7 +50,7 @@ from rulesets.rummy.melds import (
 from rulesets.rummy.simulate import random_record
 from rulesets.rummy.suggest import advise
 from rulesets.seats import left_of
-from rulesets.words import quote_cards as quote
+from rulesets.words import card_words as quote
 
 __all__ = ["RULESET", "RummyRuleset"]
 
@@ -61,7 +61,7 @@ def _check_rest(cards: tuple[Card, ...], hand: Sequence[Card]) -> None:
     if clash:
         card = sorted(clash)[0]
         raise IllegalActionError(
-            f'{quote(cards)}: {card} is also listed in the rest of the hand "{format_cards(hand)}";'
+            f"{quote(cards)}: {card.symbol} is also listed in the rest of the hand {quote(hand)};"
             " a pack holds each card once",
             rule="R1.1",
         )

@@ -6,6 +6,7 @@ a table: at most one new meld (unless "Several melds a turn"), lay-offs onto
 the melds on the table, "Meld before laying off" and "Discard to go out"
 respected; the line it returns leaves the least penalty in hand.
 
+>>> from rulesets.cards import format_cards
 >>> s = suggest("7H 7S 7D 7C 8H 9H")
 >>> [format_cards(m.cards) for m in s.melds], s.points
 (['7S 7D 7C', '7H 8H 9H'], 0)
@@ -24,7 +25,7 @@ from functools import cache
 from itertools import combinations
 from typing import Final
 
-from rulesets.cards import JOKER, Card, Rank, Suit, format_cards, parse_cards
+from rulesets.cards import JOKER, Card, Rank, Suit, parse_cards
 from rulesets.errors import CardParseError, IllegalActionError
 from rulesets.protocol import Advice, HouseRulesBase, Verdict
 from rulesets.rummy.melds import (
@@ -39,7 +40,7 @@ from rulesets.rummy.melds import (
     rank_at,
     run_bounds_ok,
 )
-from rulesets.words import quote_cards as quote
+from rulesets.words import card_words as quote
 
 __all__ = ["Suggestion", "advise", "suggest"]
 
@@ -278,6 +279,7 @@ def suggest(hand: Sequence[Card] | str, rules: HouseRulesBase | None = None) -> 
 
     Sets and runs may share no card (R2.3); the search tries every partition.
 
+    >>> from rulesets.cards import format_cards
     >>> s = suggest("7H 7S 7D 8H 9H")
     >>> [format_cards(m.cards) for m in s.melds], s.points
     (['7H 8H 9H'], 14)
@@ -388,7 +390,7 @@ def _advice(plays: list[Verdict], left: tuple[Card, ...], points: int, r: RummyR
     elif not left:
         notes.append("the last card goes down: the hand ends at once (R4.1)")
     reason = "; ".join(v.reason for v in plays) if plays else "nothing to put down this turn"
-    kept = f'; keep "{format_cards(left)}" ({points} penalty points)' if left else ""
+    kept = f"; keep {quote(left)} ({points} penalty points)" if left else ""
     return Advice(
         plays=tuple(plays),
         left=tuple(str(c) for c in left),

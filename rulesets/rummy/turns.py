@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from rulesets.cards import Card, format_cards
+from rulesets.cards import Card
 from rulesets.rummy.actions import (
     Discard,
     Draw,
@@ -28,7 +28,7 @@ from rulesets.rummy.melds import (
 )
 from rulesets.rummy.state import Hand, State, TableMeld, refuse
 from rulesets.rummy.table import Table
-from rulesets.words import quote_cards as quote
+from rulesets.words import card_words as quote
 
 
 class Turns(Table):
@@ -78,7 +78,9 @@ class Turns(Table):
     def _draw(self, hand: Hand, player: str, act: Draw, entered: tuple[Card, ...] | None) -> Draw:
         card = card_of(act.card, self._rules, act.card_value) if act.card is not None else None
         if card is not None and entered is not None and card in entered and not card.is_joker:
-            raise refuse(f'draw "{card}" by {player}: {card} is already in your hand', "R1.1")
+            raise refuse(
+                f"draw {card.symbol} by {player}: {card.symbol} is already in your hand", "R1.1"
+            )
         if not hand.turns:
             return act  # draws are only refereed when turns are logged
         if player != hand.turn:
@@ -100,7 +102,10 @@ class Turns(Table):
             raise refuse(f"draw by {player}: the discard pile is empty", "R3.1")
         top = hand.top
         if card is not None and top is not None and card != top:
-            raise refuse(f'draw "{card}" by {player}: the top of the discard pile is {top}', "R3.1")
+            raise refuse(
+                f"draw {card.symbol} by {player}: the top of the discard pile is {top.symbol}",
+                "R3.1",
+            )
         taken = card if card is not None else top
         hand.pile.pop()
         hand.drawn_discard = taken
@@ -139,12 +144,12 @@ class Turns(Table):
         """A-R15: a stock draw may not name a card the table knows is elsewhere."""
         if card is None or card.is_joker:
             return
-        what = f'draw "{card}" from the stock by {player}'
+        what = f"draw {card.symbol} from the stock by {player}"
         expected = hand.stock_known[0] if hand.stock_known else None
         if expected is not None and card != expected:
             raise refuse(
                 f"{what}: the pile was turned over as it lay ({house_rule('no_shuffle')}),"
-                f" so the next card of the stock is {expected}",
+                f" so the next card of the stock is {expected.symbol}",
                 "A-R15",
             )
         if card in hand.pile:
@@ -155,7 +160,7 @@ class Turns(Table):
             where = "was drawn earlier in this hand"
         else:
             return
-        raise refuse(f"{what}: {card} {where}, so it is not in the stock", "A-R15")
+        raise refuse(f"{what}: {card.symbol} {where}, so it is not in the stock", "A-R15")
 
     def _going_out_check(
         self, hand: Hand, player: str, n: int, what: str, entered: tuple[Card, ...] | None
@@ -185,7 +190,7 @@ class Turns(Table):
         if missing:
             card = next(iter(missing))
             raise refuse(
-                f'{what}: {card} is not in the hand entered ("{format_cards(entered)}")', rule
+                f"{what}: {card.symbol} is not in the hand entered ({quote(entered)})", rule
             )
 
     def _place(self, hand: Hand, player: str, cards: Sequence[Card], *, spent: bool) -> None:
@@ -196,7 +201,7 @@ class Turns(Table):
                 hand.seen.add(c)
                 hand.held.discard(c)
         if hand.jokers_out > JOKERS_IN_PACK:
-            raise refuse(f"{format_cards(cards)}: the pack has only {JOKERS_IN_PACK} jokers", "R7")
+            raise refuse(f"{quote(cards)}: the pack has only {JOKERS_IN_PACK} jokers", "R7")
         # in the order of the log, whoever put cards down before this player did so on an
         # earlier turn (the hand ends the moment someone goes out, R4.1)
         hand.earlier |= {q for q, n in hand.placed.items() if n and q != player}
@@ -272,7 +277,7 @@ class Turns(Table):
         self, hand: Hand, player: str, act: SwapJoker, entered: tuple[Card, ...] | None
     ) -> TableMeld:
         card = card_of(act.card, self._rules, act.card_value)
-        what = f'swap "{card}" for a joker by {player}'
+        what = f"swap {card.symbol} for a joker by {player}"
         if not self._rules.joker_swap:
             raise refuse(f"{what}: jokers stay put ({house_rule('joker_swap')} allows it)", "R7")
         target = self._target(hand, act.meld, what)
@@ -281,9 +286,7 @@ class Turns(Table):
         shape = target.shape
         index = _joker_for(shape, card)
         if index is None:
-            raise refuse(
-                f'{what}: no joker in "{format_cards(shape.cards)}" stands for {card}', "R7"
-            )
+            raise refuse(f"{what}: no joker in {quote(shape.cards)} stands for {card.symbol}", "R7")
         new = TableMeld(target.index, target.owner, shape.with_card(index, card))
         hand.melds[target.index] = new
         # the card goes down and the joker comes back: the hand keeps its size
@@ -295,7 +298,7 @@ class Turns(Table):
         self, hand: Hand, player: str, act: Discard, entered: tuple[Card, ...] | None
     ) -> Discard:
         card = card_of(act.card, self._rules, act.card_value) if act.card is not None else None
-        what = f'discard "{card or "?"}" by {player}'
+        what = f"discard {card.symbol if card else 'a card'} by {player}"
         if card is not None:
             self._check_holds(entered, [card], what, "R3.4")
         if not hand.turns:
@@ -306,7 +309,7 @@ class Turns(Table):
                 "R3.4",
             )
         if card is not None and not card.is_joker and card in hand.seen:
-            raise refuse(f"{what}: {card} is on the table", "R2.3")
+            raise refuse(f"{what}: {card.symbol} is on the table", "R2.3")
         hand.counts[player] -= 1
         hand.pile.append(card)
         if card is not None:

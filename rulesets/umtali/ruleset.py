@@ -272,7 +272,11 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
                 points=20,
                 rule="U9.2",
                 breakdown=((format_cards(cards), 20),),
-                notes=("K+Q of one suit melded as one marriage: 20 (A-U14)",),
+                # our ruling A-U14: "counts double" is 20 for the pair, not 40
+                notes=(
+                    f"{format_cards(cards, symbols=True)} melded together are one marriage:"
+                    " 20 points, not 40",
+                ),
             )
         breakdown = tuple((str(c), card_points(c)) for c in cards)
         notes: tuple[str, ...] = ()
@@ -284,7 +288,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
         if suits_kq:
             notes = (
                 "K and Q among other cards count as singles (5 + 5); score a marriage on "
-                "its own for 20 (U9.2)",
+                "its own for 20",
             )
         return ScoreReport(
             points=sum(p for _, p in breakdown), rule="U9.1", breakdown=breakdown, notes=notes

@@ -123,7 +123,7 @@ def test_umtali_extension_and_whole_hand(app_server: AppServer, phone_page: Any)
     _tap(page, "9C")
     _says(_verdict(page), re.compile(r"^Not legal"), timeout=10_000)
     expect(page.get_by_test_id("checker-rule-link")).to_have_accessible_name(
-        re.compile(r"^Rule U6")
+        re.compile(r"^What can be played on what, rule U6")
     )
     stable_screenshot(page, "checker-umtali-extend-phone")
 

@@ -179,11 +179,11 @@ def start_game(page: Any, url: str, rules: dict[str, str], switches: list[str]) 
         page.keyboard.press("Enter")
         expect(page.get_by_text(f"{seat}. {name}")).to_be_visible(timeout=TIMEOUT)
     page.get_by_role("radio", name="Ann").click()
-    assert_words_people_use(page, "new game")
+    assert_words_people_use(page, "new game", penalty=True)
     if switches or rules:  # the house rules fold into one row that opens them
         page.get_by_test_id("house-rules").click()
         expect(page.get_by_test_id("house-rules-done")).to_be_visible(timeout=TIMEOUT)
-        assert_words_people_use(page, "house rules")
+        assert_words_people_use(page, "house rules", penalty=True)
         for name in switches:
             switch = page.get_by_test_id(f"rummy-rules-{name}").get_by_role("switch")
             switch.scroll_into_view_if_needed()
@@ -206,7 +206,7 @@ def rule_sheet_and_back(page: Any, link: str, heading: str) -> None:
     expect(page.get_by_test_id("rule-sheet")).to_be_visible(timeout=TIMEOUT)
     expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=TIMEOUT)
     assert page.url == before  # nothing navigated: the table is still underneath
-    assert_words_people_use(page, "the rule sheet")
+    assert_words_people_use(page, "the rule sheet", penalty=True)
     tap(page, "rule-sheet-close")
     expect(page.get_by_test_id("rule-sheet")).to_have_count(0, timeout=TIMEOUT)
     assert page.url == before
@@ -227,7 +227,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     start_game(page, fresh_server.url, {"target": "50"}, ["going_rummy_double"])
     said(page, "hand-status", "Hand 1: Ann deals; Bob, on the dealer's left, plays first.")
     scoreline(page, "Ann 0 · Bob 0 · Cy 0", "Hand 1 · Ann deals")
-    assert_words_people_use(page, "the table")
+    assert_words_people_use(page, "the table", penalty=True)
 
     # ---- hand 1: the table log; the referee answers in the bar -------------------------
     tap(page, "table-log-switch")
@@ -237,12 +237,12 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     named(
         page,
         "log-verdict",
-        'Not allowed. "QH KH AH": the ace is low, so Q-K-A is not a run'
+        "Not allowed. Q♥ K♥ A♥: the ace is low, so Q-K-A is not a run"
         " (the house rule “Ace high or low” allows it) (rule R2.2)",
     )
     expect(page.get_by_test_id("log-verdict-rule").get_by_role("button")).to_be_attached()
     expect(page.get_by_test_id("log-record").get_by_role("button")).to_be_disabled()
-    assert_words_people_use(page, "the table log")
+    assert_words_people_use(page, "the table log", penalty=True)
     painted_screenshot(page, "rummy-illegal-meld-phone")
     # the rule opens in a sheet over the table; closing it finds the table as it was
     rule_sheet_and_back(page, "log-verdict-rule", "Rule R2.2 · Rummy")
@@ -251,14 +251,18 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     named(
         page,
         "log-verdict",
-        'Not allowed. "QH KH AH": the ace is low, so Q-K-A is not a run'
+        "Not allowed. Q♥ K♥ A♥: the ace is low, so Q-K-A is not a run"
         " (the house rule “Ace high or low” allows it) (rule R2.2)",
     )
 
     tap(page, "log-clear")
     tap(page, "log-player-bob")
     log_cards(page, ["7H", "8H", "9H"], "7♥ 8♥ 9♥")
-    named(page, "log-verdict", 'Run: 24 points. "7H 8H 9H" is a run of 3 cards (rule R2.2)')
+    named(
+        page,
+        "log-verdict",
+        "Run: 24 penalty points out of the hand. 7♥ 8♥ 9♥ is a run of 3 cards (rule R2.2)",
+    )
     tap(page, "log-record")
     said(page, "meld-1", "Meld 1: Bob's run, 7♥ 8♥ 9♥")
     chosen(page, "log-player-cy")  # the turn passes on: Cy next
@@ -278,7 +282,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     named(
         page,
         "log-verdict",
-        'Not allowed. "JS" onto "7H 8H 9H": JS is not a heart; the run would break (rule R3.3)',
+        "Not allowed. J♠ onto 7♥ 8♥ 9♥: J♠ is not a heart; the run would break (rule R3.3)",
     )
     tap(page, "log-clear")
     log_cards(page, ["10H"], "10♥")
@@ -286,7 +290,8 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     named(
         page,
         "log-verdict",
-        'Run: 10 points. "10H" lays off onto "7H 8H 9H", making a 4-card run (rule R3.3)',
+        "Run: 10 penalty points out of the hand. 10♥ lays off onto 7♥ 8♥ 9♥, making a 4-card run"
+        " (rule R3.3)",
     )
     painted_screenshot(page, "rummy-table-log-phone")
     tap(page, "log-record")
@@ -304,13 +309,13 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     tap(page, "rem-ann-card-10H")  # on the table: greyed, a tap adds nothing
     cards(page, "rem-ann", ["KS", "7D"], "Ann", "K♠ 7♦")
     named(page, "live-ann", "Ann: penalty 17")
-    assert_words_people_use(page, "the hand over")
+    assert_words_people_use(page, "the hand over", penalty=True)
     painted_screenshot(page, "rummy-hand-over-phone")  # docs/rummy-hand-over-phone.png
     # the referee's rule from the bar opens over the hand over and closes back to it
     named(
         page,
         "hand-verdict",
-        "Hand end: 29 points. hand 1: Bob went out; this hand scores Ann 17, Bob 0, Cy 12"
+        "Hand end: 29 penalty points. hand 1: Bob went out; this hand scores Ann 17, Bob 0, Cy 12"
         " (rule R6.2)",
     )
     rule_sheet_and_back(page, "hand-verdict-rule", "Rule R6.2 · Rummy")
@@ -331,7 +336,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
         "Hand 1 is scored. Next, hand 2: Bob deals; Cy, on the dealer's left, plays first.",
     )
     painted_screenshot(page, "rummy-between-hands-phone")
-    assert_words_people_use(page, "between hands")
+    assert_words_people_use(page, "between hands", penalty=True)
     tap(page, "start-hand")
     said(page, "hand-status", "Hand 2: Bob deals; Cy, on the dealer's left, plays first.")
 
@@ -369,7 +374,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     tap(page, "live-ann")
     cards(page, "rem-ann", ["AC"], "Ann", "K♠ 7♦ A♣")
     named(page, "live-ann", "Ann: penalty 18")
-    assert_words_people_use(page, "correcting hand 1")
+    assert_words_people_use(page, "correcting hand 1", penalty=True)
     confirm(
         page, "This hand: Ann 18 · Bob 0 · Cy 12 typed\nTotals after it: Ann 18 · Bob 0 · Cy 12"
     )
@@ -383,7 +388,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     # the collapsed scoreboard opens the totals on the board with one tap, and folds back
     tap(page, "scoreline")
     said(page, "total-bob", "Bob: total 26 penalty points")
-    assert_words_people_use(page, "the totals")
+    assert_words_people_use(page, "the totals", penalty=True)
     tap(page, "scoreline")
     expect(page.get_by_test_id("total-bob")).to_have_count(0, timeout=TIMEOUT)
 
@@ -408,7 +413,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     said(page, "rank-cy", "1. Cy: 28 penalty points, winner")
     said(page, "rank-bob", "3. Bob: 66 penalty points")
     expect(page.get_by_test_id("hand-over")).to_have_count(0)
-    assert_words_people_use(page, "the result")
+    assert_words_people_use(page, "the result", penalty=True)
     painted_screenshot(page, "rummy-result-phone")
     board_show(page, page.get_by_test_id("hand-3-bob"))
     said(page, "hand-3-bob", "Hand 3, Bob: K♦ Q♣ J♥ 10♠ = 40")
@@ -476,21 +481,25 @@ def test_rummy_hand_over_nothing_moves_and_all_on_one_screen(
         tap(page, "went-out-bob")  # Cy, on Bob's left, shows first
         expect(page.get_by_test_id("rem-cy-card-KS")).to_have_count(1, timeout=TIMEOUT)
         chips = [f"live-{p.lower()}" for p in players if p != "Bob"] + ["went-out-bob"]
-        for ident in [*chips, "confirm-hand", "undo", "next-player", "typed-switch-cy"]:
+        for ident in [*chips, "confirm-hand", "undo", "typed-switch-cy"]:
             seen = visible_box(page, page.get_by_test_id(ident))
             assert seen is not None and seen["height"] == seen["full"]["height"], ident
+        # no Next before a first card: it would skip Cy (issue 18); it comes with one
+        expect(page.get_by_test_id("next-player")).to_have_count(0)
         grid = page.locator("[flt-semantics-identifier^='rem-cy-card-']")
         assert grid.count() == 52
         for i in range(grid.count()):
             seen = visible_box(page, grid.nth(i))
             assert seen is not None and seen["height"] == seen["full"]["height"], i
-        assert_words_people_use(page, "the hand over")
+        assert_words_people_use(page, "the hand over", penalty=True)
         before = settled_boxes(page)
         tap(page, "rem-cy-card-KS")
         said(page, "rem-cy-chosen", "Cy's cards: K♠")
         named(page, "live-cy", "Cy: penalty 10")
         after = settled_boxes(page)
         assert_nothing_moved(before, after, tolerance=2, where="first card tap")
+        seen = visible_box(page, page.get_by_test_id("next-player"))
+        assert seen is not None and seen["height"] == seen["full"]["height"], "next-player"
         if len(players) == 6:
             painted_screenshot(page, "rummy-hand-over-6-phone")
         # Won't show: the keypad takes the grid's room; the players, the row's buttons
@@ -518,7 +527,7 @@ def test_rummy_screens_at_desktop_size(fresh_server: AppServer, browser: Any, da
     watch_server(page)  # before the app's websocket opens: tap() waits on its answers
     try:
         start_game(page, fresh_server.url, {"target": "10"}, [])
-        assert_words_people_use(page, "the table")
+        assert_words_people_use(page, "the table", penalty=True)
         painted_screenshot(page, f"rummy-table-start-{name}")
         tap(page, "table-log-switch")
         tap(page, "log-player-bob")
@@ -540,7 +549,7 @@ def test_rummy_screens_at_desktop_size(fresh_server: AppServer, browser: Any, da
         for card in ("KS", "7D"):
             tap(page, f"rem-ann-card-{card}")
         named(page, "live-ann", "Ann: penalty 17")
-        assert_words_people_use(page, "the hand over")
+        assert_words_people_use(page, "the hand over", penalty=True)
         painted_screenshot(page, f"rummy-hand-over-{name}")  # docs/rummy-desktop.png
         confirm(
             page,
@@ -548,7 +557,7 @@ def test_rummy_screens_at_desktop_size(fresh_server: AppServer, browser: Any, da
             "This ends the game: Bob wins.",
         )
         said(page, "result", "Result: Bob wins with 0 penalty points.")
-        assert_words_people_use(page, "the result")
+        assert_words_people_use(page, "the result", penalty=True)
         painted_screenshot(page, f"rummy-result-{name}")
         assert unexpected_external(page) == []
     finally:

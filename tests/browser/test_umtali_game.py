@@ -185,15 +185,16 @@ def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: An
     shows(page, "scoreline", "Ann 0 · Bob 0. Hand 1 of 4 · Bob to play")
     typed(page, "meld", "meld cards", "JH JD JS")
     verdict(page, "jacks never form a set")
-    expect(
-        page.get_by_test_id("verdict-rule").get_by_role("button", name="Rule U5.1")
-    ).to_have_count(1)
+    # the link shows the rule's title, its ID small ("Sets U5.1"), and is read so
+    link = page.get_by_test_id("verdict-rule")
+    expect(link).to_have_accessible_name("Sets, rule U5.1")
+    expect(link.get_by_role("button", name=re.compile(r"^Sets\s+U5\.1$"))).to_have_count(1)
     expect(page.get_by_test_id("add-meld").get_by_role("button")).to_be_disabled()
     shot("illegal-meld")
     # the rule link opens the rule in a sheet over the table; closing it returns to the
     # same table, the entry still picked
     before = page.url
-    settled_click(page, page.get_by_test_id("verdict-rule").get_by_role("button", name="Rule U5.1"))
+    settled_click(page, link.get_by_role("button", name=re.compile(r"^Sets\s+U5\.1$")))
     expect(page.get_by_test_id("rule-sheet")).to_be_visible(timeout=T)
     expect(page.get_by_role("heading", name="Rule U5.1 · Umtali")).to_be_visible()
     assert page.url == before

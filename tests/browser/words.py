@@ -8,12 +8,19 @@
 * a dotted internal ID beyond the rule IDs we publish (``R7.joker_swap``, cite ``R7``);
 * a plural that does not agree with its number: ``1 points``, ``1 more players``,
   ``2 point``;
-* a double full stop (``Refused..``).
+* a double full stop (``Refused..``);
+* a button named by a bare rule ID (``Rule U8.1``: a rule link shows the rule's
+  title, its ID small) or calling one of our rulings a rule (``rule A-U14``: it is
+  "our ruling A-U14").
 
 ``house_rule_problems(text)`` is stricter, for a house rule's title and explanation
 (issue 18): also no source code or ruling number in brackets (``(A-U17)``,
 ``(U4.2 variant, PGC)``, ``(M5.6)``) -- a house rule says what it changes, in
-players' words -- and no card written in letters (``5H 6H 7H``; ``5♥ 6♥ 7♥``).
+players' words -- and no card written in letters (``5H 6H 7H``; ``5♥ 6♥ 7♥``).  The referee's own
+prose on screen (reasons and notes) is held to the same: :func:`prose_problems`.
+
+``penalty_problems(texts)`` is for a game scored in penalty points (Rummy): a meld
+is never "worth" points there (``Run: 24 points``); its points come out of the hand.
 
 Typed text (the values of text fields) is not read: it is the players' own.
 """
@@ -23,7 +30,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["assert_words_people_use", "house_rule_problems", "word_problems"]
+__all__ = [
+    "assert_words_people_use",
+    "house_rule_problems",
+    "link_problems",
+    "penalty_problems",
+    "prose_problems",
+    "word_problems",
+]
 
 SNAKE_CASE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 INTERNAL_ID = re.compile(r"\b(?:A-)?[URM]\d+(?:\.\d+)*\.[a-z_][a-z0-9_]*\b")
@@ -40,6 +54,22 @@ _ID = r"(?:A-)?[URM]\d+(?:\.\d+)*"
 SOURCE_CODE = re.compile(rf"\((?:[^()]*[ ,])?{_ID}(?:-{_ID})?(?:[ ,][^()]*)?\)")
 #: a card in letters: 5H, 10S, QD, AC (not "10-point", not a rule ID)
 CARD_CODE = re.compile(r"(?<![\w.-])(?:10|[2-9AKQJ])[HSDC](?![\w.-])")
+
+#: a button that names a rule by its ID alone ("Rule U8.1", "Rule A-R14")
+BARE_RULE = re.compile(rf"^Rule {_ID}$")
+#: one of our rulings called a rule ("Umtali rule A-U14: Our ruling: ...")
+RULING_AS_RULE = re.compile(r"\brule A-[URM]\d+", re.IGNORECASE)
+#: a meld's headline giving it a worth in points ("Run: 24 points", "Set: 1 point")
+MELD_WORTH = re.compile(r"^(?:Run|Set|Lay off|Meld|Allowed)\b[^.]*?: -?\d+ points?(?! out)\b")
+
+#: the names of every button in the semantics tree
+_READ_BUTTONS = """() => {
+  const host = document.querySelector('flt-semantics-host');
+  if (!host) return [];
+  return [...host.querySelectorAll('[role="button"]')]
+    .map(el => (el.getAttribute('aria-label') || el.textContent || '').trim())
+    .filter(t => t);
+}"""
 
 #: every aria-label and every piece of text in Flutter's semantics tree, but no
 #: text-field values (they are typed, not written by us)
@@ -92,9 +122,50 @@ def house_rule_problems(text: str) -> list[str]:
     return found
 
 
-def assert_words_people_use(page: Any, where: str = "") -> None:
-    """Fail if the screen shown in ``page`` says anything in the code's words."""
+def prose_problems(text: str) -> list[str]:
+    """The referee's reasons and notes as a screen shows them: the checks of
+    :func:`house_rule_problems` (no "(A-U14)", no "QH KH AH").
+
+    >>> prose_problems("K♥ Q♥ melded together are one marriage: 20 points, not 40")
+    []
+    >>> len(prose_problems('"QH KH AH": the ace is low (A-R3)'))  # (A-R3), QH, KH, AH
+    4
+    """
+    return house_rule_problems(text)
+
+
+def link_problems(labels: list[str]) -> list[str]:
+    """Each button name that cites a rule by its bare ID or calls a ruling a rule.
+
+    >>> link_problems(["Rule U8.1", "Umtali rule A-U14: Our ruling: a marriage is worth 20"])
+    ["bare rule ID 'Rule U8.1'", "'rule A-U14' in 'Umtali rule A-U14: Our ruling: a marriage \
+is worth 20'"]
+    >>> link_problems(["Going out, rule U8.1", "A marriage is worth 20, our ruling A-U14"])
+    []
+    """
+    found = [f"bare rule ID {t!r}" for t in labels if BARE_RULE.match(t)]
+    for t in labels:
+        found.extend(f"{m.group(0)!r} in {t!r}" for m in RULING_AS_RULE.finditer(t))
+    return found
+
+
+def penalty_problems(texts: list[str]) -> list[str]:
+    """Each text of a penalty-points game that calls a meld worth points.
+
+    >>> penalty_problems(["Run: 24 points. 7♥ 8♥ 9♥ is a run of 3 cards"])
+    ["'Run: 24 points' in 'Run: 24 points. 7♥ 8♥ 9♥ is a run of 3 cards'"]
+    >>> penalty_problems(["Run: 24 penalty points out of the hand. 7♥ 8♥ 9♥ is a run"])
+    []
+    """
+    return [f"{m.group(0)!r} in {t!r}" for t in texts for m in MELD_WORTH.finditer(t)]
+
+
+def assert_words_people_use(page: Any, where: str = "", *, penalty: bool = False) -> None:
+    """Fail if the screen shown in ``page`` says anything in the code's words (and, in a
+    game scored in penalty points, if a meld is called worth points)."""
     texts: list[str] = page.evaluate(_READ_TREE)
     assert texts, f"{where or page.url}: the accessibility tree is empty (semantics not on?)"
-    problems = word_problems(texts)
+    problems = word_problems(texts) + link_problems(page.evaluate(_READ_BUTTONS))
+    if penalty:
+        problems += penalty_problems(texts)
     assert not problems, f"{where or page.url}: " + "; ".join(problems)

@@ -27,7 +27,7 @@ def test_r7_check_qka_legal_with_ace_high_or_low(capsys: pytest.CaptureFixture[s
 def test_r2_2_check_qka_illegal_by_default(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "check", "rummy", "QH", "KH", "AH", "--json")
     assert code == 1 and out["legal"] is False and out["rule"] == "R2.2"
-    assert "QH KH AH" in str(out["reason"])
+    assert "Q♥ K♥ A♥" in str(out["reason"])
 
 
 def test_r3_3_check_lay_off_onto_set(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import flet as ft
 
 from companion.hub import TableHub
+from companion.rulebook import section
 from companion.session import GameSession
 from companion.storage import MemoryRepository
 from companion.views.rummoli_table import RummoliTable
@@ -176,11 +177,11 @@ def test_m4_4_tied_poker_leaves_the_odd_chip_and_a_m8_two_layers_do_not_pay() ->
         ]
         # every line links to the rule it cites
         assert [t.label(f"statement-cy-line-{i}-rule") for i in range(len(cy))] == [
-            "Rule M1.3",
-            "Rule M4.2",
-            "Rule M4.4",
-            "Rule M6.1",
-            "Rule A-M11",
+            "The ante, rule M1.3",
+            "Betting, rule M4.2",
+            "Tied poker hands, rule M4.4",
+            "Going out, rule M6.1",
+            f"{section('A-M11').name}, our ruling A-M11",  # type: ignore[union-attr]
         ]
         assert game.summary.detail.chips_total == 210
 
@@ -292,7 +293,7 @@ def test_m7_1_the_deal_is_refused_in_the_referees_words() -> None:
         assert t.semantics("deal").content.disabled
         verdict = t.label("deal-verdict")
         assert "fewer than two players can pay the ante" in verdict
-        assert t.label("deal-verdict-rule") == "Rule M7.1"
+        assert t.label("deal-verdict-rule") == "When to stop, rule M7.1"
         await t.tap("end-game")
         assert game.summary.phase == "over"
 

@@ -14,6 +14,7 @@ import pytest
 
 from companion.components.rummy_entry import (
     cards_expected,
+    cards_known,
     corrected,
     hand_end_action,
     hand_end_index,
@@ -129,7 +130,7 @@ def next_deal_after(s: GameSession) -> dict[str, Any]:
 def test_r2_2_meld_verdict_cites_rule_and_r3_3_lay_off_verdict() -> None:
     s = new_session()
     bad = meld_verdict(s, "Cy", parse_cards("QH KH AH"))
-    assert not bad.legal and bad.rule == "R2.2" and "QH KH AH" in bad.reason
+    assert not bad.legal and bad.rule == "R2.2" and "Q♥ K♥ A♥" in bad.reason
     good = meld_verdict(s, "Bob", parse_cards("7H 8H 9H"))
     assert good.legal and good.rule == "R2.2"
     assert s.add({"type": "meld", "player": "Bob", "cards": ["7H", "8H", "9H"]}) is None
@@ -295,7 +296,9 @@ def test_r2_2_component_table_log_refuses_and_lays_off() -> None:
         await sc.click("log-player-bob")
         for card in ("7H", "8H", "9H"):
             await sc.click(f"log-card-{card}")
-        assert sc.label("log-verdict").startswith('Run: 24 points. "7H 8H 9H" is a run')
+        assert sc.label("log-verdict").startswith(
+            "Run: 24 penalty points out of the hand. 7♥ 8♥ 9♥ is a run"
+        )
         await sc.click("log-record")
         assert [list(m.cards) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
         # the turn passes: Cy is next after Bob
@@ -481,7 +484,9 @@ def test_r2_2_table_log_cards_can_be_typed_too() -> None:
         await sc.change(field, "7h 8h 9h")
         await sc.fs.dispatch_event(field._i, "submit", None)
         await sc.flush()
-        assert sc.label("log-verdict").startswith('Run: 24 points. "7H 8H 9H" is a run')
+        assert sc.label("log-verdict").startswith(
+            "Run: 24 penalty points out of the hand. 7♥ 8♥ 9♥ is a run"
+        )
         await sc.click("log-record")
         assert [list(m.cards) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
         # recorded: the typed text goes, the next player comes up with nothing chosen
@@ -540,5 +545,57 @@ def test_r4_2_going_rummy_is_set_from_the_log() -> None:
         await sc.click("went-out-cy")  # choose again: Bob, who melded
         await sc.click("went-out-bob")
         assert sc.by_id("going-rummy").value is False
+
+    drive(game, scenario)
+
+
+#: clubs Ann shows (none is on the table)
+CLUBS = ("2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC")
+
+
+def test_hand_over_next_only_where_the_entry_cannot_move_on_by_itself() -> None:
+    """Issue 18: the penalty entry moved on by itself *and* had Next, so a player who
+    tapped Next after the last card skipped the player who had just come up.  Next is
+    offered only while the entry needs it: a player showing fewer cards than the most
+    the referee allows (melds not logged), or a typed total -- never before a first
+    card, never when the entry is about to move on by itself."""
+    game = new_session()
+    assert cards_expected(summary(game).detail.play, "Ann") == 7  # the most: not logged
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("hand-over")
+        await sc.click("went-out-cy")  # Ann, on Cy's left, shows first
+        assert not sc.has_id("next-player")  # nothing entered: nothing to move on from
+        for card in CLUBS[:6]:
+            await sc.click(f"rem-ann-card-{card}")
+            assert sc.has_id("next-player")  # she may hold fewer than 7: Next says so
+        await sc.click(f"rem-ann-card-{CLUBS[6]}")  # the 7th: on to Bob by itself
+        assert sc.has_id("rem-bob-card-KS") and not sc.has_id("rem-ann-card-KS")
+        assert not sc.has_id("next-player")  # a second tap there skips nobody
+        await sc.click("typed-switch-bob")
+        await sc.click("typed-bob-key-9")
+        assert sc.has_id("next-player")  # a total has no count to reach: Next (Bob is
+        # the last to show, so it has nobody to go to here)
+
+    drive(game, scenario)
+
+
+def test_hand_over_with_every_turn_logged_has_no_next_for_cards() -> None:
+    """With every turn logged the referee knows exactly how many cards Ann holds: the
+    entry moves on when they are all in, and fewer is not a choice (no Next)."""
+    game = GameSession.start(TableHub(MemoryRepository()), "rummy", PLAYERS, {})
+    assert game.add({"type": "start_hand", "dealer": "Ann", "turns": True}) is None
+    assert game.add({"type": "draw", "player": "Bob"}) is None
+    assert game.add({"type": "discard", "player": "Bob"}) is None
+    assert cards_known(summary(game).detail.play, "Ann") == 7
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("hand-over")
+        await sc.click("went-out-cy")
+        for card in CLUBS[:6]:
+            await sc.click(f"rem-ann-card-{card}")
+            assert not sc.has_id("next-player")
+        await sc.click(f"rem-ann-card-{CLUBS[6]}")
+        assert sc.has_id("rem-bob-card-KS") and not sc.has_id("rem-ann-card-KS")
 
     drive(game, scenario)

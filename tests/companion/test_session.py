@@ -180,7 +180,7 @@ def test_r2_2_a_refused_rummy_meld_names_its_rule(repo: GameRepository, hub: Tab
     s.add({"type": "start_hand", "dealer": "Cy"})
     refusal = s.add({"type": "meld", "player": "Bob", "cards": ["QH", "KH", "AH"]})
     assert refusal is not None and refusal.rule == "R2.2"
-    assert "QH KH AH" in refusal.message
+    assert "Q♥ K♥ A♥" in refusal.message
     assert len(repo.get_game(s.game_id).actions) == 1
 
 

@@ -59,6 +59,19 @@ def test_screen_address_answers_200_with_the_client_page(server: AppServer, addr
     assert b"flutter_bootstrap.js" in body, address  # the Flutter client's page
 
 
+@pytest.mark.parametrize("address", ["/", "/check", "/flutter_bootstrap.js", "/main.dart.mjs"])
+def test_pages_are_not_cross_origin_isolated(server: AppServer, address: str) -> None:
+    """Issue 18: with Flet's Cross-Origin-Opener/Embedder-Policy headers the page was
+    cross-origin isolated, so Chromium ran Flutter's skwasm renderer on a second thread
+    over shared memory, and it crashed now and then ("memory access out of bounds" in
+    skwasm.wasm), freezing the page: the rules page's Back could not be tapped.  Without
+    them the renderer draws on the page's own thread."""
+    with urllib.request.urlopen(server.url.rstrip("/") + address, timeout=10) as r:
+        names = {k.lower() for k in r.headers}
+    assert "cross-origin-opener-policy" not in names, address
+    assert "cross-origin-embedder-policy" not in names, address
+
+
 def test_missing_files_still_answer_404(server: AppServer) -> None:
     status, _ = _get(server.url + "no-such-file.js")
     assert status == 404

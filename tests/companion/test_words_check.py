@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rulebook import house_rules
+from companion.components.common import rule_link
+from companion.components.entry_bar import verdict_label
+from companion.rulebook import house_rules, section, sections
+from companion.views.rules import _section_tile
+from rulesets.cards import parse_cards
 from rulesets.rummoli.house_rules import RummoliRules
+from rulesets.rummy import LayOff, Meld, RummyGame, StartHand
 from rulesets.rummy.house_rules import RummyRules
-from tests.browser.words import house_rule_problems, word_problems
+from rulesets.rummy.ruleset import RULESET as RUMMY
+from rulesets.umtali.ruleset import RULESET as UMTALI
+from tests.browser.words import (
+    house_rule_problems,
+    link_problems,
+    penalty_problems,
+    prose_problems,
+    word_problems,
+)
 
 
 @pytest.mark.parametrize(
@@ -90,3 +103,86 @@ def test_the_rulebooks_house_rule_notes_are_worded_for_players(game: str) -> Non
     notes = house_rules(game)
     assert notes
     assert [p for h in notes for p in house_rule_problems(h.text)] == []
+
+
+# ------------------------------------------------- issue 18: a player's words everywhere
+
+
+@pytest.mark.parametrize(
+    ("labels", "caught"),
+    [
+        (["Rule U8.1"], True),  # a bare ID: the link showed no title
+        (["Rule A-R14"], True),
+        (["Umtali rule A-U14: Our ruling: a marriage is worth 20"], True),  # a ruling as a rule
+        (["Going out, rule U8.1"], False),
+        (["A marriage is worth 20, our ruling A-U14"], False),
+        (["Umtali rule U5.3: Marriage"], False),
+    ],
+)
+def test_link_words(labels: list[str], caught: bool) -> None:
+    assert bool(link_problems(labels)) is caught
+
+
+@pytest.mark.parametrize("rule", ["U8.1", "A-U14", "R7.joker_swap", "M5.6", "A-R11"])
+def test_a_rule_link_shows_the_rules_title_with_its_id_small(rule: str) -> None:
+    """The link every verdict carries: the rule's title, its ID small, named for a
+    screen reader in players' words (it was "Rule U8.1")."""
+    link = rule_link(rule)
+    sec = section(rule)
+    assert sec is not None
+    assert link_problems([link.label]) == [], link.label
+    assert link.label.startswith(sec.name) and link.label.endswith(sec.shown_id)
+    spans = link.content.content.spans
+    assert spans[0].text == sec.title and spans[1].text.strip() == sec.shown_id
+    assert spans[1].style.size < 14  # the ID small
+
+
+@pytest.mark.parametrize("game", ["umtali", "rummy", "rummoli"])
+def test_every_rules_search_result_is_labelled_in_players_words(game: str) -> None:
+    """A search result for one of our rulings read "Umtali rule A-U14: Our ruling: ..."."""
+    tiles = [_section_tile(s, "/rules", with_game=True) for s in sections(game)]
+    tiles += [_section_tile(s, "/rules") for s in sections(game)]
+    assert link_problems([t.label for t in tiles]) == []
+    assert any("our ruling" in t.label for t in tiles)
+
+
+def test_the_umtali_marriage_note_has_no_ruling_number() -> None:
+    """The score note said "K+Q of one suit melded as one marriage: 20 (A-U14)"."""
+    notes = UMTALI.score(parse_cards("KH QH")).notes
+    assert notes and [p for n in notes for p in prose_problems(n)] == []
+    assert "K♥ Q♥" in notes[0]
+    mixed = UMTALI.score(parse_cards("KH QH 5D")).notes
+    assert mixed and [p for n in mixed for p in prose_problems(n)] == []
+
+
+def _rummy_table() -> tuple[RummyGame, tuple[str, ...]]:
+    game = RUMMY.new_game(["Ann", "Bob", "Cy"], {})
+    game.push(StartHand(dealer="Ann"))
+    game.push(Meld(player="Bob", cards=["7H", "8H", "9H"]))
+    return game, ("QH KH AH", "7S 7D 7C", "AH 2H 3H", "QH KH 2C")
+
+
+def test_rummy_referee_prose_writes_cards_as_players_do() -> None:
+    """Rummy's reasons wrote cards in letters ("QH KH AH": ..., "JS" onto "7H 8H 9H")."""
+    game, melds = _rummy_table()
+    reasons = [RUMMY.check(parse_cards(m)).reason for m in melds]
+    for card in ("10H", "JS"):
+        reasons.append(game.judge(LayOff(player="Cy", cards=[card], meld=0)).reason)
+    assert all(reasons)
+    problems = [p for r in reasons for p in prose_problems(r)]
+    assert problems == [], problems
+    assert any("7♥ 8♥ 9♥" in r for r in reasons)
+
+
+def test_a_rummy_meld_is_not_worth_points_under_penalty_scoring() -> None:
+    """Rummy is scored in penalty points: "Run: 24 points" called a meld worth points.
+    ``points`` stays the card value of the meld (``check --json``), worded as what
+    melding takes out of the hand."""
+    v = RUMMY.check(parse_cards("7H 8H 9H"))
+    assert v.points == 24  # the public contract is unchanged
+    units = RUMMY.units()
+    shown = [verdict_label(v, units), RUMMY.checker.headline(v, units)]
+    assert penalty_problems(shown) == [], shown
+    assert "24 penalty points out of the hand" in shown[0]
+    # Umtali scores points: a meld there is worth them
+    assert "20 points" in verdict_label(UMTALI.check(parse_cards("KH QH")), UMTALI.units())

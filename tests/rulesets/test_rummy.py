@@ -223,7 +223,7 @@ def test_r2_2_ace_low_a23_legal() -> None:
 def test_r2_2_qka_illegal_in_standard_game() -> None:
     v = check("QH KH AH")
     assert not v.legal and v.rule == "R2.2"
-    assert "QH KH AH" in v.reason
+    assert "Q♥ K♥ A♥" in v.reason  # cards as players write them (issue 18)
 
 
 def test_r2_3_melds_on_table_cannot_be_rearranged() -> None:
@@ -707,7 +707,7 @@ def test_suggest_refuses_bad_input() -> None:
 def test_errors_repeat_input_and_name_rule() -> None:
     with pytest.raises(IllegalActionError) as exc:
         analyse_meld(parse_cards("QH KH AH"))
-    assert "QH KH AH" in str(exc.value) and "(R2.2)" in str(exc.value)
+    assert "Q♥ K♥ A♥" in str(exc.value) and "(R2.2)" in str(exc.value)
 
 
 def test_unknown_player_and_bad_actions_are_record_errors() -> None:
@@ -778,7 +778,7 @@ def test_judge_gives_a_verdict_against_the_table() -> None:
     assert g.table == ()  # judging changes nothing
     meld(g, "B", "7H JK 9H")
     v = g.judge({"type": "lay_off", "player": "C", "cards": ["QH"], "meld": 0})
-    assert not v.legal and v.rule == "R3.3" and "QH" in v.reason
+    assert not v.legal and v.rule == "R3.3" and "Q♥" in v.reason
     v = g.judge({"type": "lay_off", "player": "C", "cards": ["10H"], "meld": 0})
     assert v.legal and v.cards == ("7H", "JK", "9H", "10H")
 
