@@ -21,7 +21,7 @@ import flet as ft
 
 from companion.access import Capability, Table
 from companion.config import AppConfig
-from companion.hub import TableHub
+from companion.hub import HistoryListing, TableHub
 from companion.preferences import saved_theme
 from companion.preload import preload_in_background
 from companion.services import Services, ServicesContext
@@ -157,6 +157,17 @@ def App(services: Services, tokens: TokenStore | None = None) -> ft.Control:
     )
 
 
+def open_hub(config: AppConfig, *, deferred: bool = False) -> TableHub:
+    """The history of ``config`` opened with its hub of live games and its listing.
+
+    ``deferred``: history-list lines are saved on the listing's own worker thread
+    (the app serving devices), not on the tap's path; :meth:`TableHub.close` saves
+    those still waiting.  Raises :class:`StorageError` if the history cannot be opened.
+    """
+    repo = open_repository(config.data_dir)
+    return TableHub(repo, listing=HistoryListing(deferred=deferred))
+
+
 def build_main(
     config: AppConfig,
     hub: TableHub | None = None,
@@ -164,6 +175,7 @@ def build_main(
     table: Table | None = None,
     join_urls: Sequence[str] = (),
     tokens: Callable[[], TokenStore] | None = None,
+    deferred: bool = False,
 ) -> Callable[[ft.Page], None]:
     """The per-browser-session entry point Flet calls with each new page.
 
@@ -175,11 +187,13 @@ def build_main(
     gets a screen saying what to do instead; pokerkit loads in the background
     once the first screen is built (:mod:`companion.preload`).  With a
     ``table``, every session starts at the gate (see the module docstring).
-    ``tokens`` replaces the client storage of device tokens (tests).
+    ``tokens`` replaces the client storage of device tokens (tests).  ``deferred``:
+    the hub opened here saves history-list lines off the tap's path (see
+    :func:`open_hub`).
     """
     if hub is None:
         try:
-            hub = TableHub(open_repository(config.data_dir))
+            hub = open_hub(config, deferred=deferred)
         except StorageError as exc:
             from companion.views.cannot_open import cannot_open
 

@@ -6,11 +6,9 @@ import flet as ft
 
 from companion.app import build_main
 from companion.config import AppConfig
-from companion.hub import defer_listing
 
-defer_listing()
-
-main = build_main(AppConfig())
+#: history-list lines are saved off the tap's path (the hub's listing's worker)
+main = build_main(AppConfig(), deferred=True)
 
 if __name__ == "__main__":
     ft.run(main)

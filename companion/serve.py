@@ -313,14 +313,22 @@ def serve_web(config: AppConfig, host: str, port: int, *, pin: str | None = None
 
     at_table = bool(pin) or not is_loopback(host)
     table, urls = open_table(host, port, pin, config.data_dir) if at_table else (None, [])
-    from companion.hub import defer_listing
+    from companion.app import open_hub
+    from companion.storage import StorageError
 
-    defer_listing()  # a history-list line is saved after every screen has redrawn
-    asgi = web_app(config, table=table, join_urls=urls)
+    try:  # a history-list line is saved after every screen has redrawn (its worker)
+        hub: TableHub | None = open_hub(config, deferred=True)
+    except StorageError:
+        hub = None  # the app opens it again and says what to do
+    asgi = web_app(config, hub, table=table, join_urls=urls)
     url = f"http://{host}:{port}/"
     print(f"Rummy Companion is served at {url} (open it in a browser; Ctrl-C stops)", flush=True)
     server = _server_class()(server_config(asgi, host, port, at_table=at_table))
-    server.run()  # SIGINT/SIGTERM shut it down gracefully
+    try:
+        server.run()  # SIGINT/SIGTERM shut it down gracefully
+    finally:
+        if hub is not None:
+            hub.close()  # every history-list line still waiting is saved
     if not server.started:
         print(f"companion: could not serve on {host}:{port} (port in use?)", file=sys.stderr)
         return 1
@@ -331,11 +339,18 @@ def serve_web(config: AppConfig, host: str, port: int, *, pin: str | None = None
 def serve_desktop(config: AppConfig) -> int:
     import flet as ft
 
-    from companion.app import build_main
-    from companion.hub import defer_listing
+    from companion.app import build_main, open_hub
+    from companion.storage import StorageError
 
-    defer_listing()
-    ft.run(build_main(config), assets_dir=str(ASSETS_DIR))
+    try:  # history-list lines are saved off the tap's path (the hub's listing's worker)
+        hub: TableHub | None = open_hub(config, deferred=True)
+    except StorageError:
+        hub = None  # the app opens it again and says what to do
+    try:
+        ft.run(build_main(config, hub), assets_dir=str(ASSETS_DIR))
+    finally:
+        if hub is not None:
+            hub.close()  # every history-list line still waiting is saved
     return 0
 
 

@@ -136,10 +136,8 @@ class Services:
     def watch(self, page: Any) -> None:
         """Hear of the table (joins, seats, the table ending) and of the history (a game
         started or ended on any device) on ``page``'s own event loop."""
-        from companion.hub import watch_history
-
         self._page = weakref.ref(page)
-        watch_history(self)
+        self.hub.listing.follow(self)  # this history's list only, not every hub's
 
     def _table_changed(self) -> None:
         page = self._page() if self._page is not None else None
@@ -183,13 +181,11 @@ class Services:
     def history_changed(self) -> None:
         """This device changed the history: its lists, and every other device's, re-read it."""
         self.ui.history_revision += 1
-        from companion.hub import history_changed
-
-        history_changed()
+        self.hub.listing.changed()
 
     def history_heard(self) -> None:
-        """Any device changed the history (the hub calls this, maybe from another session):
-        the lists on this device's screen re-read it, on its own event loop."""
+        """Any device changed this history (its hub's listing calls this, maybe from another
+        session): the lists on this device's screen re-read it, on its own event loop."""
         page = self._page() if self._page is not None else None
         if page is None:
             self._bump_history()

@@ -51,7 +51,6 @@ from companion.hub import (
     TableEvent,
     TableHub,
     entry_key,
-    history_changed,
     listed_part,
     write_failed,
 )
@@ -169,7 +168,7 @@ class GameSession:
         except OSError as exc:  # disk full, no permission, read-only: in words
             raise write_failed(exc, "no game was started, the history is as it was") from None
         session = cls.open(hub, stored.id, who=who, repo=history)
-        history_changed()  # Home on every device shows it ("Continue")
+        hub.listing.changed()  # Home on every device of this history shows it ("Continue")
         return session
 
     def _attach(self, hub: TableHub, live: LiveGame, who: Who) -> None:

@@ -1,4 +1,4 @@
-"""One live game for every device at the table: the process-wide hub.
+"""One live game for every device at the table: the hub, one per history a process serves.
 
 Every write to a game goes through its one :class:`LiveGame`: serialized per game,
 judged against the current state, keyed so a retried tap applies once, and heard by
@@ -10,8 +10,9 @@ Rooms: :mod:`~companion.hub.live` (live writes: the one live game, its locks,
 undo/redo stacks, fan-out), :mod:`~companion.hub.events` (events and their
 words, refusals, write errors in words), :mod:`~companion.hub.keys` (idempotency
 keys, kept with the game), :mod:`~companion.hub.listing` (the history line and
-who follows the history list), :mod:`~companion.hub.registry` (the table
-registry: every live game of one history).
+who follows the history list: one per hub, ``hub.listing``),
+:mod:`~companion.hub.registry` (the table registry: every live game of one
+history).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from companion.hub.events import (
     write_failed,
 )
 from companion.hub.keys import KeyBook, entry_key
-from companion.hub.listing import defer_listing, history_changed, listed_part, watch_history
+from companion.hub.listing import HistoryListing, listed_part
 from companion.hub.live import LiveGame
 from companion.hub.registry import TableHub
 
@@ -41,13 +42,11 @@ __all__ = [
     "Refusal",
     "TableEvent",
     "TableHub",
-    "defer_listing",
     "describe_action",
     "KeyBook",
     "WriteFailed",
     "write_failed",
     "entry_key",
-    "history_changed",
-    "watch_history",
+    "HistoryListing",
     "listed_part",
 ]

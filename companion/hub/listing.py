@@ -1,16 +1,23 @@
 """The history line: what the history list shows of a game, saved off the request path,
-and who follows the list (see :mod:`companion.hub`)."""
+and who follows the list (see :mod:`companion.hub`).
+
+One :class:`HistoryListing` per history, made with its hub
+(:class:`companion.hub.TableHub`): nothing here is shared by the process, so two
+histories served in one process (two servers, two tests) neither wake each
+other's Home nor share a worker.
+"""
 
 from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Protocol
 
 from rulesets.protocol import Summary
 
-_LOCK = threading.Lock()
+__all__ = ["HistoryFollower", "HistoryListing", "listed_part"]
 
 
 def listed_part(summary: dict[str, Any] | Summary | None) -> tuple[Any, ...]:
@@ -36,41 +43,77 @@ def listed_part(summary: dict[str, Any] | Summary | None) -> tuple[Any, ...]:
     )
 
 
-#: saves history-list lines off the request path (the app); None: saved at once
-_LISTING_WORKER: ThreadPoolExecutor | None = None
+class HistoryFollower(Protocol):
+    """A screen's services following the history list (see :meth:`HistoryListing.follow`)."""
+
+    def history_heard(self) -> None: ...
 
 
-def defer_listing() -> None:
-    """Save history-list lines on a worker thread from now on (the app calls this once)."""
-    global _LISTING_WORKER
-    with _LOCK:
-        if _LISTING_WORKER is None:
-            _LISTING_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="listing")
+class HistoryListing:
+    """The history list of one history: who follows it, and where its lines are saved.
 
+    ``deferred``: save history-list lines on a worker thread of this listing (the
+    app: a save is a rewrite and several fsyncs, and every device's screen is
+    redrawn first); otherwise (scripts, tests, a phone's browser without threads)
+    a line is saved at once.  The choice is explicit: an event loop that happens
+    to be running (a test's browser driver) may never run a job handed to it.
+    """
 
-#: who follows the history list of every screen in this process (weakly held, by id)
-_HISTORY_WATCHERS: dict[int, weakref.ref[Any]] = {}
+    def __init__(self, *, deferred: bool = False) -> None:
+        self._lock = threading.Lock()
+        #: who follows this history's list (weakly held, by id)
+        self._followers: dict[int, weakref.ref[HistoryFollower]] = {}
+        self._worker: ThreadPoolExecutor | None = None
+        self._closed = False
+        if deferred:
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="listing")
 
+    @property
+    def deferred(self) -> bool:
+        """Are lines saved on this listing's worker thread (False: at once)?"""
+        return self._worker is not None
 
-def watch_history(watcher: Any) -> None:
-    """Call ``watcher.history_heard()`` whenever any device changes the history list: a
-    game started, finished, abandoned or brought back, or its line (hands, totals) moved
-    on -- so Home on every phone follows without a reload."""
-    key = id(watcher)
+    # ---- saving a line ----------------------------------------------------------------------
+    def save(self, job: Callable[[], None]) -> None:
+        """Run ``job`` (a line's save) on the worker, or at once when not deferred or closed."""
+        with self._lock:
+            worker = None if self._closed else self._worker
+            if worker is not None:
+                worker.submit(job)
+                return
+        job()
 
-    def gone(_: Any) -> None:
-        with _LOCK:
-            _HISTORY_WATCHERS.pop(key, None)
+    def close(self) -> None:
+        """Save every line still waiting, then save at once from now on (shutting down).
 
-    with _LOCK:
-        _HISTORY_WATCHERS[key] = weakref.ref(watcher, gone)
+        Lines handed to the worker are saved before this returns; the worker
+        would also be joined when the interpreter exits, this makes it explicit.
+        """
+        with self._lock:
+            self._closed = True
+            worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.shutdown(wait=True)
 
+    # ---- who follows the list ---------------------------------------------------------------
+    def follow(self, follower: HistoryFollower) -> None:
+        """Call ``follower.history_heard()`` whenever any device changes this history's
+        list: a game started, finished, abandoned or brought back, or its line (hands,
+        totals) moved on -- so Home on every phone follows without a reload."""
+        key = id(follower)
 
-def history_changed() -> None:
-    """Tell every screen following the history that it changed (see :func:`watch_history`)."""
-    with _LOCK:
-        refs = list(_HISTORY_WATCHERS.values())
-    for ref in refs:
-        watcher = ref()
-        if watcher is not None:
-            watcher.history_heard()
+        def gone(_: Any) -> None:
+            with self._lock:
+                self._followers.pop(key, None)
+
+        with self._lock:
+            self._followers[key] = weakref.ref(follower, gone)
+
+    def changed(self) -> None:
+        """Tell every screen following this history's list that it changed."""
+        with self._lock:
+            refs = list(self._followers.values())
+        for ref in refs:
+            follower = ref()
+            if follower is not None:
+                follower.history_heard()

@@ -11,7 +11,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from companion.hub import listing
 from companion.hub.events import (
     BUSY_ELSEWHERE,
     ELSEWHERE,
@@ -30,7 +29,7 @@ from companion.hub.events import (
     write_failed,
 )
 from companion.hub.keys import KeyBook
-from companion.hub.listing import history_changed, listed_part
+from companion.hub.listing import HistoryListing, listed_part
 from companion.storage import (
     GameRepository,
     GameStatus,
@@ -88,9 +87,15 @@ class LiveGame:
     """The one live game behind every device showing ``game_id`` (see the module doc)."""
 
     def __init__(
-        self, repo: GameRepository, game_id: str, ruleset_of: Callable[[str], Ruleset]
+        self,
+        repo: GameRepository,
+        game_id: str,
+        ruleset_of: Callable[[str], Ruleset],
+        listing: HistoryListing,
     ) -> None:
         self.repo = repo
+        #: the history list of the game's history (its hub's): told when the line moves on
+        self._listing = listing
         self.game_id = game_id
         self.lock = threading.RLock()
         self._ruleset_of = ruleset_of
@@ -565,19 +570,14 @@ class LiveGame:
     def _keep_listed(self) -> None:
         """Save the history list's line of the game after a change.
 
-        In the app (:func:`defer_listing` was called) the save runs on a worker
-        thread: it costs a rewrite and several fsyncs, and every device's screen is
-        redrawn first.  The line is a copy of the summary, saved again whenever the
-        game is opened, so a crash in between leaves it a change behind, never wrong
-        for long.  Otherwise (scripts, tests) it is saved at once.  The choice is
-        explicit: an event loop that happens to be running (a test's browser driver)
-        may never run a job handed to it.
+        In the app (the hub's listing is ``deferred``) the save runs on the
+        listing's worker thread: it costs a rewrite and several fsyncs, and every
+        device's screen is redrawn first.  The line is a copy of the summary, saved
+        again whenever the game is opened, so a crash in between leaves it a change
+        behind, never wrong for long.  Otherwise (scripts, tests) it is saved at
+        once (see :class:`~companion.hub.listing.HistoryListing`).
         """
-        worker = listing._LISTING_WORKER
-        if worker is None:
-            self._flush_listed()
-            return
-        worker.submit(self._flush_listed)
+        self._listing.save(self._flush_listed)
 
     def _flush_listed(self) -> None:
         with self._listed_lock:  # one save at a time, always of the latest summary
@@ -610,4 +610,4 @@ class LiveGame:
             return
         self._listed = (status, key)
         self.meta = self.meta.model_copy(update={"summary": listed, "status": status})
-        history_changed()  # Home on every device: a hand more, a game finished
+        self._listing.changed()  # Home on every device: a hand more, a game finished

@@ -9,7 +9,9 @@ who was given the hub.
 
 The hub owns the repository it was given (a plain reference: nothing refers back
 from the repository to the hub, so there is no cycle to break), and it is closed
-by whoever opened it.
+by whoever opened it.  With it comes the history's listing
+(:class:`~companion.hub.listing.HistoryListing`: who follows the history list,
+and the worker saving its lines), one per hub: ``hub.listing``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from companion.hub.listing import HistoryListing
 from companion.hub.live import LiveGame
 from companion.storage import GameRepository
 from rulesets import load_ruleset
@@ -37,6 +40,8 @@ class TableHub:
 
     repo: GameRepository
     ruleset_of: Callable[[str], Ruleset] = _referee
+    #: the history list of this history: its followers and where its lines are saved
+    listing: HistoryListing = field(default_factory=HistoryListing)
     _games: dict[str, LiveGame] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -46,7 +51,7 @@ class TableHub:
         with self._lock:
             found = self._games.get(game_id)
             if found is None:
-                found = LiveGame(self.repo, game_id, self.ruleset_of)
+                found = LiveGame(self.repo, game_id, self.ruleset_of, self.listing)
                 self._games[game_id] = found
                 self._forget_idle()
                 return found
@@ -58,3 +63,8 @@ class TableHub:
         idle = [gid for gid, g in self._games.items() if g.listeners == 0]
         for gid in idle[: max(0, len(self._games) - keep)]:
             del self._games[gid]
+
+    def close(self) -> None:
+        """Shutting down: every history-list line still waiting is saved (the repository
+        stays open: it is closed by whoever opened it)."""
+        self.listing.close()

@@ -101,3 +101,41 @@ def test_a_phone_on_home_sees_continue_when_the_host_starts_a_game_and_not_after
             await flush()
 
     run_async(scenario())
+
+
+def test_two_histories_in_one_process_do_not_wake_each_others_home() -> None:
+    """Each hub has its own listing: a game started, moved on or abandoned in one history
+    wakes Home on that history's devices only -- a second server (or test) in the same
+    process does not redraw, and its Home never shows the other's game."""
+    ours, theirs = TableHub(MemoryRepository()), TableHub(MemoryRepository())
+    table = Table(pin="204518")
+    host = table.claim_host(table.host_link()).device
+    joined = table.join("10.0.0.7", "204518")
+    assert host is not None and joined.device is not None
+    phone = Services.at_table(AppConfig(), ours, table)
+    phone.admit(joined.device)
+    elsewhere = Services(config=AppConfig(), hub=theirs)
+
+    async def scenario() -> None:
+        screen = _home(phone, joined.token)
+        try:
+            await flush()
+            heard = phone.news.revision
+            game = elsewhere.start_game("umtali", ["Ann", "Bob"], {})
+            await flush()
+            elsewhere.repo.delete_game(game.game_id)
+            elsewhere.history_changed()
+            await flush()
+            assert phone.news.revision == heard  # the other history's changes: not heard
+            assert not screen.has(f"continue-{game.game_id}")
+            mine = Services.at_table(AppConfig(), ours, table)
+            mine.admit(host)
+            started = mine.start_game("umtali", ["Ann", "Bob"], {})
+            await flush()
+            assert phone.news.revision > heard  # its own history's: heard
+            assert screen.has(f"continue-{started.game_id}"), screen.texts()
+        finally:
+            screen.fs.close()
+            await flush()
+
+    run_async(scenario())

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from companion.hub import TableHub
+from companion.hub import HistoryListing, TableHub
 from companion.session import GameSession, Who
 from companion.storage import GameRepository, MemoryRepository, StorageError, open_repository
 from rulesets.protocol import Summary
@@ -339,19 +339,16 @@ def test_many_threads_writing_at_once_lose_nothing(repo: GameRepository, hub: Ta
 
 @pytest.mark.usefixtures("tally")
 def test_in_the_app_the_history_line_is_saved_after_every_screen_heard(
-    repo: GameRepository, hub: TableHub, monkeypatch: pytest.MonkeyPatch
+    repo: GameRepository, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """In the app (``defer_listing``), the list line's save (a rewrite, several fsyncs) runs
-    on a worker thread, so the tap's handler and every device's redraw do not wait for it."""
+    """In the app (the hub's listing is ``deferred``), the list line's save (a rewrite,
+    several fsyncs) runs on the listing's worker thread, so the tap's handler and every
+    device's redraw do not wait for it."""
     import threading
     import time
 
-    from companion.hub import listing
-
-    monkeypatch.setattr(listing, "_LISTING_WORKER", None)
-    listing.defer_listing()
-    worker = listing._LISTING_WORKER
-    assert worker is not None
+    hub = TableHub(repo, listing=HistoryListing(deferred=True))
+    assert hub.listing.deferred
     saved_on: list[int] = []
     real = repo.set_summary
 
@@ -368,8 +365,25 @@ def test_in_the_app_the_history_line_is_saved_after_every_screen_heard(
             assert time.monotonic() < deadline, "the history line was never saved"
             time.sleep(0.01)
     finally:
-        worker.shutdown(wait=True)
+        hub.close()
     assert saved_on and threading.get_ident() not in saved_on
+
+
+@pytest.mark.usefixtures("tally")
+def test_closing_the_hub_saves_every_history_line_still_waiting(repo: GameRepository) -> None:
+    """Shutting down (the server stops) does not lose a line its worker had not saved yet."""
+    import threading
+
+    hub = TableHub(repo, listing=HistoryListing(deferred=True))
+    s = GameSession.start(hub, "tally", PLAYERS, {})
+    busy = threading.Event()
+    hub.listing.save(busy.wait)  # the worker is busy: the entry's line waits behind
+    assert s.add(_add("Ann", 10)) is None
+    assert repo.list_games()[0].status == "in_progress"  # not saved yet
+    threading.Thread(target=busy.set).start()
+    hub.close()
+    (item,) = repo.list_games()
+    assert item.status == "finished" and item.winners == ["Ann"]
 
 
 @pytest.mark.usefixtures("tally")
