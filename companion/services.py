@@ -290,7 +290,7 @@ class Services:
         if device.active and device.offline_since is None:
             device.offline_since = now
         for session in list(self._sessions):
-            device.seen[session.game_id] = session.table_revision
+            device.seen[session.game_id] = session.shown_revision
 
     def came_back(self) -> None:
         """The same browser session reconnected: every game on screen catches up and says so."""

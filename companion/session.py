@@ -50,6 +50,7 @@ from companion.hub import (
     Refusal,
     TableEvent,
     TableHub,
+    describe_action,
     entry_key,
     listed_part,
     write_failed,
@@ -238,7 +239,12 @@ class GameSession:
 
     @property
     def _actor(self) -> Actor:
-        return Actor(self._id, self._who.words)
+        return Actor(self._id, self._who.words, self._device)
+
+    @property
+    def shown_revision(self) -> int:
+        """The hub revision this device's screen confirmed it drew (see :meth:`mark_shown`)."""
+        return self._seen
 
     # ---- reading ---------------------------------------------------------------------------
     @property
@@ -422,19 +428,53 @@ class GameSession:
     def resync(self, offline_seconds: float | None = None, *, since: int | None = None) -> None:
         """Catch up with the table after this device was offline, saying what it missed.
 
-        ``since``: the hub revision the device last showed (default: this session's).
+        ``since``: the hub revision the device last showed (default: the one this
+        session's screen confirmed it drew).
         A short gap in which nothing changed (a reload) is not worth a note.
+
+        A tap made as the connection dropped either reached the table or did not,
+        and the screen that made it never showed which (the Flet web client sends
+        it into a dead connection, or queues it and sends it to the new session,
+        which has no control of that id).  So the note says it from the hub's
+        history: this device's last change after the revision it showed was saved
+        ("Your last entry, 5♥ 6♥ 7♥, was saved"), or nothing from this device was
+        recorded after it (a tap made then did not count).
         """
-        missed = self._live.changes_since(self._synced if since is None else since, self._actor)
-        if offline_seconds is not None and (missed or offline_seconds >= QUIET_GAP):
-            gone = f"You were offline for {_duration(offline_seconds)}"
+        seen = self._seen if since is None else since
+        changes = self._live.changes_since(seen)
+        mine = [e for e in changes if e.actor.device == self._device]
+        missed = [e for e in changes if e.actor.device != self._device]
+        if offline_seconds is not None and (missed or mine or offline_seconds >= QUIET_GAP):
+            words = [f"You were offline for {_duration(offline_seconds)}"]
+            if mine:
+                words.append(self._saved_words(mine[-1]))
+            else:
+                words.append(
+                    "Nothing from this device was recorded after what its screen last "
+                    "showed: a tap made as the connection dropped did not count"
+                )
             if missed:
                 lines = "; ".join(e.line for e in missed[-3:])
                 more = f" (and {len(missed) - 3} more)" if len(missed) > 3 else ""
-                self.offline = f"{gone}. Meanwhile: {lines}{more}. This is the table now."
+                words.append(f"Meanwhile: {lines}{more}")
+                words.append("This is the table now")
             else:
-                self.offline = f"{gone}. Nothing changed meanwhile."
+                words.append(
+                    "Nothing else changed meanwhile" if mine else "Nothing changed meanwhile"
+                )
+            self.offline = ". ".join(words) + "."
         self._pull()
+
+    def _saved_words(self, event: TableEvent) -> str:
+        """This device's own change, which its screen never showed, in words."""
+        what = ", ".join(describe_action(a, self.players) for a in event.actions)
+        if event.kind == "add":
+            return f"Your last entry, {what}, was saved"
+        if event.kind == "undo":
+            return f"Your undo{f' of {what}' if what else ''} was saved"
+        if event.kind == "redo":
+            return f"Your redo of {what} was saved"
+        return "Your edit of the history was saved"
 
     def dismiss_offline(self) -> None:
         self.offline = ""

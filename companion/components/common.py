@@ -239,7 +239,8 @@ def thumb_board_screen(
     ::
 
         ┌──────────────────────────┐
-        │ the frame's notes, head  │  fixed (a note never moves what is below it)
+        │ the frame's note, head   │  fixed (the note's slot is one line, kept at a
+        │                          │  table: a note never moves what is below it)
         │ board  ▲ grows upwards   │  ┐ one scrolling area, as tall as the screen
         │ entry (next to the bar)  │  ┘ allows, held at its bottom
         │ bar: verdict · action    │  pinned

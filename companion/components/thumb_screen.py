@@ -48,7 +48,9 @@ import flet as ft
 
 __all__ = [
     "TABLE_WIDTH",
+    "NOTE_SLOT",
     "FrameNotesContext",
+    "NoteSlotContext",
     "fills_screen",
     "is_full_screen",
     "scoreline_of",
@@ -91,16 +93,33 @@ def scoreline_of(component: Callable[..., Any]) -> Callable[[Any], tuple[str, st
 
 _NO_NOTES: tuple[ft.Control, ...] = ()
 #: what the play frame has to say above a table (another device's news, "you were
-#: offline"): on a one-thumb table it goes at the top of the scrolling board, so a
-#: note never squeezes the board out of a phone's screen nor moves the entry
+#: offline"): on a one-thumb table it goes in a slot of its own at the top of the fixed
+#: part (:func:`FrameNotes`), one line tall, so a note never moves what is below it
 FrameNotesContext = ft.create_context(_NO_NOTES)
+#: whether a one-thumb table keeps its note slot even with nothing to say: at a table
+#: of several devices (where notes come and go all game long) it does, so a note that
+#: comes or goes moves nothing; a screen alone gets news only from another window of
+#: its own, and keeps its height for the board
+NoteSlotContext = ft.create_context(False)
+
+#: px: the height of the note slot (one line of words and a Dismiss button)
+NOTE_SLOT = 48
 
 
 @ft.component
 def FrameNotes() -> ft.Control:
-    """The play frame's notes (FrameNotesContext), at the top of a one-thumb board."""
+    """The play frame's note (FrameNotesContext) in a slot of fixed height at the top of
+    a one-thumb table: a note appearing, changing or dismissed never moves the head, the
+    board, the entry or the bar (the slot is there before it comes, see NoteSlotContext).
+    The note itself is one line; it opens its whole words when tapped."""
     notes = ft.use_context(FrameNotesContext)
-    return ft.Column(list(notes), spacing=4, visible=bool(notes))
+    reserve = ft.use_context(NoteSlotContext)
+    return ft.Container(
+        ft.Column(list(notes), spacing=0),
+        height=NOTE_SLOT,
+        clip_behavior=ft.ClipBehavior.HARD_EDGE,
+        visible=bool(notes) or reserve,
+    )
 
 
 def thumb_screen(
@@ -111,14 +130,13 @@ def thumb_screen(
     bar: ft.Control | None = None,
     board_ident: str = "board",
 ) -> ft.Control:
-    """``head`` (fixed), ``board`` (scrolls, fills what is left), ``entry`` (fixed),
-    ``bar`` (pinned at the bottom), in a column that fills the screen."""
-    column: list[ft.Control] = [*head]
+    """The frame's note slot and ``head`` (fixed), ``board`` (scrolls, fills what is
+    left), ``entry`` (fixed), ``bar`` (pinned at the bottom), in a column that fills
+    the screen."""
+    column: list[ft.Control] = [FrameNotes(), *head]
     column.append(
         ft.Semantics(
-            content=ft.Column(
-                [FrameNotes(), *board], scroll=ft.ScrollMode.AUTO, spacing=8, expand=True
-            ),
+            content=ft.Column(list(board), scroll=ft.ScrollMode.AUTO, spacing=8, expand=True),
             identifier=board_ident,
             container=True,
             expand=True,

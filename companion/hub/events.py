@@ -63,10 +63,13 @@ class Refusal:
 
 @dataclass(frozen=True)
 class Actor:
-    """Who makes a change: a device id (for keys and "was it me?") and words for people."""
+    """Who makes a change: a screen's id (for keys and "was it me?"), words for people, and
+    the device behind the screen (a phone's table id outlives its browser sessions, so
+    after a reconnect its new screen knows which changes its old one made)."""
 
     id: str
     name: str
+    device: str = ""
 
 
 SOLO = Actor("solo", "This device")

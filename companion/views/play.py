@@ -27,11 +27,17 @@ from companion.access import Capability
 from companion.components.common import choice, rule_link, said
 from companion.components.phone import keep_awake
 from companion.components.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
-from companion.components.thumb_screen import FrameNotesContext, is_full_screen, scoreline_of
+from companion.components.thumb_screen import (
+    NOTE_SLOT,
+    FrameNotesContext,
+    NoteSlotContext,
+    is_full_screen,
+    scoreline_of,
+)
 from companion.services import Services, use_services
 from companion.session import GameSession
 from companion.storage import StorageError
-from companion.ui import go, icon_button, labelled
+from companion.ui import go, icon_button, labelled, tap_target
 
 #: each game's table component: ``companion.views.<game>_table.<Game>Table``
 TABLES = {"umtali": "UmtaliTable", "rummy": "RummyTable", "rummoli": "RummoliTable"}
@@ -68,6 +74,81 @@ def refusal_banner(session: GameSession) -> ft.Control | None:
         f"Refused: {err.message}" + (f" (rule {err.rule})" if err.rule else ""),
         "refusal",
     )
+
+
+def _whole_note(words: str) -> None:
+    """A note's whole words in a sheet over the screen (its line may be cut short)."""
+    page = ft.context.page
+    page.show_dialog(
+        ft.BottomSheet(
+            content=ft.Container(
+                ft.Column(
+                    [
+                        said(ft.Text(words), words, "note-sheet-words"),
+                        ft.Row(
+                            [
+                                ft.Semantics(
+                                    content=ft.FilledButton(
+                                        "Close", on_click=lambda _: page.pop_dialog(), height=44
+                                    ),
+                                    identifier="note-sheet-close",
+                                )
+                            ],
+                            alignment=ft.MainAxisAlignment.END,
+                        ),
+                    ],
+                    tight=True,
+                    spacing=8,
+                ),
+                padding=16,
+            ),
+            show_drag_handle=True,
+            size_constraints=ft.BoxConstraints(max_width=640),
+        )
+    )
+
+
+def _note_line(session: GameSession) -> list[ft.Control]:
+    """The one note a one-thumb table shows in its slot, one line tall: "you were
+    offline" (which says what others did meanwhile), else what another device just
+    did.  A tap on it shows the whole words; the accessibility label reads them all."""
+    if session.offline:
+        words, label, ident, icon = session.offline, session.offline, "back-online", ft.Icons.WIFI
+    elif session.notice:
+        words, ident, icon = session.notice, "table-news", ft.Icons.GROUPS
+        label = f"Table: {words}"
+    else:
+        return []
+    line = tap_target(
+        ft.Container(
+            ft.Row(
+                [
+                    ft.Icon(icon, size=18),
+                    ft.Text(
+                        words,
+                        size=14,
+                        italic=ident == "table-news",
+                        max_lines=1,
+                        overflow=ft.TextOverflow.ELLIPSIS,
+                        expand=True,
+                    ),
+                ],
+                vertical_alignment=ft.CrossAxisAlignment.CENTER,
+            ),
+            on_click=lambda _: _whole_note(words),
+            bgcolor=ft.Colors.TERTIARY_CONTAINER if session.offline else None,
+            border_radius=8,
+            padding=ft.Padding.symmetric(horizontal=8),
+            height=NOTE_SLOT,
+        ),
+        label,
+        ident,
+        expand=True,
+    )
+    parts: list[ft.Control] = [line]
+    if session.offline:
+        parts.append(icon_button(ft.Icons.CLOSE, "Dismiss", lambda _: session.dismiss_offline()))
+    return [ft.Row(parts, height=NOTE_SLOT, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
 
 
 def _news(session: GameSession) -> list[ft.Control]:
@@ -299,9 +380,15 @@ def PlayView() -> ft.View:
         seat = _seat_button(services, session)
         if seat is not None:
             actions.append(seat)
-        notes = tuple(_news(session))
+        notes = tuple(_note_line(session))
+        reserve = services.table is not None  # several devices: notes come and go
         body.append(
-            ScoreboardContext(scoreboard, lambda: FrameNotesContext(notes, lambda: table(handle)))
+            ScoreboardContext(
+                scoreboard,
+                lambda: FrameNotesContext(
+                    notes, lambda: NoteSlotContext(reserve, lambda: table(handle))
+                ),
+            )
         )
     else:
         seats = _seats(services, session)

@@ -340,29 +340,53 @@ def test_a_table_that_fills_the_screen_says_so_with_its_scoreline() -> None:
     render_headless(Table, scenario=scenario, screen=Screen)
 
 
-def test_the_frame_notes_go_on_top_of_the_scrolling_board_not_above_the_table() -> None:
-    """A note from the play frame ("you were offline") sits in the board's scrolling
-    column: on a phone it can never squeeze the board off the screen nor move the entry."""
-    from companion.components.thumb_screen import FrameNotesContext
+def _in_scrolling_board(control: Any) -> bool:
+    node = control.parent
+    while node is not None:
+        if isinstance(node, ft.ListView) or (isinstance(node, ft.Column) and node.scroll):
+            return True
+        node = node.parent
+    return False
+
+
+@pytest.mark.parametrize("layout", ["thumb_screen", "thumb_board_screen"])
+@pytest.mark.parametrize("reserve", [True, False], ids=["at-a-table", "alone"])
+@pytest.mark.parametrize("noted", [True, False], ids=["a-note", "no-note"])
+def test_the_frame_note_has_a_slot_of_its_own_above_the_table(
+    layout: str, reserve: bool, noted: bool
+) -> None:
+    """A note from the play frame ("you were offline") sits in a slot of fixed height in
+    the fixed part, never in the scrolling board (where it pushed the board's contents
+    down); at a table the slot is there before any note comes and after it went, so a
+    note that comes or goes moves nothing (issue 18; the browser proof is
+    tests/browser/test_note_slot.py)."""
+    from companion.components.common import thumb_board_screen
+    from companion.components.thumb_screen import NOTE_SLOT, FrameNotesContext, NoteSlotContext
+
+    lay = thumb_screen if layout == "thumb_screen" else thumb_board_screen
+    notes: tuple[ft.Control, ...] = (ft.Text("You were offline"),) if noted else ()
 
     @ft.component
     def Table() -> ft.Control:
-        return thumb_screen(board=[ft.Text("board")], entry=[ft.Text("entry")])
+        return lay(board=[ft.Text("board")], entry=[ft.Text("entry")])
 
     @ft.component
     def Framed() -> ft.Control:
-        return FrameNotesContext((ft.Text("You were offline"),), lambda: Table())
+        return FrameNotesContext(notes, lambda: NoteSlotContext(reserve, lambda: Table()))
 
     async def scenario(sc: Screen) -> None:
-        (board,) = [
-            c
-            for c in sc.controls()
-            if isinstance(c, ft.Column) and c.scroll is not None and c.expand
+        (slot,) = [
+            c for c in sc.controls() if isinstance(c, ft.Container) and c.height == NOTE_SLOT
         ]
-        notes = board.controls[0]
-        texts = [t.value for t in notes._b.controls] if hasattr(notes, "_b") else []
-        assert texts == ["You were offline"], texts
-        assert sc.texts().index("You were offline") < sc.texts().index("board")
+        assert bool(slot.visible) is (noted or reserve)
+        assert not _in_scrolling_board(slot)
+        (board,) = [c for c in sc.controls() if isinstance(c, ft.Text) and c.value == "board"]
+        assert _in_scrolling_board(board)
+        if noted:
+            (note,) = [
+                c for c in sc.controls() if isinstance(c, ft.Text) and c.value == "You were offline"
+            ]
+            assert not _in_scrolling_board(note)
 
     render_headless(Framed, scenario=scenario, screen=Screen)
 
