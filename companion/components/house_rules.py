@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import flet as ft
 
-from companion.ui import labelled
+from companion.components.kit.ui import labelled
 from rulesets import load_ruleset
 
 

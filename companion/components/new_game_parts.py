@@ -17,8 +17,9 @@ from typing import Any
 import flet as ft
 
 from companion.access import Capability, NotAllowed
-from companion.components.common import READABLE_WIDTH, said, tag
 from companion.components.house_rules import HouseRulesEditor
+from companion.components.kit.common import READABLE_WIDTH, said, tag
+from companion.components.kit.ui import icon_button, labelled
 from companion.components.new_game_form import (
     NewGameForm,
     add_player,
@@ -30,7 +31,6 @@ from companion.components.new_game_form import (
 from companion.preferences import changed_only, describe_rules
 from companion.presets import Preset, load_presets, save_preset
 from companion.services import Services
-from companion.ui import icon_button, labelled
 from rulesets.protocol import Ruleset
 
 __all__ = ["DealerPanel", "HouseRulesDialog", "HouseRulesRow", "PlayersPanel", "StartBar"]

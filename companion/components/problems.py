@@ -15,10 +15,10 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.common import button, said
+from companion.components.kit.common import button, said
+from companion.components.kit.ui import go
 from companion.services import Services
 from companion.storage import Problem, StorageError
-from companion.ui import go
 
 __all__ = ["ProblemsPanel", "open_problems", "problems_banner"]
 

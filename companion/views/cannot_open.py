@@ -13,8 +13,8 @@ from pathlib import Path
 
 import flet as ft
 
+from companion.components.kit.ui import heading, labelled
 from companion.storage import NewerVersionError, StorageError, UnknownFormatError
-from companion.ui import heading, labelled
 
 
 def _what_to_do(error: StorageError, data_dir: Path) -> list[str]:

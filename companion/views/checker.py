@@ -7,7 +7,7 @@ cards are tapped, with its reason and a link to the rule it cites.  "Whole
 hand" shows the best melding of a hand (each game's ``suggest``); for Rummoli
 the hand's widow eligibility, pay cards and poker hand.
 
-Laid out for one thumb (:func:`~companion.components.thumb_screen.thumb_screen`):
+Laid out for one thumb (:func:`~companion.components.kit.thumb_screen.thumb_screen`):
 the game, its house rules and the checks scroll on their own at the top; the
 chosen cards (a strip of reserved height), the card grid and the verdict (a
 panel of fixed height, pinned at the bottom) never move, so tapping a card never
@@ -27,15 +27,15 @@ from urllib.parse import parse_qs, urlparse
 
 import flet as ft
 
-from companion.components.card_grid import STRIP_HEIGHT, CompactPicker, in_sentence
-from companion.components.cards import card_face, card_row
-from companion.components.common import rule_link
 from companion.components.house_rules import HouseRulesEditor
-from companion.components.thumb_screen import thumb_screen
+from companion.components.kit.card_grid import STRIP_HEIGHT, CompactPicker, in_sentence
+from companion.components.kit.cards import card_face, card_row
+from companion.components.kit.common import rule_link
+from companion.components.kit.thumb_screen import thumb_screen
+from companion.components.kit.ui import icon_button, labelled
 from companion.preferences import default_rules, describe_rules, validate_rules
 from companion.services import use_services, use_ui
 from companion.storage import StorageError
-from companion.ui import icon_button, labelled
 from rulesets import GAMES, RulesetError, load_ruleset
 from rulesets.cards import Card, format_cards
 from rulesets.protocol import Advice, CheckerFacts, HouseRulesBase, Verdict

@@ -16,12 +16,12 @@ from typing import Any
 import flet as ft
 
 from companion.access import Capability
-from companion.components.phone import share_text
+from companion.components.kit.phone import share_text
+from companion.components.kit.ui import go, icon_button, labelled, slug
 from companion.preferences import describe_rules
 from companion.services import Services, use_history, use_services
 from companion.stats import PlayerStats, Series, higher_is_better, player_stats, series, units
 from companion.storage import GameListItem, StorageError, StoredGame
-from companion.ui import go, icon_button, labelled, slug
 from rulesets import GAMES, RulesetError, load_ruleset, timeline
 from rulesets.protocol import LedgerRow, Summary
 

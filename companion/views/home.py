@@ -15,12 +15,12 @@ import flet as ft
 
 from companion import rulebook
 from companion.access import Capability
-from companion.components.common import readable, tag
+from companion.components.kit.common import readable, tag
+from companion.components.kit.ui import go, icon_button, labelled
 from companion.components.problems import open_problems, problems_banner
 from companion.routes import with_back
 from companion.services import Services, use_history, use_services, use_ui
 from companion.storage import GameListItem, GameRepository, StorageError, StoredGame
-from companion.ui import go, icon_button, labelled
 from rulesets import RulesetError, load_ruleset
 
 #: how many games in progress home shows (the history has them all)

@@ -20,9 +20,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import flet as ft
 
-from companion.components.common import said, tag
+from companion.components.kit.common import said, tag
+from companion.components.kit.ui import heading, labelled
 from companion.services import Services
-from companion.ui import heading, labelled
 
 __all__ = ["TOKEN_KEY", "ClientTokens", "JoinView", "TokenStore", "arrive", "host_link_in"]
 

@@ -16,7 +16,8 @@ from typing import Any, cast
 import flet as ft
 
 from companion import rulebook
-from companion.components.common import readable
+from companion.components.kit.common import readable
+from companion.components.kit.ui import go
 from companion.components.new_game_form import NewGameForm, Problems, check
 from companion.components.new_game_parts import (
     DealerPanel,
@@ -28,7 +29,6 @@ from companion.components.new_game_parts import (
 from companion.preferences import default_rules
 from companion.services import Services, use_services
 from companion.storage import StorageError
-from companion.ui import go
 from rulesets import RulesetError, load_ruleset
 from rulesets.protocol import Action, Ruleset
 

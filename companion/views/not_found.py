@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.ui import go
+from companion.components.kit.ui import go
 
 
 @ft.component

@@ -24,20 +24,20 @@ from typing import Any
 import flet as ft
 
 from companion.access import Capability
-from companion.components.common import choice, rule_link, said
-from companion.components.phone import keep_awake
-from companion.components.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
-from companion.components.thumb_screen import (
+from companion.components.kit.common import choice, rule_link, said
+from companion.components.kit.phone import keep_awake
+from companion.components.kit.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
+from companion.components.kit.thumb_screen import (
     NOTE_SLOT,
     FrameNotesContext,
     NoteSlotContext,
     is_full_screen,
     scoreline_of,
 )
+from companion.components.kit.ui import go, icon_button, labelled, tap_target
 from companion.services import Services, use_services
 from companion.session import GameSession
 from companion.storage import StorageError
-from companion.ui import go, icon_button, labelled, tap_target
 
 #: each game's table component: ``companion.views.<game>_table.<Game>Table``
 TABLES = {"umtali": "UmtaliTable", "rummy": "RummyTable", "rummoli": "RummoliTable"}

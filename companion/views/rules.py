@@ -5,7 +5,7 @@ sections), ``/rules/<game>/<rule id>/`` (one rule).  Each may carry ``?back=<add
 its Back button then returns there -- to the game or the checker a rule was opened
 from, or to the search a result was picked from, with its words -- instead of
 climbing the rules pages one by one.  Rule links elsewhere open a sheet over the
-screen (``components/rule_sheet.py``); only "Open in the rulebook" comes here.
+screen (``components/kit/rule_sheet.py``); only "Open in the rulebook" comes here.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from urllib.parse import urlencode
 import flet as ft
 
 from companion import rulebook
-from companion.components.common import readable
-from companion.components.rule_text import rule_body
+from companion.components.kit.common import readable
+from companion.components.kit.rule_text import rule_body
+from companion.components.kit.ui import go, icon_button, labelled, slug
 from companion.routes import back_of, path_of, query_value, section_route, with_back
-from companion.ui import go, icon_button, labelled, slug
 
 SEARCH_HINT = "marriage, widow, how many cards to deal…"
 

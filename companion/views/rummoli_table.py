@@ -1,7 +1,7 @@
 """The Rummoli table for one thumb: the table above, the entry below, the verdict at the bottom.
 
 The screen follows the referee's phase (``session.summary.phase``), one
-component per phase (``companion/components/rummoli_*.py``):
+component per phase (``companion/components/rummoli/``):
 
 * **idle** -- the last round's settlement (every chip movement per player from
   the ledger, each linked to its rule), then "Deal round N" (or end the game);
@@ -31,14 +31,14 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.components.rummoli_final import OverPanel
-from companion.components.rummoli_idle import IdlePanel
-from companion.components.rummoli_parts import TableUi, summary_of, use_ui
-from companion.components.rummoli_play import PlayPanel
-from companion.components.rummoli_poker import PokerPanel
-from companion.components.rummoli_widow import WidowPanel
-from companion.components.scoreline import use_scoreboard
-from companion.components.thumb_screen import fills_screen
+from companion.components.kit.scoreline import use_scoreboard
+from companion.components.kit.thumb_screen import fills_screen
+from companion.components.rummoli.final import OverPanel
+from companion.components.rummoli.idle import IdlePanel
+from companion.components.rummoli.parts import TableUi, summary_of, use_ui
+from companion.components.rummoli.play import PlayPanel
+from companion.components.rummoli.poker import PokerPanel
+from companion.components.rummoli.widow import WidowPanel
 from companion.session import GameSession
 from rulesets.rummoli import Phase, RummoliSummary
 

@@ -12,7 +12,7 @@ the one action that most likely comes next:
   cards at a time with the referee's running numbers, typed totals, going
   rummy; Confirm scores the hand and deals the next one to the next dealer (R1.2);
 * between hands (after an undo): "Start hand N";
-* at the end (R6.3): the ending every game shares (``components/game_over``):
+* at the end (R6.3): the ending every game shares (``components/kit/game_over``):
   the winner or a shared win, the places, the score sheet, New game same
   players, Home and Share.
 
@@ -27,21 +27,21 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.common import said, tag, thumb_board_screen
-from companion.components.entry_bar import EntryBar, Primary
-from companion.components.game_over import GameOver
-from companion.components.rummy_entry import next_deal, summary_of
-from companion.components.rummy_hand_end import (
+from companion.components.kit.common import said, tag, thumb_board_screen
+from companion.components.kit.entry_bar import EntryBar, Primary
+from companion.components.kit.game_over import GameOver
+from companion.components.kit.scoreline import totals_words, use_scoreboard
+from companion.components.kit.thumb_screen import fills_screen, thumb_screen
+from companion.components.rummy.entry import next_deal, summary_of
+from companion.components.rummy.hand_end import (
     HandOverBar,
     HandOverBoard,
     HandOverEntry,
     HandOverUi,
     hand_over_ui,
 )
-from companion.components.rummy_log import LogBar, LogEntry, LogUi, table_melds
-from companion.components.rummy_scores import goal_text, hand_sheet, scoreboard, status_line
-from companion.components.scoreline import totals_words, use_scoreboard
-from companion.components.thumb_screen import fills_screen, thumb_screen
+from companion.components.rummy.log import LogBar, LogEntry, LogUi, table_melds
+from companion.components.rummy.scores import goal_text, hand_sheet, scoreboard, status_line
 from companion.session import GameSession, Refusal
 from rulesets.protocol import Summary
 from rulesets.rummy import RummySummary

@@ -22,6 +22,7 @@ from companion.backup import (
     import_backup_bytes,
 )
 from companion.components.house_rules import HouseRulesEditor
+from companion.components.kit.ui import labelled
 from companion.components.problems import ProblemsPanel
 from companion.demo import load_demo
 from companion.preferences import (
@@ -33,7 +34,6 @@ from companion.preferences import (
 from companion.presets import load_presets
 from companion.services import Services, use_services, use_ui
 from companion.storage import StorageError
-from companion.ui import labelled
 from rulesets import GAMES, RulesetError, load_ruleset
 
 

@@ -18,9 +18,9 @@ import flet as ft
 import segno
 
 from companion.access import Capability, Device, NotAllowed, Role
-from companion.components.common import said, tag
+from companion.components.kit.common import said, tag
+from companion.components.kit.ui import go, heading, labelled
 from companion.services import Services, use_services
-from companion.ui import go, heading, labelled
 
 __all__ = ["TableView", "host_only_view", "qr_png"]
 

@@ -4,29 +4,29 @@ A thin view over the live referee held by the session: everything shown comes
 from the typed :class:`~rulesets.umtali.UmtaliSummary` (sides, running points,
 whose turn it is, the dealer, the hand scores, who deals next and why) or from
 the referee's verdict on the entry being picked; every entry goes through
-``session.add``.  Laid out by :func:`~companion.components.thumb_screen.thumb_screen`:
+``session.add``.  Laid out by :func:`~companion.components.kit.thumb_screen.thumb_screen`:
 
 * head -- the one-line scoreboard ("Ann 22 · Bob 16 · Hand 2 of 4 · Bob dealt ·
   Ann to play"); a tap opens the score sheet and the hand's rare actions
   ("Stock ran out: end hand") at the top of the board;
 * under it, fixed: both sides' totals and the top of the discard pile
-  (:mod:`companion.components.umtali_pile`: a card, or "Not known" -- the
+  (:mod:`companion.components.umtali.pile`: a card, or "Not known" -- the
   referee's, never a guess);
 * board (scrolls on its own) -- both sides, each meld a one-tap anchor;
   between hands the last hand's result and the sheet; at the end the ending
-  every game shares (:mod:`companion.components.game_over`);
-* entry (never scrolls, never moves) -- :mod:`companion.components.umtali_entry`;
+  every game shares (:mod:`companion.components.kit.game_over`);
+* entry (never scrolls, never moves) -- :mod:`companion.components.umtali.entry`;
 * bar -- the referee's verdict, Undo, and the action (``EntryBar``).
 
 The panels are components of their own:
 
-* :mod:`companion.components.umtali_sides` -- both sides, results;
-* :mod:`companion.components.umtali_entry` -- acting player, mode, cards, the bar;
-* :mod:`companion.components.umtali_hand` -- the private hand and the best line;
-* :mod:`companion.components.umtali_sheet` -- the score sheet and the hand editor.
+* :mod:`companion.components.umtali.sides` -- both sides, results;
+* :mod:`companion.components.umtali.entry` -- acting player, mode, cards, the bar;
+* :mod:`companion.components.umtali.hand` -- the private hand and the best line;
+* :mod:`companion.components.umtali.sheet` -- the score sheet and the hand editor.
 
 UI state (the half-made entry, the private hand, the open sheet, the hand being
-edited) is one observable :class:`~companion.components.umtali_ui.TableUi`.
+edited) is one observable :class:`~companion.components.umtali.ui.TableUi`.
 """
 
 from __future__ import annotations
@@ -36,17 +36,17 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.common import rule_link, tag, thumb_board_screen
-from companion.components.entry_bar import EntryBar, Primary
-from companion.components.game_over import GameOver
-from companion.components.scoreline import Scoreboard, totals_words, use_scoreboard
-from companion.components.thumb_screen import fills_screen, thumb_screen
-from companion.components.umtali_entry import umtali_entry
-from companion.components.umtali_hand import hand_note, suggest_for, suggestion_panel
-from companion.components.umtali_pile import discard_top
-from companion.components.umtali_sheet import UmtaliHandEditor, hands_sheet, start_edit
-from companion.components.umtali_sides import UmtaliSides, hand_result, side_totals
-from companion.components.umtali_ui import Table, TableUi, Taps
+from companion.components.kit.common import rule_link, tag, thumb_board_screen
+from companion.components.kit.entry_bar import EntryBar, Primary
+from companion.components.kit.game_over import GameOver
+from companion.components.kit.scoreline import Scoreboard, totals_words, use_scoreboard
+from companion.components.kit.thumb_screen import fills_screen, thumb_screen
+from companion.components.umtali.entry import umtali_entry
+from companion.components.umtali.hand import hand_note, suggest_for, suggestion_panel
+from companion.components.umtali.pile import discard_top
+from companion.components.umtali.sheet import UmtaliHandEditor, hands_sheet, start_edit
+from companion.components.umtali.sides import UmtaliSides, hand_result, side_totals
+from companion.components.umtali.ui import Table, TableUi, Taps
 from companion.session import GameSession, Refusal
 from rulesets.umtali import EndHandEmptyStock, Phase, StartHand, UmtaliSummary
 

@@ -11,7 +11,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.ui import slug
+from companion.components.kit.ui import slug
 
 __all__ = ["assert_history_adds_up", "shown_table"]
 

@@ -10,12 +10,12 @@ from typing import Any
 import flet as ft
 import pytest
 
-from companion.components.game_over import result_message
-from companion.components.scoreline import ScoreboardContext, use_scoreboard
+from companion.components.kit.game_over import result_message
+from companion.components.kit.scoreline import ScoreboardContext, use_scoreboard
+from companion.components.kit.ui import slug
 from companion.hub import TableHub
 from companion.session import GameSession
 from companion.storage import MemoryRepository
-from companion.ui import slug
 from companion.views.play import table_component
 from rulesets import load_ruleset
 from tests.companion.flet_harness import HeadlessScreen, render_headless
@@ -83,7 +83,7 @@ def test_new_game_same_players_starts_with_the_same_table_and_the_next_dealer(
     game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     routes: list[str] = []  # where the screen went (no client here to navigate)
-    monkeypatch.setattr("companion.components.game_over.go", routes.append)
+    monkeypatch.setattr("companion.components.kit.game_over.go", routes.append)
     session = finished(game, seed=2)
     ending = session.summary.ending
     assert ending is not None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.components.card_grid import in_sentence
+from companion.components.kit.card_grid import in_sentence
 
 
 @pytest.mark.parametrize(

@@ -331,8 +331,8 @@ def test_the_rummoli_screens_hold_no_rule_ids_and_never_replay() -> None:
 def test_the_bar_counts_chips_not_points() -> None:
     """The referee's verdict on a lay that wins a pot carries its chips as ``points``;
     the Rummoli bar says them in chips (the verdict's note), never "4 points"."""
-    from companion.components.entry_bar import Primary
-    from companion.components.rummoli_parts import entry_bar
+    from companion.components.kit.entry_bar import Primary
+    from companion.components.rummoli.parts import entry_bar
     from rulesets.protocol import Verdict
 
     repo = MemoryRepository()
@@ -363,7 +363,7 @@ def test_the_score_sheet_adds_up_to_the_stacks() -> None:
     """The collapsed scoreboard opens a score sheet: the start, each round (and any
     buy-in or final poker) from the referee's ledger rows, then the stacks now --
     every player's column adds up to their stack."""
-    from companion.components.rummoli_parts import score_sheet
+    from companion.components.rummoli.parts import score_sheet
     from rulesets.rummoli import RummoliSummary
 
     game = play(_one_quick_round, [50, 50, 50, 60])

@@ -12,7 +12,7 @@ from typing import Any
 import flet as ft
 import pytest
 
-from companion.components.rummy_entry import (
+from companion.components.rummy.entry import (
     cards_expected,
     cards_known,
     corrected,
@@ -25,8 +25,8 @@ from companion.components.rummy_entry import (
     summary_of,
     unavailable,
 )
-from companion.components.rummy_log import acting_player
-from companion.components.rummy_scores import goal_text, hand_lines, status_line
+from companion.components.rummy.log import acting_player
+from companion.components.rummy.scores import goal_text, hand_lines, status_line
 from companion.hub import TableHub
 from companion.session import GameSession
 from companion.storage import MemoryRepository

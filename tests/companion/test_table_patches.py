@@ -27,7 +27,10 @@ from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
 from companion.app import build_main
-from companion.components import card_grid, rummoli_board, umtali_entry, umtali_sides
+from companion.components.kit import card_grid
+from companion.components.rummoli import board as rummoli_board
+from companion.components.umtali import entry as umtali_entry
+from companion.components.umtali import sides as umtali_sides
 from companion.config import AppConfig
 from companion.hub import Actor, TableHub
 from companion.session import GameSession

@@ -11,28 +11,28 @@ from typing import Any
 import flet as ft
 import pytest
 
-from companion.components.card_grid import CELL, STRIP_HEIGHT, CompactPicker, in_sentence
-from companion.components.entry_bar import (
+from companion.components.kit.card_grid import CELL, STRIP_HEIGHT, CompactPicker, in_sentence
+from companion.components.kit.entry_bar import (
     VERDICT_HEIGHT,
     EntryBar,
     Primary,
     verdict_label,
     verdict_slot,
 )
-from companion.components.phone import Phone, keep_awake, share_text, tick
-from companion.components.scoreline import (
+from companion.components.kit.phone import Phone, keep_awake, share_text, tick
+from companion.components.kit.scoreline import (
     Scoreboard,
     scoreline_label,
     scoreline_title,
     totals_words,
 )
-from companion.components.thumb_screen import (
+from companion.components.kit.thumb_screen import (
     fills_screen,
     is_full_screen,
     scoreline_of,
     thumb_screen,
 )
-from companion.components.turn_order import TurnFollow, acting_row
+from companion.components.kit.turn_order import TurnFollow, acting_row
 from companion.hub import TableHub
 from companion.session import GameSession, Refusal
 from companion.storage import MemoryRepository
@@ -101,7 +101,7 @@ def test_picker_draws_again_only_the_cards_that_changed(
     its 13 hearts nor all 52 cards (with several phones at a table, every device redraws
     on every entry).  The cards not drawn again still call this render's tap: 8♠ after
     7♥ keeps both."""
-    from companion.components import card_grid
+    from companion.components.kit import card_grid
 
     drawn: list[str] = []
     real = card_grid.card_cell
@@ -360,8 +360,8 @@ def test_the_frame_note_has_a_slot_of_its_own_above_the_table(
     down); at a table the slot is there before any note comes and after it went, so a
     note that comes or goes moves nothing (issue 18; the browser proof is
     tests/browser/test_note_slot.py)."""
-    from companion.components.common import thumb_board_screen
-    from companion.components.thumb_screen import NOTE_SLOT, FrameNotesContext, NoteSlotContext
+    from companion.components.kit.common import thumb_board_screen
+    from companion.components.kit.thumb_screen import NOTE_SLOT, FrameNotesContext, NoteSlotContext
 
     lay = thumb_screen if layout == "thumb_screen" else thumb_board_screen
     notes: tuple[ft.Control, ...] = (ft.Text("You were offline"),) if noted else ()

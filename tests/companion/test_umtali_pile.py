@@ -7,7 +7,7 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.umtali_pile import PILE_SLOT_WIDTH, discard_top
+from companion.components.umtali.pile import PILE_SLOT_WIDTH, discard_top
 from rulesets.umtali import UmtaliGame, UmtaliRules, UmtaliSummary
 from rulesets.umtali.actions import Discard, Draw, GoOut, Meld, StartHand
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.common import verdict_line
-from companion.components.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
-from companion.components.thumb_screen import scoreline_of
-from companion.components.umtali_sheet import action_text
-from companion.components.umtali_sides import meld_caption, side_total_text
+from companion.components.kit.common import verdict_line
+from companion.components.kit.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
+from companion.components.kit.thumb_screen import scoreline_of
+from companion.components.umtali.sheet import action_text
+from companion.components.umtali.sides import meld_caption, side_total_text
 from companion.hub import TableHub
 from companion.session import GameSession, Who
 from companion.storage import MemoryRepository

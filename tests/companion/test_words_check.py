@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.components.common import rule_link
-from companion.components.entry_bar import verdict_label
+from companion.components.kit.common import rule_link
+from companion.components.kit.entry_bar import verdict_label
 from companion.rulebook import house_rules, section, sections
 from companion.views.rules import _section_tile
 from rulesets.cards import parse_cards

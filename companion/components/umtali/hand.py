@@ -13,8 +13,8 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.umtali_sheet import action_text
-from companion.components.umtali_ui import TableUi, sees_private
+from companion.components.umtali.sheet import action_text
+from companion.components.umtali.ui import TableUi, sees_private
 from companion.session import GameSession
 from rulesets import RulesetError
 from rulesets.cards import format_cards

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.components.game_over import GameOver
-from companion.components.rummoli_parts import (
+from companion.components.kit.game_over import GameOver
+from companion.components.kit.ui import slug
+from companion.components.rummoli.parts import (
     TableUi,
     poker_result,
     score_sheet,
@@ -15,9 +16,8 @@ from companion.components.rummoli_parts import (
     statement_card,
     summary_of,
 )
-from companion.components.rummoli_statement import history
+from companion.components.rummoli.statement import history
 from companion.session import GameSession
-from companion.ui import slug
 
 __all__ = ["OverPanel"]
 

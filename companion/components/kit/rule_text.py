@@ -9,7 +9,7 @@ from __future__ import annotations
 import flet as ft
 
 from companion import rulebook
-from companion.components.cards import card_row
+from companion.components.kit.cards import card_row
 from rulesets import RulesetError, load_ruleset
 
 

@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 
 import flet as ft
 
-from companion.components.common import choice
-from companion.components.rummoli_parts import chip_row, note_row, section, statement_card
-from companion.ui import slug
+from companion.components.kit.common import choice
+from companion.components.kit.ui import slug
+from companion.components.rummoli.parts import chip_row, note_row, section, statement_card
 from rulesets.rummoli import RummoliHand
 
 __all__ = ["history", "settlement"]

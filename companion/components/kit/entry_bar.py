@@ -1,6 +1,6 @@
 """The entry bar: the referee's verdict and the primary action, pinned under the thumb.
 
-Every table screen ends with it (see :func:`~companion.components.thumb_screen.thumb_screen`):
+Every table screen ends with it (see :func:`~companion.components.kit.thumb_screen.thumb_screen`):
 
 * one **verdict line** of reserved height -- the referee's live verdict on the
   entry being picked (kind and points, or why not) with its rule link, or the
@@ -10,7 +10,7 @@ Every table screen ends with it (see :func:`~companion.components.thumb_screen.t
 * **Undo** at the bottom left, within reach of the thumb (the app bar keeps Redo);
 * the **primary action** at the bottom right, 48 px high, live only when the
   referee says yes.  Its press is judged by the session; the phone ticks for an
-  accepted entry and buzzes for a refused one (:func:`~companion.components.phone.tick`).
+  accepted entry and buzzes for a refused one (:func:`~companion.components.kit.phone.tick`).
 
 Rare or destructive actions ("Stock ran out: end hand") never go in the bar.
 """
@@ -23,12 +23,12 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.common import kind_words, rule_link
-from companion.components.phone import tick
+from companion.components.kit.common import kind_words, rule_link
+from companion.components.kit.phone import tick
+from companion.components.kit.ui import icon_button
 from companion.rulebook import published_id
 from companion.services import Services, ServicesContext
 from companion.session import GameSession, Refusal
-from companion.ui import icon_button
 from rulesets.protocol import Units, Verdict
 
 __all__ = [

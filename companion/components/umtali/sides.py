@@ -12,11 +12,11 @@ from collections.abc import Callable, Sequence
 
 import flet as ft
 
-from companion.components.card_grid import cards_spans
-from companion.components.cards import card_face
-from companion.components.common import kind_words, rule_link
-from companion.components.umtali_ui import Table
-from companion.ui import slug
+from companion.components.kit.card_grid import cards_spans
+from companion.components.kit.cards import card_face
+from companion.components.kit.common import kind_words, rule_link
+from companion.components.kit.ui import slug
+from companion.components.umtali.ui import Table
 from rulesets.cards import format_cards, parse_cards
 from rulesets.protocol import Units
 from rulesets.umtali import Phase, Said, UmtaliHand, UmtaliMeld, UmtaliSummary

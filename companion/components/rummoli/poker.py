@@ -19,9 +19,10 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.card_grid import CompactPicker
-from companion.components.common import choice, said
-from companion.components.rummoli_parts import (
+from companion.components.kit.card_grid import CompactPicker
+from companion.components.kit.common import choice, said
+from companion.components.kit.ui import labelled, slug
+from companion.components.rummoli.parts import (
     ROW,
     Draft,
     Primary,
@@ -39,7 +40,6 @@ from companion.components.rummoli_parts import (
     use_ui,
 )
 from companion.session import GameSession, Refusal
-from companion.ui import labelled, slug
 from rulesets.cards import Card
 from rulesets.rummoli import Bet, BettingView, FinalPoker, Fold, Poker, RummoliSummary
 from rulesets.rummoli.notes import Note

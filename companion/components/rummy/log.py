@@ -18,10 +18,11 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.card_grid import CompactPicker
-from companion.components.common import said
-from companion.components.entry_bar import EntryBar, Primary
-from companion.components.rummy_entry import (
+from companion.components.kit.card_grid import CompactPicker
+from companion.components.kit.common import said
+from companion.components.kit.entry_bar import EntryBar, Primary
+from companion.components.kit.ui import slug, tap_target
+from companion.components.rummy.entry import (
     lay_off_action,
     meld_action,
     replayed_change,
@@ -29,7 +30,6 @@ from companion.components.rummy_entry import (
     unavailable,
 )
 from companion.session import GameSession, Refusal
-from companion.ui import slug, tap_target
 from rulesets import seats
 from rulesets.cards import Card, format_cards
 from rulesets.protocol import Action, Verdict

@@ -4,11 +4,11 @@
 play frame's title slot, so a table loses no height to it.  A tap opens the
 full board (the table's score sheet, and its rare actions) at the top of the
 table's scrolling part; a second tap folds it.  The entry below never moves
-(see :mod:`companion.components.thumb_screen`).
+(see :mod:`companion.components.kit.thumb_screen`).
 
 * The words come from the typed summary: each table gives a function
   ``summary -> (totals line, turn line)`` when it registers with
-  :func:`~companion.components.thumb_screen.fills_screen`; :func:`totals_words`
+  :func:`~companion.components.kit.thumb_screen.fills_screen`; :func:`totals_words`
   and :func:`turn_words` make the usual ones.
 * Open or folded is a :class:`Scoreboard` the frame provides
   (:data:`ScoreboardContext`) and the table reads (:func:`use_scoreboard`); a

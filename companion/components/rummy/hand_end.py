@@ -33,10 +33,11 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.card_grid import CELL, GAP, CompactPicker, card_cell, cards_spans
-from companion.components.common import rule_link, said, tag
-from companion.components.entry_bar import EntryBar, Primary
-from companion.components.rummy_entry import (
+from companion.components.kit.card_grid import CELL, GAP, CompactPicker, card_cell, cards_spans
+from companion.components.kit.common import rule_link, said, tag
+from companion.components.kit.entry_bar import EntryBar, Primary
+from companion.components.kit.ui import slug, tap_target
+from companion.components.rummy.entry import (
     HandOverAnswer,
     ask_hand_over,
     cards_expected,
@@ -52,7 +53,6 @@ from companion.components.rummy_entry import (
     unavailable,
 )
 from companion.session import GameSession, Refusal
-from companion.ui import slug, tap_target
 from rulesets import RulesetError, seats, timeline
 from rulesets.cards import JOKER, Card, Rank, Suit, format_cards
 from rulesets.protocol import Verdict

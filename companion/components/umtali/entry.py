@@ -8,8 +8,8 @@ Top to bottom, all of it on one phone screen, nothing moving when a card is tapp
   the opponent's final turn the leftovers;
 * the chosen strip (the cards picked, or the parts of a going-out: the pair,
   the discard, face down);
-* the 52-card grid (:mod:`companion.components.card_grid`);
-* the entry bar (:mod:`companion.components.entry_bar`): the referee's live
+* the 52-card grid (:mod:`companion.components.kit.card_grid`);
+* the entry bar (:mod:`companion.components.kit.entry_bar`): the referee's live
   verdict with its rule, Undo, and the action -- live only when the verdict is legal.
 
 Every entry is judged by the referee as it is being picked (``session.judge``)
@@ -25,11 +25,11 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.card_grid import CompactPicker, chosen_strip, strip_part
-from companion.components.common import choice
-from companion.components.entry_bar import EntryBar, Primary
-from companion.components.turn_order import acting_row
-from companion.components.umtali_ui import Table, TableUi, Taps, on_table, sees_private
+from companion.components.kit.card_grid import CompactPicker, chosen_strip, strip_part
+from companion.components.kit.common import choice
+from companion.components.kit.entry_bar import EntryBar, Primary
+from companion.components.kit.turn_order import acting_row
+from companion.components.umtali.ui import Table, TableUi, Taps, on_table, sees_private
 from companion.session import GameSession, Refusal
 from rulesets.cards import Card, format_cards
 from rulesets.protocol import Units, Verdict

@@ -15,12 +15,12 @@ from typing import Any, TypeVar, cast
 
 import flet as ft
 
-from companion.components.common import rule_link, said
-from companion.components.entry_bar import EntryBar, Primary
-from companion.components.rummoli_board import Board, mini_cards, stacks
-from companion.components.thumb_screen import thumb_screen
+from companion.components.kit.common import rule_link, said
+from companion.components.kit.entry_bar import EntryBar, Primary
+from companion.components.kit.thumb_screen import thumb_screen
+from companion.components.kit.ui import labelled, slug
+from companion.components.rummoli.board import Board, mini_cards, stacks
 from companion.session import GameSession
-from companion.ui import labelled, slug
 from rulesets.protocol import LedgerEntry, Verdict
 from rulesets.rummoli import FinalResult, Phase, PokerResult, RummoliSummary
 from rulesets.rummoli.notes import Note

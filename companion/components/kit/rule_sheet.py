@@ -12,9 +12,9 @@ from __future__ import annotations
 import flet as ft
 
 from companion import rulebook
-from companion.components.rule_text import rule_body, rule_heading
+from companion.components.kit.rule_text import rule_body, rule_heading
+from companion.components.kit.ui import go
 from companion.routes import rule_route, with_back
-from companion.ui import go
 
 __all__ = ["rule_sheet", "show_rule"]
 

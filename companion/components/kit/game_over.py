@@ -38,13 +38,13 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.common import rule_link, said, tag
-from companion.components.entry_bar import BAR_BUTTON_HEIGHT, EntryBar, Primary
-from companion.components.phone import share_text
-from companion.components.thumb_screen import thumb_screen
+from companion.components.kit.common import rule_link, said, tag
+from companion.components.kit.entry_bar import BAR_BUTTON_HEIGHT, EntryBar, Primary
+from companion.components.kit.phone import share_text
+from companion.components.kit.thumb_screen import thumb_screen
+from companion.components.kit.ui import go, slug
 from companion.services import ServicesContext
 from companion.session import GameSession, Refusal
-from companion.ui import go, slug
 from rulesets.protocol import Standing, Summary
 
 __all__ = ["GameOver", "result_message"]

@@ -13,12 +13,12 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.card_grid import CompactPicker
-from companion.components.common import tag
-from companion.components.umtali_sides import cards_text
-from companion.components.umtali_ui import Table, TableUi
+from companion.components.kit.card_grid import CompactPicker
+from companion.components.kit.common import tag
+from companion.components.kit.ui import icon_button
+from companion.components.umtali.sides import cards_text
+from companion.components.umtali.ui import Table, TableUi
 from companion.session import GameSession
-from companion.ui import icon_button
 from rulesets.cards import Card, parse_cards
 from rulesets.protocol import Action
 from rulesets.umtali import (

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from companion.components.common import button
-from companion.components.entry_bar import Adds
-from companion.components.rummoli_parts import (
+from companion.components.kit.common import button
+from companion.components.kit.entry_bar import Adds
+from companion.components.rummoli.parts import (
     Draft,
     Primary,
     TableUi,
@@ -24,7 +24,7 @@ from companion.components.rummoli_parts import (
     table_top,
     use_ui,
 )
-from companion.components.rummoli_statement import history, settlement
+from companion.components.rummoli.statement import history, settlement
 from companion.session import GameSession
 from rulesets.rummoli import Deal, End
 

@@ -12,7 +12,7 @@ from typing import Final
 
 import flet as ft
 
-from companion.components.cards import card_face
+from companion.components.kit.cards import card_face
 from rulesets.cards import parse_card
 from rulesets.umtali import UmtaliSummary
 

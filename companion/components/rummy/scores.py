@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 import flet as ft
 
-from companion.components.common import rule_link, said, tag
-from companion.components.rummy_entry import cards_of
+from companion.components.kit.common import rule_link, said, tag
+from companion.components.kit.ui import slug
+from companion.components.rummy.entry import cards_of
 from companion.session import Refusal
-from companion.ui import slug
 from rulesets.cards import format_cards
 from rulesets.rummy import RULESET, HandLine, RummyHand, RummySummary
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.ui import BLACK_SUIT, RED_SUIT
+from companion.components.kit.ui import BLACK_SUIT, RED_SUIT
 from rulesets.cards import Card, Color, parse_cards
 
 

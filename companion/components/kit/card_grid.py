@@ -28,7 +28,7 @@ from collections.abc import Callable, Collection, Sequence
 
 import flet as ft
 
-from companion.ui import BLACK_SUIT, RED_SUIT, icon_button, tap_target
+from companion.components.kit.ui import BLACK_SUIT, RED_SUIT, icon_button, tap_target
 from rulesets import RulesetError
 from rulesets.cards import JOKER, Card, Color, Rank, Suit, format_cards, parse_cards
 

@@ -15,9 +15,10 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.card_grid import CompactPicker
-from companion.components.common import button, choice, rule_link, said
-from companion.components.rummoli_parts import (
+from companion.components.kit.card_grid import CompactPicker
+from companion.components.kit.common import button, choice, rule_link, said
+from companion.components.kit.ui import slug
+from companion.components.rummoli.parts import (
     ROW,
     Draft,
     Primary,
@@ -33,7 +34,6 @@ from companion.components.rummoli_parts import (
     use_ui,
 )
 from companion.session import GameSession, Refusal
-from companion.ui import slug
 from rulesets.cards import Card
 from rulesets.rummoli import RummoliSummary, Widow, WidowView
 from rulesets.rummoli.notes import Note

@@ -21,10 +21,11 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.card_grid import CompactPicker
-from companion.components.common import button, choice, said, tag
-from companion.components.rummoli_board import mini_card
-from companion.components.rummoli_parts import (
+from companion.components.kit.card_grid import CompactPicker
+from companion.components.kit.common import button, choice, said, tag
+from companion.components.kit.ui import slug
+from companion.components.rummoli.board import mini_card
+from companion.components.rummoli.parts import (
     ROW,
     Draft,
     Primary,
@@ -43,7 +44,6 @@ from companion.components.rummoli_parts import (
     use_ui,
 )
 from companion.session import GameSession, Refusal
-from companion.ui import slug
 from rulesets.cards import Card, parse_card, parse_cards
 from rulesets.protocol import Verdict
 from rulesets.rummoli import (

@@ -16,8 +16,8 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.common import choice
-from companion.ui import slug
+from companion.components.kit.common import choice
+from companion.components.kit.ui import slug
 
 __all__ = ["TurnFollow", "acting_row"]
 

@@ -18,10 +18,10 @@ from typing import Any
 import flet as ft
 
 from companion import rulebook
-from companion.components.rule_sheet import show_rule
-from companion.components.thumb_screen import TABLE_WIDTH, FrameNotes
+from companion.components.kit.rule_sheet import show_rule
+from companion.components.kit.thumb_screen import TABLE_WIDTH, FrameNotes
+from companion.components.kit.ui import labelled, slug, tap_target
 from companion.rulebook import published_id
-from companion.ui import labelled, slug, tap_target
 from rulesets.protocol import Units, Verdict
 
 __all__ = [

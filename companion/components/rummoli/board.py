@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import flet as ft
 
-from companion.ui import RED_SUIT, TABLE_GREEN
+from companion.components.kit.ui import RED_SUIT, TABLE_GREEN
 from rulesets.cards import Card, Color, parse_cards
 from rulesets.rummoli import PotView
 

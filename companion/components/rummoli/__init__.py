@@ -1,0 +1,1 @@
+"""Rummoli's panels (mirrors rulesets/rummoli)."""

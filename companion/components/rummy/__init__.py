@@ -1,0 +1,1 @@
+"""Rummy's panels (mirrors rulesets/rummy)."""

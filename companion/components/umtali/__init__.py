@@ -1,0 +1,1 @@
+"""Umtali's panels (mirrors rulesets/umtali)."""
