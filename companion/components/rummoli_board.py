@@ -337,4 +337,5 @@ def stacks(
                 key=f"stack-tile-{name}",
             )
         )
-    return ft.ResponsiveRow(tiles, spacing=6, run_spacing=6)
+    # keyed: every phase shows the stacks, at another place in its column
+    return ft.ResponsiveRow(tiles, spacing=6, run_spacing=6, key="stacks")
