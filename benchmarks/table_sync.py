@@ -416,6 +416,9 @@ def headless(phone_counts: list[int], updates: int) -> int:
     print(f"host CPU per update per phone, headless sessions, {updates} updates, load {load}:")
     failures = []
     for game in ("umtali", "rummoli", "rummoli deal"):
+        # untimed: the first screens of a game import and fill caches (Umtali's N=1 was
+        # 1.5-2x its N=3 for that alone, which made the N=7 / N=1 ratio meaningless)
+        per_phone_cost(game, 1, 4)
         figures = {n: per_phone_cost(game, n, updates) for n in phone_counts}
         cells = "  ".join(
             f"N={n}: {cpu:5.1f} ms/phone ({wall:6.1f} ms wall/update)"
