@@ -1,7 +1,10 @@
 """The Rummoli table for one thumb: the table above, the entry below, the verdict at the bottom.
 
 The screen follows the referee's phase (``session.summary.phase``), one
-component per phase (``companion/components/rummoli/``):
+panel per phase (``companion/components/rummoli/``) around the table that
+every phase shows -- the board, the stacks, the chip count -- which this
+component draws itself, so that a phase change (a deal, its undo) keeps them on
+every device and patches their figures, and only the panel is drawn anew:
 
 * **idle** -- the last round's settlement (every chip movement per player from
   the ledger, each linked to its rule), then "Deal round N" (or end the game);
@@ -29,16 +32,25 @@ session judges and records.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import flet as ft
 
 from companion.components.kit.scoreline import use_scoreboard
 from companion.components.kit.thumb_screen import fills_screen
 from companion.components.rummoli.final import OverPanel
-from companion.components.rummoli.idle import IdlePanel
-from companion.components.rummoli.parts import TableUi, summary_of, use_ui
-from companion.components.rummoli.play import PlayPanel
-from companion.components.rummoli.poker import PokerPanel
-from companion.components.rummoli.widow import WidowPanel
+from companion.components.rummoli.idle import IdleUi, idle_panel
+from companion.components.rummoli.parts import (
+    Panel,
+    TableUi,
+    panel_screen,
+    summary_of,
+    table_top,
+    use_ui,
+)
+from companion.components.rummoli.play import LiveUi, QuickUi, play_panel
+from companion.components.rummoli.poker import PokerUi, poker_panel
+from companion.components.rummoli.widow import WidowUi, widow_panel
 from companion.session import GameSession
 from rulesets.rummoli import Phase, RummoliSummary
 
@@ -80,22 +92,33 @@ def scoreline(summary: RummoliSummary) -> tuple[str, str]:
     return stacks, f"Round {number} · {_doing(summary)}"
 
 
-def _panel(session: GameSession, phase: Phase, table: TableUi, sheet: bool) -> ft.Control:
-    """The phase's component (``sheet``: the scoreboard is open, so the table starts
-    with every round's score).  Each forgets its half-made choices after an entry
-    (``Draft``); the modes chosen are the table's and stay."""
-    key = str(phase)
+@dataclass(frozen=True)
+class _Drafts:
+    """Each phase's half-made choices (``Draft``), kept by the table (one hook each, in
+    the same order whatever the phase) and forgotten when the phase changes."""
+
+    idle: IdleUi
+    widow: WidowUi
+    poker: PokerUi
+    quick: QuickUi
+    live: LiveUi
+
+    def forget(self) -> None:
+        for draft in (self.idle, self.widow, self.poker, self.quick, self.live):
+            draft.forget()
+
+
+def _panel(session: GameSession, phase: Phase, table: TableUi, drafts: _Drafts) -> Panel | None:
+    """The phase's rows around the table and its bar."""
     if phase is Phase.IDLE:
-        return IdlePanel(session, table, sheet, key=key)  # type: ignore[call-arg]
+        return idle_panel(session, drafts.idle)
     if phase is Phase.WIDOW:
-        return WidowPanel(session, table, sheet, key=key)  # type: ignore[call-arg]
+        return widow_panel(session, drafts.widow)
     if phase in (Phase.POKER, Phase.FINAL):
-        return PokerPanel(session, table, sheet, key=key)  # type: ignore[call-arg]
+        return poker_panel(session, table, drafts.poker)
     if phase is Phase.PLAY:
-        return PlayPanel(session, table, sheet, key=key)  # type: ignore[call-arg]
-    if phase is Phase.OVER:
-        return OverPanel(session, table, sheet, key=key)  # type: ignore[call-arg]
-    return ft.Text("This game has no starting chips recorded.")
+        return play_panel(session, table, drafts.quick, drafts.live)
+    return None
 
 
 @fills_screen(scoreline)
@@ -103,5 +126,20 @@ def _panel(session: GameSession, phase: Phase, table: TableUi, sheet: bool) -> f
 def RummoliTable(session: GameSession) -> ft.Control:
     ft.use_state(session)  # re-render when the session changes
     table = use_ui(TableUi)
+    drafts = _Drafts(
+        use_ui(IdleUi), use_ui(WidowUi), use_ui(PokerUi), use_ui(QuickUi), use_ui(LiveUi)
+    )
     scoreboard = use_scoreboard()  # a tap on the collapsed scoreboard opens the rounds
-    return _panel(session, summary_of(session).phase, table, scoreboard.open)
+    phase = summary_of(session).phase
+    shown = ft.use_ref(phase)
+    if shown.current is not phase:  # a new phase starts with nothing half-made
+        drafts.forget()
+        shown.current = phase
+    if phase is Phase.OVER:  # the ending always shows the score sheet
+        return OverPanel(session, key=str(phase))  # type: ignore[call-arg]
+    if phase is Phase.SETUP:
+        return ft.Text("This game has no starting chips recorded.")
+    panel = _panel(session, phase, table, drafts)
+    if panel is None:  # (the referee's phase without its view: nothing to draw yet)
+        return ft.Container()
+    return panel_screen(table_top(session, table, scoreboard.open), panel)

@@ -43,7 +43,7 @@ from companion.components.kit.scoreline import Scoreboard, totals_words, use_sco
 from companion.components.kit.thumb_screen import fills_screen, thumb_screen
 from companion.components.umtali.entry import umtali_entry
 from companion.components.umtali.hand import hand_note, suggest_for, suggestion_panel
-from companion.components.umtali.pile import discard_top
+from companion.components.umtali.pile import DiscardTop
 from companion.components.umtali.sheet import UmtaliHandEditor, hands_sheet, start_edit
 from companion.components.umtali.sides import UmtaliSides, hand_result, side_totals
 from companion.components.umtali.ui import Table, TableUi, Taps
@@ -166,7 +166,7 @@ def _in_play(table: Table, scoreboard: Scoreboard) -> ft.Control:
     # moves the totals or anything under them
     head = [
         ft.Row(
-            [ft.Container(side_totals(summary), expand=True), discard_top(summary)],
+            [ft.Container(side_totals(summary), expand=True), DiscardTop(summary)],
             spacing=0,
             vertical_alignment=ft.CrossAxisAlignment.START,
         )

@@ -6,6 +6,9 @@ entry changed and send the same small patch whatever the number of phones:
 
 * Rummoli of eight, a chip on Dee's stack: Dee's stack -- not the other seven, not
   the nine pots, not the list of games on Home under the game;
+* Rummoli of eight, a deal (between rounds -> the widow, every stack antes into every
+  pot): the new phase's panel, and the stacks and the pots patched where they are --
+  no stack, no pot and not the board sent anew (the table is kept across phases);
 * Umtali, Bob melds 5♥ 6♥ 7♥ on his turn: Bob's side, his total and those three
   cards of the picker -- not Ann's side nor her total, not the other 49 cards, not
   the acting row nor the modes.
@@ -51,6 +54,18 @@ def _controls_in(value: Any) -> int:
     if isinstance(value, dict):
         return sum(_controls_in(v) for v in value.values())
     return 0
+
+
+def _sent_whole(value: Any) -> list[BaseControl]:
+    """Every control in a patch operation's value (created anew on the client)."""
+    if isinstance(value, BaseControl):
+        inner = [c for v in vars(value).values() if not isinstance(v, str) for c in _sent_whole(v)]
+        return [value, *inner]
+    if isinstance(value, list | tuple):
+        return [c for v in value for c in _sent_whole(v)]
+    if isinstance(value, dict):
+        return [c for v in value.values() for c in _sent_whole(v)]
+    return []
 
 
 def _patch_size(messages: list[Any]) -> tuple[int, int]:
@@ -104,7 +119,14 @@ def _phones_follow(
                 getattr(c, "label", None) or getattr(c, "value", None) for c in fs.index.values()
             ]
             assert shown in texts  # the change reached this phone
-            out.append({"ops": ops, "controls": controls})
+            new = {
+                str(getattr(c, "identifier", None) or getattr(c, "key", None))
+                for m in conn.messages[n:]
+                if m.action is MessageAction.PATCH_CONTROL
+                for op in m.body.patch[1:]
+                for c in _sent_whole(list(op[2:]))
+            }
+            out.append({"ops": ops, "controls": controls, "new": new})
             fs.close()
         await flush()
         out.append(dict(drawn[0]))
@@ -115,9 +137,11 @@ def _phones_follow(
     return result
 
 
-def follow(phones: int, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """``phones`` sessions on a Rummoli game of eight; another player adds a chip to
-    Dee's stack."""
+def follow(
+    phones: int, monkeypatch: pytest.MonkeyPatch, *, deal: bool = False
+) -> list[dict[str, Any]]:
+    """``phones`` sessions on a Rummoli game of eight between rounds; another player
+    adds a chip to Dee's stack (or, with ``deal``, deals the first round)."""
     drawn: list[Counter[str]] = []
     stack_words, pot_words = rummoli_board._stack_words, rummoli_board.pot_words
 
@@ -146,9 +170,11 @@ def follow(phones: int, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]
     live = GameSession.open(hub, game.game_id).live
 
     def chip() -> None:
-        live.submit([{"type": "adjust", "player": 3, "chips": 1}], actor=Actor("elsewhere", "Bob"))
+        entry = {"type": "deal"} if deal else {"type": "adjust", "player": 3, "chips": 1}
+        live.submit([entry], actor=Actor("elsewhere", "Bob"))
 
-    *out, first = _phones_follow(game.game_id, hub, phones, drawn, chip, "Dee: 61 chips")
+    shown = "Round 1: Ann deals" if deal else "Dee: 61 chips"
+    *out, first = _phones_follow(game.game_id, hub, phones, drawn, chip, shown)
     assert all(d["stack Dee"] >= 1 and d["pot"] >= 9 for d in first["first"])  # drawn at first
     assert all(d["home list"] == 1 for d in first["first"])
     return out
@@ -170,6 +196,22 @@ def test_the_patch_each_phone_gets_does_not_grow_with_the_number_of_phones(
     assert four[-1] == {"stack Dee": 4}
     assert all(s == one for s in four[:-1])
     assert one["controls"] < 40, one  # a tile and the lines that changed, not a screen
+
+
+def test_a_deal_keeps_the_table_and_patches_its_stacks_and_pots_on_every_other_phone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a deal turns the screen from between rounds to the widow, and every stack antes
+    # into every pot: each stack and pot is drawn again with its new figures, patched
+    # in place -- the board and the stacks are the table's, not the phase's, so none
+    # of them is sent anew (they were, with the whole screen, on every phone)
+    *sessions, drawn = follow(3, monkeypatch, deal=True)
+    assert drawn == {**{f"stack {p}": 3 for p in PLAYERS}, "pot": 27}
+    for s in sessions:
+        tables = {i for i in s["new"] if i.startswith(("stack", "pot", "board", "chips"))}
+        assert not tables, sorted(tables)
+        assert "widow-choice" in s["new"]  # the widow's panel is new
+    assert len({(s["ops"], s["controls"]) for s in sessions}) == 1  # the same patch for each
 
 
 def follow_umtali(phones: int, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:

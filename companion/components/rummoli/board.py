@@ -106,6 +106,15 @@ def board_cells(pots: Sequence[PotView]) -> list[list[PotView]]:
     return [[run if cell is None else by_name[cell] for cell in row] for row in BOARD_LAYOUT]
 
 
+@ft.component
+def _suit_words(text: str, size: float, color: str | None) -> ft.Control:
+    return suit_text(text, size=size, color=color)
+
+
+#: a pot's name (A♦+K♦: text and suit icons), drawn again only when it changes -- never
+#: while chips come and go (a deal changes every pot's count, not its name)
+SuitWords: Callable[..., ft.Control] = ft.memo(_suit_words)  # type: ignore[no-untyped-call]
+
 #: a pot tile's height: thumb-sized, three rows of the board in about 150 px
 TILE_HEIGHT = 46
 
@@ -117,7 +126,7 @@ def _tile(pot: PotView, *, selected: bool, on_tap: Callable[[str], None] | None)
     count_color = "#212121" if centre else "#FFFFFF"
     face = ft.Row(
         [
-            suit_text(pot.label, size=14, color=name_color),
+            SuitWords(pot.label, 14, name_color, key="name"),
             ft.Text(str(pot.chips), size=19, weight=ft.FontWeight.BOLD, color=count_color),
         ],
         spacing=6,
@@ -234,9 +243,7 @@ STACK_HEIGHT = 54
 
 
 @ft.component
-def _stack_tile(
-    name: str, chips: int, *, dealer: bool, out: bool, extra: tuple[str, ...], short: bool
-) -> ft.Control:
+def _name_row(name: str, dealer: bool, out: bool) -> ft.Control:
     badges: list[ft.Control] = []
     if dealer:
         badges.append(
@@ -251,7 +258,7 @@ def _stack_tile(
         )
     if out:
         badges.append(ft.Text("out", size=12, color=ft.Colors.ERROR))
-    name_row = ft.Row(
+    return ft.Row(
         [
             ft.Text(
                 name,
@@ -266,6 +273,18 @@ def _stack_tile(
         spacing=4,
         height=20,
     )
+
+
+#: a stack's name and badges, drawn again only when the dealer or the player's being out
+#: changes -- not when chips move (a deal changes every stack's count)
+NameRow: Callable[..., ft.Control] = ft.memo(_name_row)  # type: ignore[no-untyped-call]
+
+
+@ft.component
+def _stack_tile(
+    name: str, chips: int, *, dealer: bool, out: bool, extra: tuple[str, ...], short: bool
+) -> ft.Control:
+    name_row = NameRow(name, dealer, out, key="name")
     # one line under the name: the chips, then the latest note (a bet or a fold before
     # the cards held); it never wraps, so the tile never grows
     seen = extra[-1].removeprefix("holds ") if extra else ""
@@ -337,4 +356,5 @@ def stacks(
                 key=f"stack-tile-{name}",
             )
         )
-    return ft.ResponsiveRow(tiles, spacing=6, run_spacing=6)
+    # keyed: every phase shows the stacks, at another place in its column
+    return ft.ResponsiveRow(tiles, spacing=6, run_spacing=6, key="stacks")

@@ -9,7 +9,6 @@ import flet as ft
 from companion.components.kit.game_over import GameOver
 from companion.components.kit.ui import slug
 from companion.components.rummoli.parts import (
-    TableUi,
     poker_result,
     score_sheet,
     section,
@@ -23,8 +22,7 @@ __all__ = ["OverPanel"]
 
 
 @ft.component
-def OverPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
-    del table, sheet  # the ending always shows the score sheet
+def OverPanel(session: GameSession) -> ft.Control:
     summary = summary_of(session)
     players = list(summary.players)
     final: list[ft.Control] = []

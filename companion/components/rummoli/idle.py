@@ -14,21 +14,18 @@ from companion.components.kit.common import button
 from companion.components.kit.entry_bar import Adds
 from companion.components.rummoli.parts import (
     Draft,
+    Panel,
     Primary,
-    TableUi,
     entry_bar,
     note_row,
     section,
     summary_of,
-    table_screen,
-    table_top,
-    use_ui,
 )
 from companion.components.rummoli.statement import history, settlement
 from companion.session import GameSession
 from rulesets.rummoli import Deal, End
 
-__all__ = ["IdlePanel"]
+__all__ = ["IdleUi", "idle_panel"]
 
 
 @ft.observable
@@ -37,16 +34,15 @@ class IdleUi(Draft):
     shown: str | None = None  #: whose statement is open
 
 
-@ft.component
-def IdlePanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
+def idle_panel(session: GameSession, draft: IdleUi) -> Panel:
+    """The last round's settlement and the end of the game under the table, the
+    next deal in the bar."""
     summary = summary_of(session)
     detail = summary.detail
     players = summary.players
     hands = summary.hands
-    ui = use_ui(IdleUi).fresh(len(session.actions))
-    top = table_top(session, table, sheet)
-    board: list[ft.Control] = [*note_row(detail.note("short"), "short-of-chips"), top.board]
-    board += [top.stacks, top.chips]
+    ui = draft.fresh(len(session.actions))
+    board: list[ft.Control] = []
     if hands:
 
         def show(who: str) -> None:
@@ -87,4 +83,4 @@ def IdlePanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.C
         hint=detail.note("ante"),
         ident="deal-verdict",
     )
-    return table_screen(board=board, entry=[], bar=bar, top=top)
+    return Panel(above=note_row(detail.note("short"), "short-of-chips"), bar=bar, below=board)

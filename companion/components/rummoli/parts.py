@@ -29,10 +29,11 @@ from rulesets.words import names_and, plural
 __all__ = [
     "ROW",
     "Draft",
+    "Panel",
     "Primary",
     "TableUi",
     "entry_bar",
-    "table_screen",
+    "panel_screen",
     "table_top",
     "Top",
     "chip_row",
@@ -98,6 +99,11 @@ class Draft:
                 object.__setattr__(self, f.name, getattr(blank, f.name))
             object.__setattr__(self, "_at", at)
         return self
+
+    def forget(self) -> None:
+        """Clear this draft at its next :meth:`fresh` (the phase changed: an undo may
+        come back to the same entry count with other choices to make)."""
+        object.__setattr__(self, "_at", -1)
 
 
 def use_ui(make: Callable[[], U]) -> U:
@@ -319,18 +325,35 @@ def entry_bar(
     return EntryBar(session, verdict, primary, hint=words, hint_rule=rule, ident=ident)
 
 
-def table_screen(
-    *,
-    board: Sequence[ft.Control],
-    entry: Sequence[ft.Control],
-    bar: ft.Control | None,
-    top: Top | None = None,
-) -> ft.Control:
-    """``board`` (scrolls on its own; ``top``'s score sheet first while the scoreboard
-    is open), ``entry`` (fixed, never moves), ``bar`` (pinned at the bottom): the
-    kit's one-thumb layout."""
-    sheet = list(top.sheet) if top is not None else []
-    return thumb_screen(board=[*sheet, *board], entry=entry, bar=bar)
+@dataclass(frozen=True)
+class Panel:
+    """What a phase adds to the table: the rows above the board (what this step asks
+    first), ``between`` the board and the stacks, ``below`` the chip count, and its bar.
+
+    The board, the stacks and the chip count themselves are the table's (:class:`Top`),
+    drawn by ``RummoliTable`` for every phase: a phase change (a deal, its undo) keeps
+    them on every device and patches their figures, and draws only the panel anew."""
+
+    above: Sequence[ft.Control]
+    bar: ft.Control | None
+    between: Sequence[ft.Control] = ()
+    below: Sequence[ft.Control] = ()
+
+
+def panel_screen(top: Top, panel: Panel) -> ft.Control:
+    """The kit's one-thumb layout: ``top``'s score sheet first while the scoreboard is
+    open, then the panel's rows around the board, the stacks and the chip count (one
+    column that scrolls on its own), the panel's bar pinned at the bottom."""
+    board = [
+        *top.sheet,
+        *panel.above,
+        top.board,
+        *panel.between,
+        top.stacks,
+        top.chips,
+        *panel.below,
+    ]
+    return thumb_screen(board=board, entry=[], bar=panel.bar)
 
 
 # --------------------------------------------------------------------------- the table

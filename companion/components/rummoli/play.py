@@ -28,9 +28,9 @@ from companion.components.rummoli.board import mini_card
 from companion.components.rummoli.parts import (
     ROW,
     Draft,
+    Panel,
     Primary,
     TableUi,
-    Top,
     chip_row,
     entry_bar,
     note_row,
@@ -39,9 +39,6 @@ from companion.components.rummoli.parts import (
     section,
     stepper,
     summary_of,
-    table_screen,
-    table_top,
-    use_ui,
 )
 from companion.session import GameSession, Refusal
 from rulesets.cards import Card, parse_card, parse_cards
@@ -62,7 +59,7 @@ from rulesets.rummoli.notes import Note
 #: the kit's compact picker, with a ``key`` (Flet components take one)
 Picker: Any = CompactPicker
 
-__all__ = ["LiveLog", "PlayPanel", "QuickSettlement"]
+__all__ = ["LiveUi", "QuickUi", "play_panel"]
 
 
 def _intro(summary: RummoliSummary, hand: RummoliHand) -> ft.Control:
@@ -133,20 +130,20 @@ def _modes(table: TableUi, mode: str, fixed: bool) -> ft.Control:
     )
 
 
-@ft.component
-def PlayPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
+def play_panel(session: GameSession, table: TableUi, quick: QuickUi, live: LiveUi) -> Panel | None:
+    """The round's entry around the table: a quick settlement or a live card log."""
     summary = summary_of(session)
     play = summary.detail.play
     if play is None:
-        return ft.Container()
+        return None
     mode = play.mode or table.play_mode
     # the switch while the table may still choose (the house rules may fix the mode;
     # the round's first entry does)
     head = [_modes(table, mode, fixed=play.mode is not None)]
     intro = [_intro(summary, summary.hands[-1])]
     if mode == "live":
-        return LiveLog(session, table, head, intro, sheet, key="live")  # type: ignore[call-arg]
-    return QuickSettlement(session, table, head, intro, sheet, key="quick")  # type: ignore[call-arg]
+        return live_log(session, head, intro, live)
+    return quick_settlement(session, table, head, intro, quick)
 
 
 # --------------------------------------------------------------------------- quick
@@ -178,20 +175,18 @@ def at_least(height: int, control: ft.Control) -> ft.Control:
     return ft.Stack([ft.Container(height=height), control])
 
 
-@ft.component
-def QuickSettlement(
+def quick_settlement(
     session: GameSession,
     table: TableUi,
     head: list[ft.Control],
     intro: list[ft.Control],
-    sheet: bool = False,
-) -> ft.Control:
+    draft: QuickUi,
+) -> Panel | None:
     summary = summary_of(session)
     play = summary.detail.play
-    ui = use_ui(QuickUi).fresh(len(session.actions))
+    ui = draft.fresh(len(session.actions))
     if play is None:
-        return ft.Container()
-    top = table_top(session, table, sheet)
+        return None
     pot = table.tapped_pot(len(session.actions))
     pots = {p.pot: p for p in summary.detail.pots}
     if pot is not None and pot in play.open_pots:
@@ -202,8 +197,8 @@ def QuickSettlement(
     # tapped there), then who laid it / who went out (the same least height in either
     # case), then the stacks and the round so far -- nothing above a target changes
     # height, and nothing is squeezed into a box of its own
-    board = [*head, top.board, at_least(_lower_height(summary), lower), top.stacks, top.chips]
-    return table_screen(board=[*board, *intro], entry=[], bar=bar, top=top)
+    between = [at_least(_lower_height(summary), lower)]
+    return Panel(above=head, bar=bar, between=between, below=intro)
 
 
 def _who_laid(
@@ -523,22 +518,16 @@ def _layers(play: PlayView, ui: LiveUi, who: str | None) -> ft.Control:
     return chip_row(chips)
 
 
-@ft.component
-def LiveLog(
-    session: GameSession,
-    table: TableUi,
-    head: list[ft.Control],
-    intro: list[ft.Control],
-    sheet: bool = False,
-) -> ft.Control:
+def live_log(
+    session: GameSession, head: list[ft.Control], intro: list[ft.Control], draft: LiveUi
+) -> Panel | None:
     summary = summary_of(session)
     play = summary.detail.play
-    ui = use_ui(LiveUi).fresh(len(session.actions))
+    ui = draft.fresh(len(session.actions))
     if play is None:
-        return ft.Container()
+        return None
     # turn order: the referee's next player is chosen until someone else is tapped
     who = ui.lay_by or (summary.turn if summary.turn in play.layers else None)
-    top: Top = table_top(session, table, sheet)
     entry: list[ft.Control] = [*head, _laid_log(play.laid)]
     if summary.detail.rules.claim == "strict":
         entry.append(_pending(session, summary.detail.pending))
@@ -564,6 +553,4 @@ def LiveLog(
     # one column that scrolls as a whole: the log, who laid, the still grid (nothing
     # above it changes height), then the board and the stacks (a pot just paid shows
     # there) and the round so far -- no part squeezed into a box of its own
-    return table_screen(
-        board=[*entry, top.board, top.stacks, top.chips, *intro], entry=[], bar=bar, top=top
-    )
+    return Panel(above=entry, bar=bar, below=intro)

@@ -25,6 +25,7 @@ from companion.components.kit.ui import labelled, slug
 from companion.components.rummoli.parts import (
     ROW,
     Draft,
+    Panel,
     Primary,
     TableUi,
     chip_row,
@@ -35,9 +36,6 @@ from companion.components.rummoli.parts import (
     section,
     stepper,
     summary_of,
-    table_screen,
-    table_top,
-    use_ui,
 )
 from companion.session import GameSession, Refusal
 from rulesets.cards import Card
@@ -47,7 +45,7 @@ from rulesets.rummoli.notes import Note
 #: the kit's compact picker, with a ``key`` (Flet components take one)
 Picker: Any = CompactPicker
 
-__all__ = ["PokerPanel"]
+__all__ = ["PokerUi", "poker_panel"]
 
 #: the bet and fold buttons keep their width whatever the bet ("Bet 1", "Bet 12")
 BET_WIDTH = 92
@@ -76,15 +74,14 @@ class PokerUi(Draft):
             self.hand_of = waiting[0] if waiting else player
 
 
-@ft.component
-def PokerPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
+def poker_panel(session: GameSession, table: TableUi, draft: PokerUi) -> Panel | None:
+    """The bets and who won around the table, the poker's verdict in the bar."""
     summary = summary_of(session)
     betting = summary.detail.betting
-    ui = use_ui(PokerUi).fresh(len(session.actions))
+    ui = draft.fresh(len(session.actions))
     if betting is None:
-        return ft.Container()
-    top = table_top(session, table, sheet)
-    table_part: list[ft.Control] = [_intro(summary, betting), top.board, top.stacks, top.chips]
+        return None
+    intro = _intro(summary, betting)
     mode = table.poker_mode
     modes = ft.Row(
         [
@@ -104,11 +101,11 @@ def PokerPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.
     if mode == "hands":
         rows, seen, bar = _hands(session, summary, betting, ui)
         # the hands' names appear under the still grid, as each hand is entered
-        board = [section("Who won?", rows, "poker-winner", head=modes), *seen, *table_part, *bets]
-    else:
-        rows, bar = _tap(session, summary, betting, ui)
-        board = [*bets, section("Who won?", rows, "poker-winner", head=modes), *table_part]
-    return table_screen(board=board, entry=[], bar=bar, top=top)
+        above = [section("Who won?", rows, "poker-winner", head=modes), *seen, intro]
+        return Panel(above=above, bar=bar, below=bets)
+    rows, bar = _tap(session, summary, betting, ui)
+    winner = section("Who won?", rows, "poker-winner", head=modes)
+    return Panel(above=[*bets, winner, intro], bar=bar)
 
 
 def _mode(table: TableUi, mode: str) -> None:

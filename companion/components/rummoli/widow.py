@@ -21,17 +21,14 @@ from companion.components.kit.ui import slug
 from companion.components.rummoli.parts import (
     ROW,
     Draft,
+    Panel,
     Primary,
-    TableUi,
     chip_row,
     entry_bar,
     note_row,
     section,
     stepper,
     summary_of,
-    table_screen,
-    table_top,
-    use_ui,
 )
 from companion.session import GameSession, Refusal
 from rulesets.cards import Card
@@ -41,7 +38,7 @@ from rulesets.rummoli.notes import Note
 #: the kit's compact picker, with a ``key`` (Flet components take one)
 Picker: Any = CompactPicker
 
-__all__ = ["WidowPanel"]
+__all__ = ["WidowUi", "widow_panel"]
 
 
 @ft.observable
@@ -77,15 +74,14 @@ def _action(ui: WidowUi, view: WidowView, stacks: dict[str, int]) -> Widow | Non
     return Widow(player=taker, bid=min(bid, stacks.get(taker, 0)))
 
 
-@ft.component
-def WidowPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.Control:
+def widow_panel(session: GameSession, draft: WidowUi) -> Panel | None:
+    """What was dealt and who takes the widow above the table, the choice in the bar."""
     summary = summary_of(session)
     view = summary.detail.widow
-    ui = use_ui(WidowUi).fresh(len(session.actions))
+    ui = draft.fresh(len(session.actions))
     if view is None:
-        return ft.Container()
+        return None
     number = summary.detail.deal.number if summary.detail.deal else summary.hand
-    top = table_top(session, table, sheet)
     taker, _ = _taker(ui, view)
     asking = taker is not None and view.needs_no_pay_card and ui.refused != taker
     # one column that scrolls as a whole: what was dealt, who takes the widow, the
@@ -98,8 +94,7 @@ def WidowPanel(session: GameSession, table: TableUi, sheet: bool = False) -> ft.
     ]
     if asking and taker is not None:
         board.append(_hand_check(session, ui, taker))
-    board += [top.board, top.stacks, top.chips]
-    return table_screen(board=board, entry=[], bar=_bar(session, summary, view, ui), top=top)
+    return Panel(above=board, bar=_bar(session, summary, view, ui))
 
 
 def _deal_rows(summary: RummoliSummary) -> list[ft.Control]:

@@ -8,6 +8,7 @@ has one size whatever it shows, so nothing beside or below it moves.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 import flet as ft
@@ -16,7 +17,7 @@ from companion.components.kit.cards import card_face
 from rulesets.cards import parse_card
 from rulesets.umtali import UmtaliSummary
 
-__all__ = ["PILE_SLOT_WIDTH", "discard_top"]
+__all__ = ["PILE_SLOT_WIDTH", "DiscardTop", "discard_top"]
 
 #: the slot's size: a card face under a one-word caption
 PILE_SLOT_WIDTH: Final = 46
@@ -32,13 +33,16 @@ def discard_top(summary: UmtaliSummary) -> ft.Control:
     current = summary.detail.current
     if current is None:
         return ft.Container()
-    top = current.discard_top
-    if current.discard_pile == "card" and top is not None:
+    return _slot(current.discard_pile, current.discard_top)
+
+
+def _slot(pile: str, top: str | None) -> ft.Control:
+    if pile == "card" and top is not None:
         card = parse_card(top)
         shown: ft.Control = card_face(card, width=_CARD_WIDTH)
         label = f"Top of the discard pile: {card.symbol}"
     else:
-        word = _WORDS.get(current.discard_pile, _WORDS["unknown"])
+        word = _WORDS.get(pile, _WORDS["unknown"])
         shown = ft.Text(word, size=10, text_align=ft.TextAlign.CENTER)
         label = f"Top of the discard pile: {word.lower()}"
     slot = ft.Container(
@@ -55,3 +59,20 @@ def discard_top(summary: UmtaliSummary) -> ft.Control:
     return ft.Semantics(
         content=slot, label=label, identifier="discard-top", container=True, exclude_semantics=True
     )
+
+
+@ft.component
+def _discard_slot(pile: str, top: str | None) -> ft.Control:
+    return _slot(pile, top)
+
+
+_DiscardSlot: Callable[..., ft.Control] = ft.memo(_discard_slot)  # type: ignore[no-untyped-call]
+
+
+def DiscardTop(summary: UmtaliSummary) -> ft.Control:  # noqa: N802 - drawn like a component
+    """:func:`discard_top`, drawn again only when the pile's top changes (a meld or an
+    undo by another device leaves it as it was on every phone)."""
+    current = summary.detail.current
+    if current is None:
+        return ft.Container()
+    return _DiscardSlot(current.discard_pile, current.discard_top, key="discard-slot")
