@@ -21,7 +21,12 @@ turn: with 5♥ 6♥ chosen, a tap on 7♥ until "Sequence" shows, and a tap
 taking it back until it goes.  The time is taken in the page, from the tap's
 pointerdown to the verdict's new words in the accessibility tree, so
 Playwright's own steps are not in it.  For the phone build it also gives the
-time the worker's Python spent on the tap (its event-loop callbacks).
+time the worker's Python spent on the tap (its event-loop callbacks) and the
+tap's way: page to the worker, in the worker (its first message in to its last
+out), and the worker's last message to the verdict on screen (Flutter in the
+page); beside them the CPU of each browser over the tap.  With ``--against``
+the other build is tapped too, interleaved (``phone*``); ``--runs 0`` skips
+the starts.
 Target in the phone build: <= 100 ms median.
 """
 
