@@ -375,7 +375,7 @@ def _print_verdicts(verdicts: dict[str, list[float]]) -> None:
         medians[key] = statistics.median(ms)
         what = "of it, the worker's Python" if key.startswith("python") else ""
         if key.startswith(LEGS):
-            what = "of it (the worker's first message in to its last out)"
+            what = "of it: tap to worker, worker's first message in to last out, out to screen"
         if key.startswith("cpu"):
             what = "CPU of the browser (+ server for web) over the tap and its wait"
         print(
