@@ -21,7 +21,12 @@ turn: with 5♥ 6♥ chosen, a tap on 7♥ until "Sequence" shows, and a tap
 taking it back until it goes.  The time is taken in the page, from the tap's
 pointerdown to the verdict's new words in the accessibility tree, so
 Playwright's own steps are not in it.  For the phone build it also gives the
-time the worker's Python spent on the tap (its event-loop callbacks).
+time the worker's Python spent on the tap (its event-loop callbacks) and the
+tap's way: page to the worker, in the worker (its first message in to its last
+out), and the worker's last message to the verdict on screen (Flutter in the
+page); beside them the CPU of each browser over the tap.  With ``--against``
+the other build is tapped too, interleaved (``phone*``); ``--runs 0`` skips
+the starts.
 Target in the phone build: <= 100 ms median.
 """
 
@@ -108,6 +113,10 @@ def _load(phone: Phone, url: str, t0: float, extra: Sequence[int] = ()) -> tuple
     return wall, cpu
 
 
+def _phone_tree(phone: Phone) -> list[int]:
+    return sorted({kid for pid in _browser_pids(phone.profile) for kid in _tree(pid)})
+
+
 def web_start(pw: Any, tmp: Path) -> tuple[float, float]:
     server = AppServer(tmp / "data")
     t0 = time.monotonic()
@@ -158,11 +167,15 @@ def _umtali_table(page: Any, url: str) -> None:
         )
 
 
+#: a tap's way in the phone build: page -> worker, in the worker, worker -> verdict seen
+LEGS = ("to worker", "in worker", "to screen")
+
 #: in the page: the time of the last pointerdown, and of each verdict seen after it
 _WATCH = """() => {
   window.__tap = 0; window.__seen = {};
   addEventListener("pointerdown", () => { window.__tap = performance.now(); window.__seen = {}; },
                    true);
+  window.__epoch = () => performance.timeOrigin + window.__tap;
   const check = () => {
     const v = document.querySelector('[flt-semantics-identifier="verdict"]');
     const words = v ? (v.getAttribute("aria-label") || v.textContent || "") : "";
@@ -188,11 +201,35 @@ _events.Handle._run = _timed_run
 `)"""
 _PY_SPENT = "() => self.pyodide.runPython('s = _bench_spent[0]; _bench_spent[0] = 0.0; s')"
 
+#: in the worker: when each message from the page arrived and each one to it left (epoch ms)
+_POSTS = """() => {
+  self.__posts = [];
+  const now = () => performance.timeOrigin + performance.now();
+  const handle = self.onmessage, post = self.postMessage.bind(self);
+  self.onmessage = (e) => { self.__posts.push(["in", now()]); return handle(e); };
+  self.postMessage = (m, t) => { self.__posts.push(["out", now()]); return post(m, t); };
+}"""
+_TAKE_POSTS = "() => { const p = self.__posts; self.__posts = []; return p; }"
 
-def _one_verdict(page: Any, worker: Any, shown: bool) -> tuple[float, float]:
+
+def _legs(page: Any, worker: Any, took: float) -> tuple[float, float, float]:
+    """The tap's way in ms: page to the worker, in the worker, worker back to the verdict."""
+    tap = page.evaluate("window.__epoch()")
+    posts = [(k, t - tap) for k, t in worker.evaluate(_TAKE_POSTS) if 0 <= t - tap <= took]
+    ins = [t for k, t in posts if k == "in"]
+    outs = [t for k, t in posts if k == "out"]
+    if not ins or not outs:
+        return float("nan"), float("nan"), float("nan")
+    return ins[0], outs[-1] - ins[0], took - outs[-1]
+
+
+def _one_verdict(
+    page: Any, worker: Any, shown: bool
+) -> tuple[float, float, tuple[float, float, float]]:
     """Tap 7♥; wait until the verdict says (or stops saying) "Sequence"; ms in the page."""
     if worker is not None:
         worker.evaluate(_PY_SPENT)
+        worker.evaluate(_TAKE_POSTS)
     page.get_by_test_id("meld-card-7H").click()
     test = "w => Object.keys(window.__seen).some(l => l && (l.includes(w) === %s))" % (
         "true" if shown else "false"
@@ -201,46 +238,66 @@ def _one_verdict(page: Any, worker: Any, shown: bool) -> tuple[float, float]:
     seen = page.evaluate("window.__seen")
     took = min(t for w, t in seen.items() if w and ("Sequence" in w) == shown)
     python = worker.evaluate(_PY_SPENT) * 1000 if worker is not None else 0.0
-    return float(took), python
+    legs = _legs(page, worker, float(took)) if worker is not None else (0.0, 0.0, 0.0)
+    return float(took), python, legs
 
 
-def verdict_times(pw: Any, tmp: Path, url: str, n: int) -> dict[str, list[float]]:
-    """Tap to verdict shown, in the phone build and in web mode, one after the other."""
+def verdict_times(
+    pw: Any, tmp: Path, url: str, n: int, other: str | None = None
+) -> dict[str, list[float]]:
+    """Tap to verdict shown, in the phone build(s) and in web mode, one after the other."""
     server = AppServer(tmp / "data")
     server.start()
-    phones = {
-        "phone": Phone(pw, tmp / "verdict-phone", url),
-        "web": Phone(pw, tmp / "verdict-web", "http://127.0.0.1"),
-    }
+    urls = {"phone": url, "web": server.url}
+    if other is not None:
+        urls["phone*"] = other
     try:
+        phones = {
+            key: Phone(pw, tmp / f"verdict-{key.strip('*')}{len(key)}", where)
+            for key, where in urls.items()
+        }
         pages, workers = {}, {}
         for key, phone in phones.items():
             page = phone.open()
-            _umtali_table(page, url if key == "phone" else server.url)
+            _umtali_table(page, urls[key])
             page.evaluate(_WATCH)
             pages[key] = page
             workers[key] = None
-            if key == "phone":
+            if key != "web":
                 workers[key] = page.workers[0]
                 workers[key].evaluate(_PY_CLOCK)
-        times: dict[str, list[float]] = {"phone": [], "web": [], "python": []}
+                workers[key].evaluate(_POSTS)
+        times: dict[str, list[float]] = {key: [] for key in urls}
+        times.update({key.replace("phone", "python"): [] for key in urls if key != "web"})
+        times.update({f"cpu {key}": [] for key in urls})
+        for key in urls:
+            if key != "web":
+                for leg in LEGS:
+                    times[f"{leg} {key}"] = []
+        trees = {key: _phone_tree(phone) for key, phone in phones.items()}
+        trees["web"] += _tree(server.proc.pid)
         for i in range(2 * n + 2):
             for key, page in pages.items():
-                took, python = _one_verdict(page, workers[key], shown=i % 2 == 0)
+                cpu = _cpu_s(trees[key])
+                took, python, legs = _one_verdict(page, workers[key], shown=i % 2 == 0)
+                cpu = _cpu_s(trees[key]) - cpu
                 if i >= 2:  # the first two warm the page up
                     times[key].append(took / 1000)
-                    if key == "phone":
-                        times["python"].append(python / 1000)
+                    times[f"cpu {key}"].append(cpu)
+                    if key != "web":
+                        times[key.replace("phone", "python")].append(python / 1000)
+                        for leg, ms in zip(LEGS, legs, strict=True):
+                            times[f"{leg} {key}"].append(ms / 1000)
         return times
     finally:
-        for phone in phones.values():
+        for phone in locals().get("phones", {}).values():
             phone.close()
         server.stop()
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=3, help="0: the verdicts only")
     ap.add_argument("--verdicts", type=int, default=15)
     ap.add_argument(
         "--against", type=Path, help="another build folder to start, interleaved (e.g. older)"
@@ -277,14 +334,23 @@ def main() -> None:
                         f"run {run + 1}: "
                         + ", ".join(f"{k} {v[-1][0]:.1f} s" for k, v in rows.items())
                     )
-                verdicts = verdict_times(pw, tmp / "v", server.url, args.verdicts)
+                verdicts = verdict_times(
+                    pw, tmp / "v", server.url, args.verdicts, other.url if other else None
+                )
         finally:
             server.stop()
             if other is not None:
                 other.stop()
     if other is not None:
         print(f"* = the build in {args.against}")
-    print(f"start to a usable home screen, {args.runs} runs interleaved (median):")
+    if args.runs:
+        _print_starts(args.runs, rows)
+    _print_verdicts(verdicts)
+    print(f"machine load: {os.getloadavg()[0]:.2f} (1 min), at the end")
+
+
+def _print_starts(runs: int, rows: dict[str, list[tuple[float, float]]]) -> None:
+    print(f"start to a usable home screen, {runs} runs interleaved (median):")
     med = {}
     for key, vals in rows.items():
         wall = statistics.median(v[0] for v in vals)
@@ -298,18 +364,25 @@ def main() -> None:
         f"  ratio   first/web {med['first'] / med['web']:.1f}x   "
         f"cached/web {med['cached'] / med['web']:.1f}x"
     )
+
+
+def _print_verdicts(verdicts: dict[str, list[float]]) -> None:
     print("tap -> verdict shown, in the page, alternating (target in the phone build <= 100 ms):")
     medians = {}
     for key, took in verdicts.items():
         ms = [t * 1000 for t in took]
+        ms = [m for m in ms if m == m] or [float("nan")]  # a tap without its posts: left out
         medians[key] = statistics.median(ms)
-        what = "of it, the worker's Python" if key == "python" else ""
+        what = "of it, the worker's Python" if key.startswith("python") else ""
+        if key.startswith(LEGS):
+            what = "of it: tap to worker, worker's first message in to last out, out to screen"
+        if key.startswith("cpu"):
+            what = "CPU of the browser (+ server for web) over the tap and its wait"
         print(
-            f"  {key:6s} median {medians[key]:6.0f} ms, min {min(ms):.0f}, max {max(ms):.0f} "
+            f"  {key:18s} median {medians[key]:6.0f} ms, min {min(ms):.0f}, max {max(ms):.0f} "
             f"({len(ms)} taps) {what}"
         )
     print(f"  ratio  phone/web {medians['phone'] / medians['web']:.1f}x")
-    print(f"machine load: {os.getloadavg()[0]:.2f} (1 min), at the end")
 
 
 if __name__ == "__main__":

@@ -75,12 +75,13 @@ BROWSER_ROOTS = (
     "filelock",
 )
 
-#: files of the web client a canvaskit build never asks for (the skwasm/dart2wasm
-#: build, debug symbols, source maps, Pyodide's command-line runner)
+#: files of the web client the app never asks for: debug symbols, source maps,
+#: Pyodide's command-line runner, and the renderers Flutter's loader never picks here
+#: (skwasm_heavy is for a browser without image codecs or Chromium's break iterators,
+#: but skwasm is offered to Chromium alone, which has both; wimp is opt-in)
 _UNUSED = re.compile(
     r"(\.symbols|\.map|\.d\.ts)$"
-    r"|^main\.dart\.(wasm|mjs)$"
-    r"|^canvaskit/(skwasm|skwasm_heavy|wimp)\.(js|wasm)$"
+    r"|^canvaskit/(skwasm_heavy|wimp)\.(js|wasm)$"
     r"|^canvaskit/experimental_webparagraph/"
     r"|^pyodide/(python|python\.bat|python\.exe|python_cli_entry\.mjs|package\.json)$"
     r"|^flutter_service_worker\.js$"
@@ -350,8 +351,11 @@ def _patch_client(dest: Path) -> None:
         pyodide_script_path=f"{ENTRY_MODULE}.py",
         pyodide_version=info["python"],
         app_package_url="app.tar.gz",
-        # flet publish's default: skwasm's typed-data crossings cost a Pyodide app per frame
-        web_renderer=WebRenderer.CANVAS_KIT,
+        # Flutter's loader picks: dart2wasm with skwasm in Chromium (Android phones),
+        # dart2js with CanvasKit elsewhere (Safari, Firefox).  A tap's new screen is
+        # drawn ~2.5x sooner with skwasm (benchmarks/phone_start.py, verdict mode); the
+        # folder carries both clients (about 12 MB more)
+        web_renderer=WebRenderer.AUTO,
         # hash routes: a reload of /#/play/<id> asks a static server for / only
         route_url_strategy=RouteUrlStrategy.HASH,
         no_cdn=True,
@@ -391,6 +395,15 @@ def _patch_client(dest: Path) -> None:
     js = main_js.read_text(encoding="utf-8")
     if _RIVE_CDN in js:
         main_js.write_text(js.replace(_RIVE_CDN, _RIVE_LOCAL), encoding="utf-8")
+    # the dart2wasm client holds the same address among its bytes: an equally long
+    # one in its place keeps every offset and length of the module as it was
+    main_wasm = dest / "main.dart.wasm"
+    if main_wasm.exists():
+        code_bytes = main_wasm.read_bytes()
+        cdn = _RIVE_CDN.encode()
+        local = _RIVE_LOCAL.encode().ljust(len(cdn) - 1, b"-") + b"/"
+        if cdn in code_bytes:
+            main_wasm.write_bytes(code_bytes.replace(cdn, local))
 
     worker = dest / "python-worker.js"
     code = worker.read_text(encoding="utf-8")

@@ -142,7 +142,11 @@ async def open_browser_history() -> Any:
         create = to_js({"create": True}, dict_converter=js.Object.fromEntries)
         folder = await root.getDirectoryHandle(OPFS_FOLDER, create)
         a = await _opfs_slot(folder, "history-a.jsonl")
-        b = await _opfs_slot(folder, "history-b.jsonl")
+        try:
+            b = await _opfs_slot(folder, "history-b.jsonl")
+        except BaseException:
+            a.close()  # not kept locked by a tab that cannot use it
+            raise
     except Exception as exc:  # JsException: no OPFS, or the app is open in another tab
         words = str(exc)
         if "NoModificationAllowed" in words or "modification" in words.lower():

@@ -355,6 +355,46 @@ def test_killed_right_after_an_entry_loses_nothing(
         phone.close()
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_second_tab_is_refused_and_the_first_keeps_the_history(
+    static_server: StaticServer, pw: Any, tmp_path: Path
+) -> None:
+    """The app open in two tabs of one browser: the second says so and writes nothing; the
+    first goes on saving; once the first is closed the second, reloaded, has every entry."""
+    phone = Phone(pw, tmp_path / "profile", static_server.url)
+    try:
+        first = phone.open()
+        first.goto(static_server.url)
+        app_up(first)
+        home(first)
+        game = umtali_entry(first)
+
+        second = phone.ctx.new_page()
+        second.goto(game)
+        app_up(second)
+        expect(second.get_by_text("Your game history cannot be opened")).to_be_visible(
+            timeout=BOOT_MS
+        )
+        said = second.locator("body").aria_snapshot()
+        assert "already open in another tab" in said, said
+
+        first.bring_to_front()  # the first tab still saves
+        meld(first, "8C 8D 8S", "Set: 3 points")
+        side(first, "Bob", 6)
+
+        first.close()  # its storage is free now
+        second.reload()
+        app_up(second)
+        side(second, "Bob", 6)
+        assert phone.outside == [], phone.outside
+    except BaseException:
+        phone.close(failed=True)
+        raise
+    finally:
+        phone.close()
+
+
 def _settings(page: Any) -> None:
     press(page.get_by_role("button", name="Settings", exact=True))
     expect(page.get_by_test_id("settings-import")).to_be_visible(timeout=T)
@@ -456,7 +496,23 @@ for _ in range(3):  # reopen (compacts), append one more, reopen again
     seen.append([len(game.actions), repo.game_revision(g.id), repo._gen, repo.problems])
     repo.append_action(g.id, {"type": "hand", "n": len(game.actions)})
     repo.close()
-json.dumps(seen)
+
+# another tab holds the second slot: refused, and the first slot not kept locked
+import js
+from companion.platform import OPFS_FOLDER, _opfs_slot
+from companion.storage import StorageError
+folder = await (await js.navigator.storage.getDirectory()).getDirectoryHandle(OPFS_FOLDER)
+other = await _opfs_slot(folder, "history-b.jsonl")
+try:
+    await open_browser_history()
+    refused = "opened"
+except StorageError as exc:
+    refused = str(exc)
+other.close()
+repo = await open_browser_history()  # both slots free again
+after = len(repo.get_game(g.id).actions)
+repo.close()
+json.dumps({"seen": seen, "refused": refused, "after": after})
 """
 
 
@@ -464,7 +520,8 @@ json.dumps(seen)
 def test_browser_history_on_the_real_opfs_reopens_and_compacts(
     static_server: StaticServer, phone_build: Path, pw: Any, tmp_path: Path
 ) -> None:
-    """BrowserRepository over the browser's own OPFS slots: reopened, compacted, nothing lost."""
+    """BrowserRepository over the browser's own OPFS slots: reopened, compacted, nothing lost;
+    refused while another tab holds a slot, and usable again once that tab lets go."""
     (phone_build / "opfs-check.mjs").write_text(_CHECK_WORKER)
     phone = Phone(pw, tmp_path / "profile", static_server.url)
     try:
@@ -479,9 +536,12 @@ def test_browser_history_on_the_real_opfs_reopens_and_compacts(
             _OPFS_CHECK,
         )
         assert result["ok"], result["out"]
-        seen = json.loads(result["out"])
+        out = json.loads(result["out"])
         # 260 entries, then +1 per reopen; the first reopen compacted (generation 1)
+        seen = out["seen"]
         assert seen == [[260, 260, 1, []], [261, 261, 1, []], [262, 262, 1, []]], seen
+        assert "already open in another tab" in out["refused"], out["refused"]
+        assert out["after"] == 263, out
         assert phone.outside == [], phone.outside
     finally:
         phone.close()

@@ -59,6 +59,11 @@ def test_folder_holds_everything_and_names_nothing_outside(tmp_path: Path, cache
     assert 'flet.pyodideUrl="./pyodide/pyodide.mjs"' in index
     assert 'name="theme-color" content="#2E7D32"' in index
     assert 'register("sw.js")' in index
+    # Chromium gets dart2wasm with skwasm (a tap's screen drawn sooner), others CanvasKit
+    assert 'flet.webRenderer="auto"' in index
+    for client in ("main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm.wasm", "main.dart.js"):
+        assert (site / client).exists(), client
+    assert not (site / "canvaskit/skwasm_heavy.wasm").exists()  # never picked where skwasm is
     manifest = json.loads((site / "manifest.json").read_text())
     assert manifest["name"] == "Rummy Companion" and manifest["theme_color"] == "#2E7D32"
     assert all((site / icon["src"]).exists() for icon in manifest["icons"])
@@ -72,6 +77,9 @@ def test_folder_holds_everything_and_names_nothing_outside(tmp_path: Path, cache
     ):
         text = (site / name).read_text()
         assert "cdn.jsdelivr.net" not in text and "storage.googleapis" not in text, name
+    wasm = (site / "main.dart.wasm").read_bytes()
+    assert b"cdn.jsdelivr.net" not in wasm and b"storage.googleapis" not in wasm
+    assert len(wasm) == (web() / "main.dart.wasm").stat().st_size  # patched in place
     worker = (site / "python-worker.js").read_text()
     assert "sys.path.insert(0, os.path.abspath(pkgs_path))" in worker
     assert "serviceWorkerVersion: " not in (site / "flutter_bootstrap.js").read_text()
