@@ -99,7 +99,9 @@ def rule_link(rule: str, ident: str | None = None) -> ft.Control:
     )
 
 
-def said(control: ft.Control, label: str, ident: str, *, expand: bool = False) -> ft.Semantics:
+def said(
+    control: ft.Control, label: str, ident: str, *, expand: bool | int = False
+) -> ft.Semantics:
     """Something to read, not to press: one clear sentence for screen readers (and tests);
     the text inside is not read twice."""
     return ft.Semantics(

@@ -120,13 +120,20 @@ def summary_of(session: GameSession) -> RummoliSummary:
     return summary
 
 
+def _link_room(link: ft.Control) -> ft.Control:
+    """A rule link beside a sentence gets at most two fifths of the row (a row lays a
+    link out at its whole title's width otherwise, and a long title -- an "our ruling"
+    -- squeezed the sentence beside it to nothing); its title wraps there."""
+    return ft.Container(link, expand=2, alignment=ft.Alignment.CENTER_RIGHT)
+
+
 def explain(text: str, rule: str | None = None, ident: str | None = None) -> ft.Control:
     """A sentence, read as one, with the rule it cites."""
-    parts: list[ft.Control] = [ft.Text(text, size=14, expand=True)]
+    parts: list[ft.Control] = [ft.Text(text, size=14, expand=3)]
     if ident:
-        parts[0] = said(parts[0], text, ident, expand=True)
+        parts[0] = said(parts[0], text, ident, expand=3)
     if rule:
-        parts.append(rule_link(rule, f"{ident}-rule" if ident else None))
+        parts.append(_link_room(rule_link(rule, f"{ident}-rule" if ident else None)))
     return ft.Row(parts, vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)
 
 
@@ -234,8 +241,8 @@ def _entry_row(name: str, e: LedgerEntry, ident: str) -> ft.Control:
     words = f"{e.label or e.kind} {e.amount:+d}{detail}"
     return ft.Row(
         [
-            said(ft.Text(words, size=14), f"{name}: {words}, rule {e.rule}", ident, expand=True),
-            rule_link(e.rule, f"{ident}-rule"),
+            said(ft.Text(words, size=14), f"{name}: {words}, rule {e.rule}", ident, expand=3),
+            _link_room(rule_link(e.rule, f"{ident}-rule")),
         ],
         spacing=2,
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
