@@ -193,6 +193,10 @@ def _suggestion_panel(outcome: Outcome, dark: bool) -> ft.Control:
 VERDICT_PANEL_HEIGHT = 124
 
 
+#: the verdict's rule link: its title wraps to two lines inside this width
+LINK_WIDTH = 150
+
+
 def _panel(
     ident: str,
     bg: str,
@@ -217,7 +221,9 @@ def _panel(
         ),
     ]
     if link is not None:
-        head.append(link)
+        # a slot of fixed width, filled by the link: a rule's title is longer or shorter
+        # from one verdict to the next, and the link must not move under a thumb
+        head.append(ft.Container(link, width=LINK_WIDTH))
     return ft.Semantics(
         identifier=ident,
         container=True,
