@@ -286,7 +286,7 @@ def _oracle(cwd: Path) -> str:
 @dataclass
 class Result:
     mutant: Mutant
-    outcome: str  # killed | survived | equivalent | unparsable
+    outcome: str  # killed | survived | equivalent | unparsable | timeout (judged again)
 
 
 def judge(m: Mutant, workdir: Path, baseline_oracle: str, timeout: float) -> Result:
@@ -298,7 +298,10 @@ def judge(m: Mutant, workdir: Path, baseline_oracle: str, timeout: float) -> Res
         return Result(m, "unparsable")
     try:
         tests, keyword = tests_for(m)
-        if _pytest(workdir, tests, timeout, keyword) != 0:
+        code = _pytest(workdir, tests, timeout, keyword)
+        if code == -1:
+            return Result(m, "timeout")
+        if code != 0:
             return Result(m, "killed")
         same = _oracle(workdir) == baseline_oracle
         return Result(m, "equivalent" if same else "survived")
@@ -344,13 +347,29 @@ def main(argv: list[str] | None = None) -> int:
         for m in chunks[j]:
             r = judge(m, workdirs[j], baseline_oracle, timeout)
             results.append(r)
-            mark = {"killed": ".", "equivalent": "=", "survived": "S", "unparsable": "x"}
+            mark = {
+                "killed": ".",
+                "equivalent": "=",
+                "survived": "S",
+                "unparsable": "x",
+                "timeout": "t",
+            }
             print(mark[r.outcome], end="", flush=True)
         return results
 
     with ThreadPoolExecutor(args.jobs) as pool:
         results = [r for part in pool.map(work, range(args.jobs)) for r in part]
     print()
+    # A time-out on a shared, loaded machine may be the load, not the mutant: each one is
+    # judged again, alone, with ten times the limit; only a second time-out kills it.
+    timed_out = [r for r in results if r.outcome == "timeout"]
+    slow = 0
+    for r in timed_out:
+        again = judge(r.mutant, workdirs[0], baseline_oracle, 10 * timeout)
+        slow += again.outcome == "timeout"
+        r.outcome = "killed" if again.outcome == "timeout" else again.outcome
+    if timed_out:
+        print(f"{len(timed_out)} time-outs judged again; {slow} timed out again (killed)")
     shutil.rmtree(base, ignore_errors=True)
     count = {
         k: sum(r.outcome == k for r in results)
