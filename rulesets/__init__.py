@@ -3,14 +3,15 @@
 No UI, no storage, no I/O lives here.  Each game is one package exposing a
 ``RULESET`` object that satisfies :class:`rulesets.protocol.Ruleset`; find it
 with :func:`load_ruleset`, by name or alias.  Importing this package costs
-next to nothing (a script's ``companion check`` pays only for the game it
-asks about): the protocol and the games are imported when first asked for.
+next to nothing: the protocol and the games are imported when first asked for.
+A script's ``companion check`` asks :func:`load_check` for the game's plain
+check (``rulesets/<game>/check.py``) and imports no pydantic at all.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from rulesets.errors import (
     CardParseError,
@@ -22,6 +23,7 @@ from rulesets.errors import (
 )
 
 if TYPE_CHECKING:
+    from rulesets.judgement import GameCheck
     from rulesets.protocol import Ruleset
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "RecordError",
     "Ruleset",
     "RulesetError",
+    "load_check",
     "load_ruleset",
 ]
 
@@ -50,14 +53,35 @@ _ALIASES: Final[dict[str, str]] = {
 }
 
 
-def load_ruleset(name: str) -> Ruleset:
-    """The ruleset registered under ``name`` (case-insensitive, aliases allowed)."""
+def _package(name: str) -> str:
+    """The package of the game known as ``name`` (case-insensitive, aliases allowed)."""
     key = _ALIASES.get(name.strip().lower())
     if key is None:
         raise RulesetError(f"{name!r}: unknown game (choose {', '.join(GAMES)})")
-    module = importlib.import_module(f"rulesets.{key}")
-    ruleset: Ruleset = module.RULESET
+    return f"rulesets.{key}"
+
+
+def load_ruleset(name: str) -> Ruleset:
+    """The ruleset registered under ``name`` (case-insensitive, aliases allowed)."""
+    ruleset: Ruleset = importlib.import_module(_package(name)).RULESET
     return ruleset
+
+
+def load_check(name: str) -> GameCheck:
+    """The plain check of the game known as ``name`` (its ``check`` module: no pydantic).
+
+    >>> load_check("rum").check(()).rule
+    'R2.1'
+    """
+    return cast("GameCheck", importlib.import_module(f"{_package(name)}.check"))
+
+
+if TYPE_CHECKING:  # mypy proves each game's check module is a GameCheck
+    from rulesets.rummoli import check as _rummoli
+    from rulesets.rummy import check as _rummy
+    from rulesets.umtali import check as _umtali
+
+    _CHECKS: tuple[GameCheck, ...] = (_umtali, _rummy, _rummoli)
 
 
 def __getattr__(name: str) -> object:

@@ -44,6 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rulesets.cards import Card, parse_card, parse_cards
 from rulesets.errors import HouseRuleError, RecordError, RulesetError
+from rulesets.judgement import Judgement
 from rulesets.switches import Switch
 from rulesets.words import card_words
 
@@ -142,6 +143,24 @@ class Verdict(BaseModel):
     notes: tuple[str, ...] = ()
     moves: tuple[LedgerEntry, ...] = ()
     incomplete: bool = False
+
+    @classmethod
+    def of(cls, judgement: Judgement) -> Verdict:
+        """The verdict on cards a check judged (:mod:`rulesets.judgement`, no ledger moves).
+
+        >>> Verdict.of(Judgement(legal=False, rule="U5.2", reason="x")).to_json()["legal"]
+        False
+        """
+        return cls(
+            legal=judgement.legal,
+            kind=judgement.kind,
+            points=judgement.points,
+            rule=judgement.rule,
+            reason=judgement.reason,
+            cards=judgement.cards,
+            notes=judgement.notes,
+            incomplete=judgement.incomplete,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

@@ -18,6 +18,7 @@ Modules: :mod:`~rulesets.rummoli.actions` (the recorded actions),
 :mod:`~rulesets.rummoli.simulate` (random legal games),
 :mod:`~rulesets.rummoli.suggest` (advice for a private hand).
 
+>>> from rulesets.rummoli import Deal, RummoliGame, Start
 >>> g = RummoliGame(["Ann", "Bob", "Cy"])
 >>> _ = g.push(Start(chips=[50, 50, 50], dealer="Ann"))
 >>> _ = g.push(Deal())
@@ -27,59 +28,65 @@ Modules: :mod:`~rulesets.rummoli.actions` (the recorded actions),
 
 from __future__ import annotations
 
-from rulesets.rummoli.actions import (
-    Adjust,
-    Bet,
-    Claim,
-    Deal,
-    End,
-    FinalPoker,
-    Fold,
-    Impasse,
-    Lay,
-    Out,
-    Poker,
-    RummoliAction,
-    Start,
-    Widow,
-    parse_action,
-)
-from rulesets.rummoli.board import (
-    AK_DIAMONDS,
-    ANTE,
-    ANTE_POTS,
-    POT_LABELS,
-    POTS,
-    SINGLE_POTS,
-    PotRule,
-    RummoliRules,
-    deal_sizes,
-    pay_cards_in,
-    pay_cards_text,
-    pot_names,
-    run_pot,
-    run_ranks,
-)
-from rulesets.rummoli.game import RummoliGame
-from rulesets.rummoli.results import FinalResult, PokerResult, ShownHand, WidowResult
-from rulesets.rummoli.ruleset import RULESET, RummoliRuleset
-from rulesets.rummoli.simulate import PlayResult, random_game, random_record, simulate_play
-from rulesets.rummoli.state import Phase
-from rulesets.rummoli.suggest import suggest
-from rulesets.rummoli.summary import (
-    Adjustment,
-    BettingView,
-    DealView,
-    FinalNext,
-    PendingClaim,
-    PlayView,
-    PotView,
-    RummoliDetail,
-    RummoliHand,
-    RummoliSummary,
-    WidowView,
-    statement,
-)
+from typing import TYPE_CHECKING, Final
+
+from rulesets.lazy import lazy_names
+
+if TYPE_CHECKING:  # the names below, imported when first asked for (rulesets.lazy)
+    from rulesets.rummoli.actions import (
+        Adjust,
+        Bet,
+        Claim,
+        Deal,
+        End,
+        FinalPoker,
+        Fold,
+        Impasse,
+        Lay,
+        Out,
+        Poker,
+        RummoliAction,
+        Start,
+        Widow,
+        parse_action,
+    )
+    from rulesets.rummoli.board import (
+        AK_DIAMONDS,
+        ANTE,
+        ANTE_POTS,
+        POT_LABELS,
+        POTS,
+        SINGLE_POTS,
+        PotRule,
+        deal_sizes,
+        pay_cards_in,
+        pay_cards_text,
+        pot_names,
+        run_pot,
+        run_ranks,
+    )
+    from rulesets.rummoli.game import RummoliGame
+    from rulesets.rummoli.house_rules import RummoliRules
+    from rulesets.rummoli.results import FinalResult, PokerResult, ShownHand, WidowResult
+    from rulesets.rummoli.ruleset import RULESET, RummoliRuleset
+    from rulesets.rummoli.simulate import PlayResult, random_game, random_record, simulate_play
+    from rulesets.rummoli.state import Phase
+    from rulesets.rummoli.suggest import suggest
+    from rulesets.rummoli.summary import (
+        Adjustment,
+        BettingView,
+        DealView,
+        FinalNext,
+        PendingClaim,
+        PlayView,
+        PotView,
+        RummoliDetail,
+        RummoliHand,
+        RummoliSummary,
+        WidowView,
+        statement,
+    )
+
 
 __all__ = [
     "AK_DIAMONDS",
@@ -137,3 +144,75 @@ __all__ = [
     "statement",
     "suggest",
 ]
+
+#: where each name lives; a name's module is imported when the name is first used,
+#: so importing this package (or its plain check) builds no model.
+_HOMES: Final = {
+    "actions": (
+        "Adjust",
+        "Bet",
+        "Claim",
+        "Deal",
+        "End",
+        "FinalPoker",
+        "Fold",
+        "Impasse",
+        "Lay",
+        "Out",
+        "Poker",
+        "RummoliAction",
+        "Start",
+        "Widow",
+        "parse_action",
+    ),
+    "board": (
+        "AK_DIAMONDS",
+        "ANTE",
+        "ANTE_POTS",
+        "POT_LABELS",
+        "POTS",
+        "SINGLE_POTS",
+        "PotRule",
+        "deal_sizes",
+        "pay_cards_in",
+        "pay_cards_text",
+        "pot_names",
+        "run_pot",
+        "run_ranks",
+    ),
+    "game": ("RummoliGame",),
+    "house_rules": ("RummoliRules",),
+    "results": (
+        "FinalResult",
+        "PokerResult",
+        "ShownHand",
+        "WidowResult",
+    ),
+    "ruleset": (
+        "RULESET",
+        "RummoliRuleset",
+    ),
+    "simulate": (
+        "PlayResult",
+        "random_game",
+        "random_record",
+        "simulate_play",
+    ),
+    "state": ("Phase",),
+    "suggest": ("suggest",),
+    "summary": (
+        "Adjustment",
+        "BettingView",
+        "DealView",
+        "FinalNext",
+        "PendingClaim",
+        "PlayView",
+        "PotView",
+        "RummoliDetail",
+        "RummoliHand",
+        "RummoliSummary",
+        "WidowView",
+        "statement",
+    ),
+}
+lazy_names(__name__, _HOMES)

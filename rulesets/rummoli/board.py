@@ -4,7 +4,7 @@ Everything here is a pure function of the house rules (:mod:`.house_rules`); not
 game in progress.  Each pot carries what wins it and the rule that says so,
 so a screen can show the board without holding any rule text itself.
 
->>> pot_names(RummoliRules(board="eight_nine_ten"))
+>>> pot_names(PlainBoardRules(board="eight_nine_ten"))
 ('poker', '10S', 'JD', 'QC', 'KH', 'AS', 'AD+KD', '8-9-10', 'rummoli')
 >>> POTS["AD+KD"].wins
 'one player lays both K♦ and A♦ in this round'
@@ -15,22 +15,24 @@ so a screen can show the board without holding any rule text itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from pydantic import BaseModel, ConfigDict
+from dataclasses import dataclass
+from typing import Final, Protocol
 
 from rulesets.cards import Card, Rank, Suit, format_cards, parse_card, parse_cards
-from rulesets.rummoli.house_rules import RummoliRules, as_rules
+from rulesets.switches import Switch
 
 __all__ = [
     "AK_DIAMONDS",
+    "RULES_MD",
+    "WIDOW_NEEDS_NO_PAY_CARD",
     "ANTE",
     "ANTE_POTS",
     "POTS",
     "POT_LABELS",
     "SINGLE_POTS",
+    "BoardRules",
+    "PlainBoardRules",
     "PotRule",
-    "RummoliRules",
-    "as_rules",
     "deal_sizes",
     "next_rank",
     "pay_cards_in",
@@ -50,10 +52,41 @@ ANTE = ANTE_POTS
 # --------------------------------------------------------------------------- pots
 
 
-class PotRule(BaseModel):
-    """One pot of the board: its name, how it is shown, what wins it and the rule."""
+# --------------------------------------------------------------------------- house rules
 
-    model_config = ConfigDict(frozen=True, defer_build=True)
+WIDOW_NEEDS_NO_PAY_CARD: Final = Switch(
+    "Widow only without pay cards", "only a hand without pay cards may take the widow"
+)
+
+
+class BoardRules(Protocol):
+    """The house-rule switches the board and the widow check read.  Rummoli's house
+    rules (:class:`~rulesets.rummoli.house_rules.RummoliRules`) have them, and so has
+    :class:`PlainBoardRules`, which needs no pydantic."""
+
+    @property
+    def board(self) -> str: ...
+
+    @property
+    def widow_needs_no_pay_card(self) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlainBoardRules:
+    """The switches of :class:`BoardRules` as plain data; the defaults are RULES.md's,
+    the same as ``RummoliRules()``'s (a test holds them equal)."""
+
+    board: str = "seven_eight_nine"
+    widow_needs_no_pay_card: bool = True
+
+
+#: the board of RULES.md, no switch changed (what a check without ``--rules`` uses).
+RULES_MD: Final = PlainBoardRules()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PotRule:
+    """One pot of the board: its name, how it is shown, what wins it and the rule."""
 
     pot: str
     label: str
@@ -112,29 +145,29 @@ def pot_rule(pot: str) -> str:
     return POTS[pot].rule
 
 
-def run_ranks(rules: RummoliRules) -> tuple[Rank, Rank, Rank]:
+def run_ranks(rules: BoardRules) -> tuple[Rank, Rank, Rank]:
     """The three ranks of the run pot (7-8-9, or 8-9-10 on the regional board, A-M19)."""
     if rules.board == "eight_nine_ten":
         return (Rank.EIGHT, Rank.NINE, Rank.TEN)
     return (Rank.SEVEN, Rank.EIGHT, Rank.NINE)
 
 
-def run_pot(rules: RummoliRules) -> str:
+def run_pot(rules: BoardRules) -> str:
     """The name of the run pot on this board: ``7-8-9`` or ``8-9-10``."""
     return "8-9-10" if rules.board == "eight_nine_ten" else "7-8-9"
 
 
-def pot_names(rules: RummoliRules | None = None) -> tuple[str, ...]:
+def pot_names(rules: BoardRules | None = None) -> tuple[str, ...]:
     """The nine pots in board order, the numbering of M1.2 (A-M1 adds A♠), centre last.
 
     >>> pot_names()
     ('poker', '10S', 'JD', 'QC', 'KH', 'AS', 'AD+KD', '7-8-9', 'rummoli')
     """
-    r = rules or RummoliRules()
+    r = rules or RULES_MD
     return ("poker", *SINGLE_POTS, "AD+KD", run_pot(r), "rummoli")
 
 
-def pay_cards_in(cards: Sequence[Card] | str, rules: RummoliRules | None = None) -> list[str]:
+def pay_cards_in(cards: Sequence[Card] | str, rules: BoardRules | None = None) -> list[str]:
     """The pay cards (M2.4, A-M7) found in a hand, as text.
 
     >>> pay_cards_in("2C 10S 7H 8H 9H KD")
@@ -142,7 +175,7 @@ def pay_cards_in(cards: Sequence[Card] | str, rules: RummoliRules | None = None)
     >>> pay_cards_in("2C 3C 4D")
     []
     """
-    r = rules or RummoliRules()
+    r = rules or RULES_MD
     hand = set(parse_cards(cards))
     found = [str(c) for c in (*SINGLE_POTS.values(), AK_DIAMONDS[1], AK_DIAMONDS[0]) if c in hand]
     for suit in Suit:
@@ -152,13 +185,13 @@ def pay_cards_in(cards: Sequence[Card] | str, rules: RummoliRules | None = None)
     return found
 
 
-def pay_cards_text(rules: RummoliRules | None = None) -> str:
+def pay_cards_text(rules: BoardRules | None = None) -> str:
     """The pay cards of M2.4 in words, for the widow question.
 
-    >>> pay_cards_text(RummoliRules(board="eight_nine_ten"))
+    >>> pay_cards_text(PlainBoardRules(board="eight_nine_ten"))
     '10♠ J♦ Q♣ K♥ A♠ K♦ A♦, or the 8-9-10 of one suit'
     """
-    return f"10♠ J♦ Q♣ K♥ A♠ K♦ A♦, or the {run_pot(rules or RummoliRules())} of one suit"
+    return f"10♠ J♦ Q♣ K♥ A♠ K♦ A♦, or the {run_pot(rules or RULES_MD)} of one suit"
 
 
 def deal_sizes(players: int) -> list[int]:

@@ -31,7 +31,7 @@ from rulesets.cards import Card
 from rulesets.errors import IllegalActionError, RecordError, RulesetError
 from rulesets.protocol import Action, GameRecord, HouseRulesBase, Verdict
 from rulesets.rummoli.actions import RummoliAction, parse_action
-from rulesets.rummoli.board import RummoliRules, as_rules
+from rulesets.rummoli.house_rules import RummoliRules, as_rules
 from rulesets.rummoli.rounds import apply
 from rulesets.rummoli.state import Phase, RoundLog, State
 from rulesets.rummoli.summary import RummoliHand, RummoliSummary, build_hand, build_summary

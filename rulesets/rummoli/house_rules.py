@@ -16,6 +16,7 @@ from pydantic import Field, ValidationError
 
 from rulesets.errors import HouseRuleError
 from rulesets.protocol import HouseRulesBase
+from rulesets.rummoli.board import WIDOW_NEEDS_NO_PAY_CARD
 from rulesets.switches import Switch
 
 __all__ = ["RummoliRules", "as_rules"]
@@ -53,13 +54,7 @@ class RummoliRules(HouseRulesBase):
         Literal["single", "per_pot"],
         Switch("Final poker", "Single: one final poker for the whole board; per pot: one each"),
     ] = "single"
-    widow_needs_no_pay_card: Annotated[
-        bool,
-        Switch(
-            "Widow only without pay cards",
-            "only a hand without pay cards may take the widow",
-        ),
-    ] = True
+    widow_needs_no_pay_card: Annotated[bool, WIDOW_NEEDS_NO_PAY_CARD] = True
     board: Annotated[
         Literal["seven_eight_nine", "eight_nine_ten"],
         Switch(

@@ -6,7 +6,7 @@ the card that must come next...).  They are the referee's words: a screen
 holds no rule text and no rule ID of its own.  Each note has a stable ``key``
 the screen finds it by.
 
->>> from rulesets.rummoli.board import RummoliRules
+>>> from rulesets.rummoli.house_rules import RummoliRules
 >>> end_note(RummoliRules(final_poker="per_pot")).text
 'Ending the game: a final poker for each pot, fewest chips first.'
 """
@@ -15,7 +15,12 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from rulesets.rummoli.board import ANTE, POT_LABELS, RummoliRules, pay_cards_text
+from rulesets.rummoli.board import (
+    ANTE,
+    POT_LABELS,
+    pay_cards_text,
+)
+from rulesets.rummoli.house_rules import RummoliRules
 from rulesets.words import names_and, plural
 
 __all__ = [

@@ -29,8 +29,12 @@ from rulesets.protocol import (
     Verdict,
 )
 from rulesets.rummoli.actions import RummoliAction, Start, parse_action
-from rulesets.rummoli.board import ANTE, RummoliRules, as_rules, pay_cards_in
+from rulesets.rummoli.board import (
+    ANTE,
+)
+from rulesets.rummoli.check import PACK_RULE, check
 from rulesets.rummoli.game import RummoliGame
+from rulesets.rummoli.house_rules import RummoliRules, as_rules
 from rulesets.rummoli.simulate import random_record
 from rulesets.rummoli.suggest import suggest
 from rulesets.seats import left_of
@@ -60,7 +64,7 @@ class RummoliRuleset(RulesetBase[RummoliGame, RummoliAction]):
     action_parser = staticmethod(parse_action)
     record_maker = staticmethod(random_record)
     hand_word = "Round"
-    pack_rule = "M1.1"
+    pack_rule = PACK_RULE
     #: chips each player starts with unless the table says otherwise
     starting_stack: int | None = 50
     #: chips each player antes before every deal: 1 into each of the 9 pots (M1.3)
@@ -116,32 +120,10 @@ class RummoliRuleset(RulesetBase[RummoliGame, RummoliAction]):
         hand: Sequence[Card] | None = None,
         rules: HouseRulesBase | None = None,
     ) -> Verdict:
-        """May a player holding ``cards`` swap for or bid on the widow? (M2.2-M2.4)
-
-        ``cards`` is the whole hand; the answer is legal when it holds no pay card
-        (or when the table lets any hand take the widow).  ``onto``, ``going_out``
-        and ``hand`` do not apply to Rummoli.
-        """
-        r = _rules(rules)
-        found = pay_cards_in(parse_cards(list(cards)), r)
-        notes = (
-            ("onto/going_out/hand are not used by Rummoli",) if (onto or going_out or hand) else ()
-        )
-        if not found:
-            reason = "no pay card: may swap for or bid on the widow"
-            return Verdict(legal=True, kind="widow", rule="M2.4", reason=reason, notes=notes)
-        if not r.widow_needs_no_pay_card:
-            reason = (
-                f"holds pay card(s) {', '.join(found)}, allowed by house rule "
-                f"({r.setting('widow_needs_no_pay_card')})"
-            )
-            legal = True
-        else:
-            reason = f"holds the pay card(s) {', '.join(found)}, so may not take the widow"
-            legal = False
-        return Verdict(
-            legal=legal, kind="widow", rule="M2.4", cards=tuple(found), reason=reason, notes=notes
-        )
+        """May a player holding ``cards`` swap for or bid on the widow? (M2.2-M2.4):
+        the judgement of :func:`rulesets.rummoli.check.check`."""
+        judgement = check(cards, onto=onto, going_out=going_out, hand=hand, rules=_rules(rules))
+        return Verdict.of(judgement)
 
     def score(self, cards: Sequence[Card], *, rules: HouseRulesBase | None = None) -> ScoreReport:
         """Chips owed for cards still held when a player goes out: 1 each (M6.1)."""

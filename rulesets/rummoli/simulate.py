@@ -32,7 +32,6 @@ from rulesets.rummoli.actions import (
 from rulesets.rummoli.board import (
     AK_DIAMONDS,
     SINGLE_POTS,
-    RummoliRules,
     deal_sizes,
     next_rank,
     pay_cards_in,
@@ -40,6 +39,7 @@ from rulesets.rummoli.board import (
     run_ranks,
 )
 from rulesets.rummoli.game import RummoliGame
+from rulesets.rummoli.house_rules import RummoliRules
 from rulesets.rummoli.state import Phase, left_of
 
 __all__ = ["PlayResult", "random_game", "random_record", "simulate_play"]

@@ -17,7 +17,10 @@ from rulesets import seats
 from rulesets.cards import Card, Color
 from rulesets.errors import IllegalActionError
 from rulesets.protocol import LedgerEntry
-from rulesets.rummoli.board import ANTE, RummoliRules
+from rulesets.rummoli.board import (
+    ANTE,
+)
+from rulesets.rummoli.house_rules import RummoliRules
 from rulesets.rummoli.results import FinalResult, PokerResult, WidowResult
 from rulesets.snapshot import HISTORY
 

@@ -20,11 +20,11 @@ from rulesets.rummoli.board import (
     AK_DIAMONDS,
     POTS,
     SINGLE_POTS,
-    RummoliRules,
     pay_cards_in,
     run_pot,
 )
 from rulesets.rummoli.game import RummoliGame
+from rulesets.rummoli.house_rules import RummoliRules
 from rulesets.rummoli.state import Phase
 
 __all__ = ["suggest"]

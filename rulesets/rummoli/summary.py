@@ -23,11 +23,11 @@ from rulesets.rummoli.board import (
     ANTE,
     POT_LABELS,
     POTS,
-    RummoliRules,
     pay_cards_text,
     pot_names,
     run_pot,
 )
+from rulesets.rummoli.house_rules import RummoliRules
 from rulesets.rummoli.lay import next_card_after
 from rulesets.rummoli.notes import (
     Note,

@@ -13,6 +13,7 @@ summary read off the state), :mod:`.game` (:class:`RummyGame`, the protocol),
 :mod:`.simulate` (random legal games), :mod:`.ruleset` (:data:`RULESET`).
 
 >>> from rulesets.cards import parse_cards
+>>> from rulesets.rummy import RULESET
 >>> RULESET.check(parse_cards("QH KH AH")).legal
 False
 >>> RULESET.score(parse_cards("KS 7D AC")).points
@@ -21,42 +22,48 @@ False
 
 from __future__ import annotations
 
-from rulesets.rummy.actions import (
-    Action,
-    Discard,
-    Draw,
-    HandEnd,
-    LayOff,
-    Meld,
-    RummyAction,
-    StartHand,
-    SwapJoker,
-    parse_action,
-)
-from rulesets.rummy.game import RummyGame, TableMeld
-from rulesets.rummy.melds import (
-    DEAL_SIZES,
-    JOKERS_IN_PACK,
-    MeldShape,
-    RummyRules,
-    analyse_meld,
-    card_value,
-    deal_size,
-    extend_meld,
-    hand_value,
-)
-from rulesets.rummy.ruleset import RULESET, RummyRuleset
-from rulesets.rummy.simulate import random_record
-from rulesets.rummy.suggest import Suggestion, advise, suggest
-from rulesets.rummy.summary import (
-    HandLine,
-    Phase,
-    RummyDetail,
-    RummyHand,
-    RummyMeld,
-    RummyPlay,
-    RummySummary,
-)
+from typing import TYPE_CHECKING, Final
+
+from rulesets.lazy import lazy_names
+
+if TYPE_CHECKING:  # the names below, imported when first asked for (rulesets.lazy)
+    from rulesets.rummy.actions import (
+        Action,
+        Discard,
+        Draw,
+        HandEnd,
+        LayOff,
+        Meld,
+        RummyAction,
+        StartHand,
+        SwapJoker,
+        parse_action,
+    )
+    from rulesets.rummy.game import RummyGame, TableMeld
+    from rulesets.rummy.house_rules import RummyRules
+    from rulesets.rummy.melds import (
+        DEAL_SIZES,
+        JOKERS_IN_PACK,
+        MeldShape,
+        analyse_meld,
+        card_value,
+        deal_size,
+        extend_meld,
+        hand_value,
+    )
+    from rulesets.rummy.ruleset import RULESET, RummyRuleset
+    from rulesets.rummy.simulate import random_record
+    from rulesets.rummy.suggest import Suggestion, advise, suggest
+    from rulesets.rummy.summary import (
+        HandLine,
+        Phase,
+        RummyDetail,
+        RummyHand,
+        RummyMeld,
+        RummyPlay,
+        RummySummary,
+    )
+
 
 __all__ = [
     "DEAL_SIZES",
@@ -94,3 +101,55 @@ __all__ = [
     "random_record",
     "suggest",
 ]
+
+#: where each name lives; a name's module is imported when the name is first used,
+#: so importing this package (or its plain check) builds no model.
+_HOMES: Final = {
+    "actions": (
+        "Action",
+        "Discard",
+        "Draw",
+        "HandEnd",
+        "LayOff",
+        "Meld",
+        "RummyAction",
+        "StartHand",
+        "SwapJoker",
+        "parse_action",
+    ),
+    "game": (
+        "RummyGame",
+        "TableMeld",
+    ),
+    "house_rules": ("RummyRules",),
+    "melds": (
+        "DEAL_SIZES",
+        "JOKERS_IN_PACK",
+        "MeldShape",
+        "analyse_meld",
+        "card_value",
+        "deal_size",
+        "extend_meld",
+        "hand_value",
+    ),
+    "ruleset": (
+        "RULESET",
+        "RummyRuleset",
+    ),
+    "simulate": ("random_record",),
+    "suggest": (
+        "Suggestion",
+        "advise",
+        "suggest",
+    ),
+    "summary": (
+        "HandLine",
+        "Phase",
+        "RummyDetail",
+        "RummyHand",
+        "RummyMeld",
+        "RummyPlay",
+        "RummySummary",
+    ),
+}
+lazy_names(__name__, _HOMES)

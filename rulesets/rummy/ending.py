@@ -9,12 +9,12 @@ from rulesets.errors import RecordError
 from rulesets.rummy.actions import (
     HandEnd,
 )
+from rulesets.rummy.house_rules import house_rule
 from rulesets.rummy.melds import (
     JOKERS_IN_PACK,
     cards_of,
     deal_size,
     hand_value,
-    house_rule,
 )
 from rulesets.rummy.state import Hand, Loss, State, refuse, scoring
 from rulesets.rummy.summary import (

@@ -35,11 +35,10 @@ from rulesets.rummy.actions import (
     RummyAction,
     parse_action,
 )
+from rulesets.rummy.house_rules import RummyRules, coerce_rules
 from rulesets.rummy.melds import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    RummyRules,
-    coerce_rules,
 )
 from rulesets.rummy.referee import Referee
 from rulesets.rummy.state import (

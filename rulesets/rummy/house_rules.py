@@ -1,6 +1,8 @@
 """Rummy's house rules: each switch with its name and explanation, said once.
 
 The defaults are the seed rules (R1-R6); each switch is one variant of them.
+The four switches the meld rules name in their refusals are declared in
+:mod:`.melds` (which imports no pydantic) and annotate their fields here.
 
 >>> RummyRules().target, RummyRules(ace_high_or_low=True).ace_high_or_low
 (100, True)
@@ -18,6 +20,7 @@ from pydantic import ValidationError, model_validator
 
 from rulesets.errors import HouseRuleError
 from rulesets.protocol import HouseRulesBase
+from rulesets.rummy.melds import ACE_HIGH_OR_LOW, JOKERS, MUST_DISCARD_TO_GO_OUT, ROUND_THE_CORNER
 from rulesets.switches import Switch
 
 __all__ = ["DEFAULT_RULES", "RummyRules", "coerce_rules", "house_rule"]
@@ -49,26 +52,14 @@ class RummyRules(HouseRulesBase):
             "Meld before laying off", "You may lay off only after putting down a meld of your own."
         ),
     ] = False
-    ace_high_or_low: Annotated[
-        bool,
-        Switch("Ace high or low", "Q-K-A is a run as well as A-2-3; an ace counts 15 points."),
-    ] = False
-    round_the_corner: Annotated[
-        bool,
-        Switch("Round the corner", "Runs may turn the corner (K-A-2); needs Ace high or low."),
-    ] = False
-    jokers: Annotated[
-        bool,
-        Switch("Jokers", "Two jokers join the pack: wild in sets and runs, 15 points in hand."),
-    ] = False
+    ace_high_or_low: Annotated[bool, ACE_HIGH_OR_LOW] = False
+    round_the_corner: Annotated[bool, ROUND_THE_CORNER] = False
+    jokers: Annotated[bool, JOKERS] = False
     joker_swap: Annotated[
         bool,
         Switch("Joker swap", "Swap the natural card a melded joker stands for and take the joker."),
     ] = False
-    must_discard_to_go_out: Annotated[
-        bool,
-        Switch("Discard to go out", "Your last card must be a discard, not a meld or lay-off."),
-    ] = False
+    must_discard_to_go_out: Annotated[bool, MUST_DISCARD_TO_GO_OUT] = False
     winner_takes_all: Annotated[
         bool,
         Switch(

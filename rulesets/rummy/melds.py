@@ -1,8 +1,13 @@
-"""Rummy's cards, house rules and meld shapes: what a set or a run is, what a card is worth.
+"""Rummy's cards and meld shapes: what a set or a run is, what a card is worth.
+
+The house rules are read through :class:`MeldRules` (the switches these rules
+need), so a script's ``companion check rummy`` judges by :data:`RULES_MD` and
+imports no house-rules model (pydantic); the switches they name in a refusal
+are declared here, once, and :mod:`.house_rules` annotates its fields with them.
 
 >>> analyse_meld(parse_cards("3H AH 2H")).kind
 'run'
->>> card_value(parse_card("AH"), RummyRules(ace_high_or_low=True))
+>>> card_value(parse_card("AH"), PlainMeldRules(ace_high_or_low=True))
 15
 """
 
@@ -10,29 +15,34 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
 
 from rulesets.cards import JOKER, Card, Rank, Suit, parse_card, parse_cards
 from rulesets.errors import CardParseError, IllegalActionError
-from rulesets.rummy.house_rules import DEFAULT_RULES, RummyRules, coerce_rules, house_rule
+from rulesets.switches import Switch
 from rulesets.words import card_words as quote
 
 __all__ = [
+    "ACE_HIGH_OR_LOW",
     "DEAL_SIZES",
     "DECK_PLAIN",
     "DECK_WITH_JOKERS",
+    "JOKERS",
     "JOKERS_IN_PACK",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "MUST_DISCARD_TO_GO_OUT",
+    "RULES_MD",
+    "ROUND_THE_CORNER",
+    "MeldRules",
     "MeldShape",
-    "RummyRules",
+    "PlainMeldRules",
     "analyse_meld",
     "card_value",
-    "coerce_rules",
     "deal_size",
     "extend_meld",
     "hand_value",
-    "house_rule",
+    "named",
 ]
 
 #: cards dealt to each player by number of players (R1.3).
@@ -43,17 +53,75 @@ MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 6
 
 
+# --------------------------------------------------------------------------- house rules
+
+ACE_HIGH_OR_LOW: Final = Switch(
+    "Ace high or low", "Q-K-A is a run as well as A-2-3; an ace counts 15 points."
+)
+ROUND_THE_CORNER: Final = Switch(
+    "Round the corner", "Runs may turn the corner (K-A-2); needs Ace high or low."
+)
+JOKERS: Final = Switch(
+    "Jokers", "Two jokers join the pack: wild in sets and runs, 15 points in hand."
+)
+MUST_DISCARD_TO_GO_OUT: Final = Switch(
+    "Discard to go out", "Your last card must be a discard, not a meld or lay-off."
+)
+
+
+def named(switch: Switch) -> str:
+    """A switch as a player reads it: ``the house rule “Jokers”``.
+
+    >>> named(JOKERS)
+    'the house rule “Jokers”'
+    """
+    return f"the house rule “{switch.title}”"
+
+
+class MeldRules(Protocol):
+    """The house-rule switches the meld rules read.  Rummy's house rules
+    (:class:`~rulesets.rummy.house_rules.RummyRules`) have them, and so has
+    :class:`PlainMeldRules`, which needs no pydantic."""
+
+    @property
+    def jokers(self) -> bool: ...
+
+    @property
+    def ace_high_or_low(self) -> bool: ...
+
+    @property
+    def round_the_corner(self) -> bool: ...
+
+    @property
+    def must_discard_to_go_out(self) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlainMeldRules:
+    """The switches of :class:`MeldRules` as plain data; the defaults are the seed
+    rules', the same as ``PlainMeldRules()``'s (a test holds them equal)."""
+
+    jokers: bool = False
+    ace_high_or_low: bool = False
+    round_the_corner: bool = False
+    must_discard_to_go_out: bool = False
+
+
+#: the meld rules of RULES.md, no switch changed (what a check without ``--rules`` uses).
+RULES_MD: Final = PlainMeldRules()
+
+
 # --------------------------------------------------------------------------- card values
 
 
-def card_value(card: Card, rules: RummyRules | None = None) -> int:
+def card_value(card: Card, rules: MeldRules | None = None) -> int:
     """Penalty value of one card (R6.1): K Q J 10 = 10, 2-9 face, A = 1 (15 with
     ``ace_high_or_low``), joker = 15 (``jokers``).
 
     >>> card_value(parse_card("QS")), card_value(parse_card("AH"))
     (10, 1)
     """
-    r = rules or DEFAULT_RULES
+    r = rules or RULES_MD
     if card.rank is None:
         if not r.jokers:
             raise IllegalActionError('"JK": no jokers in the standard game', rule="R1.1")
@@ -63,7 +131,7 @@ def card_value(card: Card, rules: RummyRules | None = None) -> int:
     return min(card.rank.low, 10)
 
 
-def hand_value(cards: Iterable[Card], rules: RummyRules | None = None) -> int:
+def hand_value(cards: Iterable[Card], rules: MeldRules | None = None) -> int:
     """Sum of the card values (R6.1).
 
     >>> hand_value(parse_cards("KS 7D AC"))
@@ -140,7 +208,7 @@ class MeldShape:
         return MeldShape(self.kind, cards, self.rank, self.suit, self.start)
 
 
-def run_bounds_ok(start: int, end: int, rules: RummyRules) -> bool:
+def run_bounds_ok(start: int, end: int, rules: MeldRules) -> bool:
     """Whether a run may span positions ``start..end`` under the ace rules."""
     if end - start + 1 > 13 or start < 1:
         return False
@@ -149,7 +217,7 @@ def run_bounds_ok(start: int, end: int, rules: RummyRules) -> bool:
     return end <= (14 if rules.ace_high_or_low else 13)
 
 
-def _run_error(cards: Sequence[Card], rules: RummyRules) -> IllegalActionError:
+def _run_error(cards: Sequence[Card], rules: MeldRules) -> IllegalActionError:
     naturals = [c for c in cards if not c.is_joker]
     if len({c.suit for c in naturals}) > 1:
         return IllegalActionError(f"{quote(cards)}: a run must be all one suit", rule="R2.2")
@@ -157,13 +225,13 @@ def _run_error(cards: Sequence[Card], rules: RummyRules) -> IllegalActionError:
     if Rank.ACE in ranks and Rank.KING in ranks and not rules.ace_high_or_low:
         return IllegalActionError(
             f"{quote(cards)}: the ace is low, so Q-K-A is not a run"
-            f" ({house_rule('ace_high_or_low')} allows it)",
+            f" ({named(ACE_HIGH_OR_LOW)} allows it)",
             rule="R2.2",
         )
     if Rank.ACE in ranks and Rank.KING in ranks and Rank.TWO in ranks:
         return IllegalActionError(
             f"{quote(cards)}: a run may not turn the corner (K-A-2)"
-            f" ({house_rule('round_the_corner')} allows it)",
+            f" ({named(ROUND_THE_CORNER)} allows it)",
             rule="R7",
         )
     return IllegalActionError(
@@ -171,7 +239,7 @@ def _run_error(cards: Sequence[Card], rules: RummyRules) -> IllegalActionError:
     )
 
 
-def _run_start(cards: Sequence[Card], ranks: set[Rank], rules: RummyRules) -> int | None:
+def _run_start(cards: Sequence[Card], ranks: set[Rank], rules: MeldRules) -> int | None:
     """Where a run of these cards starts (A-R12).
 
     Cards listed in run order keep their written places, so a joker before the
@@ -196,7 +264,7 @@ def _run_start(cards: Sequence[Card], ranks: set[Rank], rules: RummyRules) -> in
     return ordered if ordered is not None else best
 
 
-def _as_run(cards: Sequence[Card], rules: RummyRules) -> MeldShape | None:
+def _as_run(cards: Sequence[Card], rules: MeldRules) -> MeldShape | None:
     naturals = [c for c in cards if not c.is_joker]
     if not naturals or len({c.suit for c in naturals}) != 1 or len(cards) > 13:
         return None
@@ -222,7 +290,7 @@ def _as_set(cards: Sequence[Card]) -> MeldShape | None:
     )
 
 
-def _meld_basics(cards: tuple[Card, ...], rules: RummyRules) -> None:
+def _meld_basics(cards: tuple[Card, ...], rules: MeldRules) -> None:
     """Refuse what is no meld whatever its shape: repeats, forbidden or lone jokers, < 3."""
     seen: set[Card] = set()
     for c in cards:
@@ -232,7 +300,7 @@ def _meld_basics(cards: tuple[Card, ...], rules: RummyRules) -> None:
     jokers = sum(c.is_joker for c in cards)
     if jokers and not rules.jokers:
         raise IllegalActionError(
-            f"{quote(cards)}: no jokers in the standard game ({house_rule('jokers')})",
+            f"{quote(cards)}: no jokers in the standard game ({named(JOKERS)})",
             rule="R1.1",
         )
     if jokers == len(cards) and cards:
@@ -245,7 +313,7 @@ def _meld_basics(cards: tuple[Card, ...], rules: RummyRules) -> None:
 
 def analyse_meld(
     cards: Sequence[Card],
-    rules: RummyRules | None = None,
+    rules: MeldRules | None = None,
     *,
     kind: Literal["set", "run"] | None = None,
 ) -> MeldShape:
@@ -260,9 +328,9 @@ def analyse_meld(
     (Card('AH'), Card('2H'), Card('3H'))
     >>> analyse_meld(parse_cards("5S 5H 5D 5C")).kind
     'set'
-    >>> analyse_meld(parse_cards("5S 6S JK"), RummyRules(jokers=True)).stands_for()
+    >>> analyse_meld(parse_cards("5S 6S JK"), PlainMeldRules(jokers=True)).stands_for()
     ('JK=7S',)
-    >>> analyse_meld(parse_cards("QD KD JK"), RummyRules(jokers=True)).stands_for()
+    >>> analyse_meld(parse_cards("QD KD JK"), PlainMeldRules(jokers=True)).stands_for()
     ('JK=JD',)
     >>> analyse_meld(parse_cards("KH AH 2H"))
     Traceback (most recent call last):
@@ -270,7 +338,7 @@ def analyse_meld(
     rulesets.errors.IllegalActionError: K♥ A♥ 2♥: the ace is low, so Q-K-A is not a run \
 (the house rule “Ace high or low” allows it) (R2.2)
     """
-    r = rules or DEFAULT_RULES
+    r = rules or RULES_MD
     cards = tuple(cards)
     _meld_basics(cards, r)
     as_set = None if kind == "run" else _as_set(cards)
@@ -306,7 +374,7 @@ def _extend_set(meld: MeldShape, cards: tuple[Card, ...], shown: str) -> MeldSha
 
 
 def _extend_run_by(
-    meld: MeldShape, naturals: list[Card], k: int, left: int, rules: RummyRules
+    meld: MeldShape, naturals: list[Card], k: int, left: int, rules: MeldRules
 ) -> MeldShape | None:
     """``meld`` with ``left`` new places below and ``k - left`` above, if the naturals fit."""
     start, end = meld.start - left, meld.end + (k - left)
@@ -329,7 +397,7 @@ def _extend_run_by(
 
 
 def extend_meld(
-    meld: MeldShape, cards: Sequence[Card], rules: RummyRules | None = None
+    meld: MeldShape, cards: Sequence[Card], rules: MeldRules | None = None
 ) -> MeldShape:
     """``meld`` with ``cards`` laid off onto it (R3.3), or :class:`IllegalActionError`.
 
@@ -344,7 +412,7 @@ def extend_meld(
     >>> [str(c) for c in extend_meld(run, parse_cards("7H 3H")).cards]
     ['3H', '4H', '5H', '6H', '7H']
     """
-    r = rules or DEFAULT_RULES
+    r = rules or RULES_MD
     cards = tuple(cards)
     if not cards:
         raise IllegalActionError("nothing to lay off", rule="R3.3")
@@ -393,26 +461,26 @@ def layoff_reason(cards: Sequence[Card], onto: MeldShape, shape: MeldShape) -> s
     )
 
 
-def card_of(text: str, rules: RummyRules, card: Card | None = None) -> Card:
+def card_of(text: str, rules: MeldRules, card: Card | None = None) -> Card:
     """One card from its recorded text (or its value ``card``, already read); a joker
     only with the ``jokers`` switch (R1.1)."""
     card = parse_card(text) if card is None else card
     if card.is_joker and not rules.jokers:
         raise IllegalActionError(
-            f'"{text}": no jokers in the standard game ({house_rule("jokers")})', rule="R1.1"
+            f'"{text}": no jokers in the standard game ({named(JOKERS)})', rule="R1.1"
         )
     return card
 
 
 def cards_of(
-    texts: Sequence[str], rules: RummyRules, cards: tuple[Card, ...] | None = None
+    texts: Sequence[str], rules: MeldRules, cards: tuple[Card, ...] | None = None
 ) -> tuple[Card, ...]:
     """Cards from their recorded text (or their values ``cards``, already read: no
     repeats but jokers); jokers only with ``jokers``."""
     cards = parse_cards(list(texts)) if cards is None else cards
     if any(c.is_joker for c in cards) and not rules.jokers:
         raise IllegalActionError(
-            f'"{" ".join(texts)}": no jokers in the standard game ({house_rule("jokers")})',
+            f'"{" ".join(texts)}": no jokers in the standard game ({named(JOKERS)})',
             rule="R1.1",
         )
     return cards

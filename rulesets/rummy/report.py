@@ -18,11 +18,10 @@ from rulesets.rummy.actions import (
     StartHand,
     SwapJoker,
 )
+from rulesets.rummy.house_rules import RummyRules, house_rule
 from rulesets.rummy.melds import (
-    RummyRules,
     deal_size,
     hand_value,
-    house_rule,
     layoff_reason,
     meld_reason,
 )

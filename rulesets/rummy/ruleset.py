@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from rulesets.cards import Card
-from rulesets.errors import IllegalActionError, RulesetError
+from rulesets.errors import RulesetError
 from rulesets.facade import RulesetBase
 from rulesets.protocol import (
     Action,
@@ -33,38 +33,19 @@ from rulesets.protocol import (
 )
 from rulesets.rummy import game as game_module
 from rulesets.rummy.actions import RummyAction, StartHand, parse_action
+from rulesets.rummy.check import PACK_RULE, check
 from rulesets.rummy.game import RummyGame
+from rulesets.rummy.house_rules import RummyRules, coerce_rules, house_rule
 from rulesets.rummy.melds import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    RummyRules,
-    analyse_meld,
     card_value,
-    coerce_rules,
-    extend_meld,
-    hand_value,
-    house_rule,
-    layoff_reason,
-    meld_reason,
 )
 from rulesets.rummy.simulate import random_record
 from rulesets.rummy.suggest import advise
 from rulesets.seats import left_of
-from rulesets.words import card_words as quote
 
 __all__ = ["RULESET", "RummyRuleset"]
-
-
-def _check_rest(cards: tuple[Card, ...], hand: Sequence[Card]) -> None:
-    """R1.1: one pack, so a card cannot be both played and kept."""
-    clash = set(cards) & {c for c in hand if not c.is_joker}
-    if clash:
-        card = sorted(clash)[0]
-        raise IllegalActionError(
-            f"{quote(cards)}: {card.symbol} is also listed in the rest of the hand {quote(hand)};"
-            " a pack holds each card once",
-            rule="R1.1",
-        )
 
 
 class RummyRuleset(RulesetBase[RummyGame, RummyAction]):
@@ -83,7 +64,7 @@ class RummyRuleset(RulesetBase[RummyGame, RummyAction]):
     action_parser = staticmethod(parse_action)
     record_maker = staticmethod(random_record)
     hand_word = "Hand"
-    pack_rule = "R1.1"
+    pack_rule = PACK_RULE
     starting_stack: int | None = None
     checker = CheckerFacts(
         rest_of_hand="Rest of my hand (empty: I go out)",
@@ -133,10 +114,8 @@ class RummyRuleset(RulesetBase[RummyGame, RummyAction]):
         hand: Sequence[Card] | None = None,
         rules: HouseRulesBase | None = None,
     ) -> Verdict:
-        """Verdict on a meld, or on a lay-off ``onto`` a meld on the table.
-
-        ``hand`` is the rest of the player's hand (an empty one means the play goes
-        out); ``going_out`` says so directly.  Jokers' meanings are in ``notes``.
+        """Verdict on a meld, or on a lay-off ``onto`` a meld on the table: the
+        judgement of :func:`rulesets.rummy.check.check`.
 
         >>> from rulesets.cards import parse_cards
         >>> RULESET.check(parse_cards("10C"), onto=parse_cards("10S 10D 10H")).kind
@@ -145,45 +124,10 @@ class RummyRuleset(RulesetBase[RummyGame, RummyAction]):
         >>> v.legal, v.rule
         (False, 'R1.1')
         """
-        r = coerce_rules(rules)
-        cards = tuple(cards)
-        try:
-            if hand is not None:
-                _check_rest(cards, hand)
-                going_out = going_out or not hand
-            if going_out and r.must_discard_to_go_out:
-                raise IllegalActionError(
-                    f"{quote(cards)}: the last card must be discarded"
-                    f" ({house_rule('must_discard_to_go_out')})",
-                    rule="R7",
-                )
-            if onto is not None:
-                base = analyse_meld(tuple(onto), r)
-                shape = extend_meld(base, cards, r)
-                reason = layoff_reason(cards, base, shape)
-                rule = "R3.3"
-            else:
-                shape = analyse_meld(cards, r)
-                reason = meld_reason(shape)
-                rule = "R2.1" if shape.kind == "set" else "R2.2"
-        except IllegalActionError as exc:
-            return Verdict(
-                legal=False,
-                rule=exc.rule or "R2",
-                reason=exc.reason,
-                cards=tuple(str(c) for c in cards),
-            )
-        jokers = shape.stands_for()
-        notes = jokers + (("going out: the hand ends at once (R4.1)",) if going_out else ())
-        return Verdict(
-            legal=True,
-            kind=shape.kind,
-            points=hand_value(cards, r),
-            rule=rule,
-            reason=reason,
-            cards=tuple(str(c) for c in shape.cards),
-            notes=notes,
+        judgement = check(
+            cards, onto=onto, going_out=going_out, hand=hand, rules=coerce_rules(rules)
         )
+        return Verdict.of(judgement)
 
     def score(self, cards: Sequence[Card], *, rules: HouseRulesBase | None = None) -> ScoreReport:
         """Penalty points of a hand (R6.1).

@@ -16,10 +16,10 @@ from rulesets.errors import RulesetError
 from rulesets.protocol import GameRecord
 from rulesets.rummy.actions import Discard, Draw, HandEnd, LayOff, Meld, StartHand, SwapJoker
 from rulesets.rummy.game import RummyGame
+from rulesets.rummy.house_rules import RummyRules
 from rulesets.rummy.melds import (
     DECK_PLAIN,
     DECK_WITH_JOKERS,
-    RummyRules,
     card_value,
     deal_size,
     hand_value,

@@ -15,9 +15,9 @@ from typing import Any
 from rulesets.cards import Card, parse_cards
 from rulesets.errors import IllegalActionError
 from rulesets.protocol import Action, LedgerEntry, Units
+from rulesets.rummy.house_rules import RummyRules
 from rulesets.rummy.melds import (
     MeldShape,
-    RummyRules,
 )
 from rulesets.rummy.summary import (
     RummyHand,

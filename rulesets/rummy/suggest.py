@@ -28,15 +28,13 @@ from typing import Final
 from rulesets.cards import JOKER, Card, Rank, Suit, parse_cards
 from rulesets.errors import CardParseError, IllegalActionError
 from rulesets.protocol import Advice, HouseRulesBase, Verdict
+from rulesets.rummy.house_rules import RummyRules, coerce_rules, house_rule
 from rulesets.rummy.melds import (
     MeldShape,
-    RummyRules,
     analyse_meld,
     card_value,
-    coerce_rules,
     extend_meld,
     hand_value,
-    house_rule,
     rank_at,
     run_bounds_ok,
 )

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from rulesets import seats
 from rulesets.errors import IllegalActionError, RecordError
+from rulesets.rummy.house_rules import RummyRules, house_rule
 from rulesets.rummy.melds import (
-    RummyRules,
     deal_size,
-    house_rule,
 )
 from rulesets.rummy.state import Hand, State, higher_is_better, refuse
 

@@ -16,6 +16,7 @@ from rulesets.rummy.actions import (
     StartHand,
     SwapJoker,
 )
+from rulesets.rummy.house_rules import house_rule
 from rulesets.rummy.melds import (
     JOKERS_IN_PACK,
     MeldShape,
@@ -24,7 +25,6 @@ from rulesets.rummy.melds import (
     cards_of,
     deal_size,
     extend_meld,
-    house_rule,
 )
 from rulesets.rummy.state import Hand, State, TableMeld, refuse
 from rulesets.rummy.table import Table

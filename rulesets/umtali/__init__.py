@@ -18,6 +18,7 @@ Modules: :mod:`~rulesets.umtali.melds` (cards, shapes, values, anchors),
 :mod:`~rulesets.umtali.suggest` (exact suggestions),
 :mod:`~rulesets.umtali.simulate` (random legal games).
 
+>>> from rulesets.umtali import Meld, StartHand, UmtaliGame
 >>> g = UmtaliGame(("Ann", "Bob"))
 >>> _ = g.push(StartHand(dealer="Bob"))
 >>> g.judge(Meld(player="Ann", cards=("JH", "JD", "JS"))).reason
@@ -26,46 +27,52 @@ Modules: :mod:`~rulesets.umtali.melds` (cards, shapes, values, anchors),
 
 from __future__ import annotations
 
-from rulesets.umtali.actions import (
-    ACTION_TYPES,
-    Action,
-    Discard,
-    Draw,
-    EndHandEmptyStock,
-    Extend,
-    GoOut,
-    Leftovers,
-    Meld,
-    StartHand,
-    TakeDiscards,
-    UmtaliAction,
-    parse_action,
-)
-from rulesets.umtali.game import HandResult, Phase, TableMeld, UmtaliGame
-from rulesets.umtali.house_rules import UmtaliRules
-from rulesets.umtali.melds import (
-    U7_OPENING,
-    U7_UNCHECKED,
-    MeldKind,
-    accepted_cards,
-    breaking_meld,
-    card_points,
-    check_anchor,
-    classify_meld,
-    classify_pair,
-    meld_points,
-)
-from rulesets.umtali.ruleset import RULESET, UmtaliRuleset
-from rulesets.umtali.simulate import random_game, random_record
-from rulesets.umtali.suggest import Play, Suggestion, suggest, suggest_table
-from rulesets.umtali.summary import (
-    Said,
-    UmtaliCurrent,
-    UmtaliDetail,
-    UmtaliHand,
-    UmtaliMeld,
-    UmtaliSummary,
-)
+from typing import TYPE_CHECKING, Final
+
+from rulesets.lazy import lazy_names
+
+if TYPE_CHECKING:  # the names below, imported when first asked for (rulesets.lazy)
+    from rulesets.umtali.actions import (
+        ACTION_TYPES,
+        Action,
+        Discard,
+        Draw,
+        EndHandEmptyStock,
+        Extend,
+        GoOut,
+        Leftovers,
+        Meld,
+        StartHand,
+        TakeDiscards,
+        UmtaliAction,
+        parse_action,
+    )
+    from rulesets.umtali.game import HandResult, Phase, TableMeld, UmtaliGame
+    from rulesets.umtali.house_rules import UmtaliRules
+    from rulesets.umtali.melds import (
+        U7_OPENING,
+        U7_UNCHECKED,
+        MeldKind,
+        accepted_cards,
+        breaking_meld,
+        card_points,
+        check_anchor,
+        classify_meld,
+        classify_pair,
+        meld_points,
+    )
+    from rulesets.umtali.ruleset import RULESET, UmtaliRuleset
+    from rulesets.umtali.simulate import random_game, random_record
+    from rulesets.umtali.suggest import Play, Suggestion, suggest, suggest_table
+    from rulesets.umtali.summary import (
+        Said,
+        UmtaliCurrent,
+        UmtaliDetail,
+        UmtaliHand,
+        UmtaliMeld,
+        UmtaliSummary,
+    )
+
 
 __all__ = [
     "ACTION_TYPES",
@@ -111,3 +118,65 @@ __all__ = [
     "suggest",
     "suggest_table",
 ]
+
+#: where each name lives; a name's module is imported when the name is first used,
+#: so importing this package (or its plain check) builds no model.
+_HOMES: Final = {
+    "actions": (
+        "ACTION_TYPES",
+        "Action",
+        "Discard",
+        "Draw",
+        "EndHandEmptyStock",
+        "Extend",
+        "GoOut",
+        "Leftovers",
+        "Meld",
+        "StartHand",
+        "TakeDiscards",
+        "UmtaliAction",
+        "parse_action",
+    ),
+    "game": (
+        "HandResult",
+        "Phase",
+        "TableMeld",
+        "UmtaliGame",
+    ),
+    "house_rules": ("UmtaliRules",),
+    "melds": (
+        "U7_OPENING",
+        "U7_UNCHECKED",
+        "MeldKind",
+        "accepted_cards",
+        "breaking_meld",
+        "card_points",
+        "check_anchor",
+        "classify_meld",
+        "classify_pair",
+        "meld_points",
+    ),
+    "ruleset": (
+        "RULESET",
+        "UmtaliRuleset",
+    ),
+    "simulate": (
+        "random_game",
+        "random_record",
+    ),
+    "suggest": (
+        "Play",
+        "Suggestion",
+        "suggest",
+        "suggest_table",
+    ),
+    "summary": (
+        "Said",
+        "UmtaliCurrent",
+        "UmtaliDetail",
+        "UmtaliHand",
+        "UmtaliMeld",
+        "UmtaliSummary",
+    ),
+}
+lazy_names(__name__, _HOMES)

@@ -1,9 +1,11 @@
 """Umtali card values, meld shapes, anchors and the no-breaking test (RULES.md U1, U5-U7, U9).
 
 These are pure functions over cards.  :mod:`rulesets.umtali.game` uses them to
-referee a table, :data:`~rulesets.umtali.ruleset.RULESET` ``.check`` to judge
-cards without a table -- through the same functions, so the two never disagree
-(A-U5) -- and :mod:`rulesets.umtali.suggest` to search a hand.
+referee a table, :mod:`rulesets.umtali.check` to judge cards without a table --
+through the same functions, so the two never disagree (A-U5) -- and
+:mod:`rulesets.umtali.suggest` to search a hand.  They read the house rules
+through :class:`MeldRules` (the switches they need), so a script's check judges
+by :data:`RULES_MD` and imports no house-rules model (pydantic).
 
 >>> from rulesets.cards import parse_cards
 >>> classify_meld(parse_cards("5H 6H 7H"))
@@ -15,21 +17,23 @@ cards without a table -- through the same functions, so the two never disagree
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Final, Protocol
 
 from rulesets.cards import Card, Rank, Suit
 from rulesets.errors import IllegalActionError, IncompleteActionError
-from rulesets.umtali.house_rules import UmtaliRules
 from rulesets.words import quote_cards
 
 __all__ = [
     "BASIC_KINDS",
     "SINGLE_KINDS",
     "U7_OPENING",
+    "RULES_MD",
     "U7_UNCHECKED",
     "MeldKind",
-    "UmtaliRules",
+    "MeldRules",
+    "PlainMeldRules",
     "accepted_cards",
     "anchor_kind",
     "breaking_meld",
@@ -63,6 +67,43 @@ U7_UNCHECKED: Final = (
     "U7 (no-breaking rule) could not be checked: no hand was entered, so the app "
     "cannot see whether these cards form a set, sequence or marriage with cards still held"
 )
+
+
+class MeldRules(Protocol):
+    """The house-rule switches the meld rules read.  The house rules of a game
+    (:class:`~rulesets.umtali.house_rules.UmtaliRules`) have them, and so has
+    :class:`PlainMeldRules`, which needs no pydantic."""
+
+    @property
+    def jack_extends_any_suit(self) -> bool: ...
+
+    @property
+    def marriage_extendable(self) -> bool: ...
+
+    @property
+    def compulsory_melding(self) -> bool: ...
+
+    @property
+    def no_breaking(self) -> bool: ...
+
+    @property
+    def loose_pair(self) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlainMeldRules:
+    """The switches of :class:`MeldRules` as plain data; the defaults are RULES.md's, the
+    same as ``UmtaliRules()``'s (a test holds them equal)."""
+
+    jack_extends_any_suit: bool = False
+    marriage_extendable: bool = False
+    compulsory_melding: bool = False
+    no_breaking: bool = True
+    loose_pair: bool = False
+
+
+#: the meld rules of RULES.md, no switch changed (what a check without ``--rules`` uses).
+RULES_MD: Final = PlainMeldRules()
 
 
 class MeldKind(StrEnum):
@@ -208,11 +249,11 @@ def _sequence_gaps(cards: Sequence[Card]) -> list[Card]:
     return [Card(Rank.from_low(x), cards[0].s) for x in lows]
 
 
-def classify_pair(cards: Sequence[Card], rules: UmtaliRules) -> MeldKind:
+def classify_pair(cards: Sequence[Card], rules: MeldRules) -> MeldKind:
     """U5.5: the going-out pair -- two cards of one rank, never two jacks.
 
     >>> from rulesets.cards import parse_cards
-    >>> classify_pair(parse_cards("9S 9D"), UmtaliRules()).value
+    >>> classify_pair(parse_cards("9S 9D"), RULES_MD).value
     'pair'
     """
     _natural(cards)
@@ -242,14 +283,14 @@ def _same_rank(card: Card) -> list[Card]:
 
 
 def accepted_cards(
-    kind: MeldKind, cards: Sequence[Card], rules: UmtaliRules, *, pair_open: bool = False
+    kind: MeldKind, cards: Sequence[Card], rules: MeldRules, *, pair_open: bool = False
 ) -> list[Card]:
     """Every card that may be played against this anchor (U6.2), ignoring what is used.
 
     >>> from rulesets.cards import parse_cards
-    >>> [str(c) for c in accepted_cards(MeldKind.SEQUENCE, parse_cards("5H 6H 7H"), UmtaliRules())]
+    >>> [str(c) for c in accepted_cards(MeldKind.SEQUENCE, parse_cards("5H 6H 7H"), RULES_MD)]
     ['4H', '8H']
-    >>> [str(c) for c in accepted_cards(MeldKind.JACK, parse_cards("JC"), UmtaliRules())]
+    >>> [str(c) for c in accepted_cards(MeldKind.JACK, parse_cards("JC"), RULES_MD)]
     ['JS', 'JH', 'JD', '10C', 'QC']
     """
     if kind is MeldKind.SET:
@@ -284,7 +325,7 @@ def check_anchor(
     card: Card,
     kind: MeldKind,
     cards: Sequence[Card],
-    rules: UmtaliRules,
+    rules: MeldRules,
     *,
     pair_open: bool = False,
 ) -> None:
@@ -292,7 +333,7 @@ def check_anchor(
 
     >>> from rulesets.cards import parse_cards, parse_card
     >>> seq = parse_cards("5H 6H 7H")
-    >>> check_anchor(parse_card("9H"), MeldKind.SEQUENCE, seq, UmtaliRules())  # doctest: +ELLIPSIS
+    >>> check_anchor(parse_card("9H"), MeldKind.SEQUENCE, seq, RULES_MD)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     rulesets.errors.IllegalActionError: "9H" onto "5H 6H 7H": ... then 9H off it (U6.3)
@@ -383,13 +424,13 @@ def breaking_meld(card: Card, others: Iterable[Card]) -> tuple[Card, ...] | None
 
 
 def no_breaking(
-    cards: Sequence[Card], hand: frozenset[Card] | None, rules: UmtaliRules, head: str
+    cards: Sequence[Card], hand: frozenset[Card] | None, rules: MeldRules, head: str
 ) -> tuple[str, ...]:
     """U7.2: refuse ``cards`` going down as singles (or a pair) if one of them forms a
     basic meld with the rest of ``hand``; without a hand, the note that says so (A-U7).
 
     >>> from rulesets.cards import parse_cards
-    >>> no_breaking(parse_cards("AH"), frozenset(parse_cards("AH 2H 3H")), UmtaliRules(), "AH")
+    >>> no_breaking(parse_cards("AH"), frozenset(parse_cards("AH 2H 3H")), RULES_MD, "AH")
     Traceback (most recent call last):
     ...
     rulesets.errors.IllegalActionError: AH: AH forms "AH 2H 3H" with cards still in your hand; \
@@ -410,12 +451,12 @@ meld that first (U7.2)
     return ()
 
 
-def classify_play(cards: Sequence[Card], rules: UmtaliRules, *, going_out: bool) -> MeldKind:
+def classify_play(cards: Sequence[Card], rules: MeldRules, *, going_out: bool) -> MeldKind:
     """What ``cards`` put down from hand are: a basic meld or jack (U5.1-U5.4), or -- on
     the going-out turn -- the pair (U5.5, ``loose_pair``: any two cards, A-U5).
 
     >>> from rulesets.cards import parse_cards
-    >>> classify_play(parse_cards("KS 4D"), UmtaliRules(loose_pair=True), going_out=True).value
+    >>> classify_play(parse_cards("KS 4D"), PlainMeldRules(loose_pair=True), going_out=True).value
     'pair'
     """
     if going_out and len(cards) == 2 and not _is_marriage(cards):
@@ -423,7 +464,7 @@ def classify_play(cards: Sequence[Card], rules: UmtaliRules, *, going_out: bool)
     return classify_meld(cards)
 
 
-def anchor_kind(onto: Sequence[Card], rules: UmtaliRules) -> MeldKind:
+def anchor_kind(onto: Sequence[Card], rules: MeldRules) -> MeldKind:
     """The kind of meld ``onto`` is, read off its cards (no table at hand): one card is a
     single (or a jack), two a marriage or the going-out pair, more a set or sequence."""
     _natural(onto)
@@ -488,14 +529,14 @@ def play_words(kind: MeldKind, cards: tuple[Card, ...]) -> str:
 
 
 def compulsory_discard(
-    card: Card, known: Iterable[Card], accepted: Iterable[Card], rules: UmtaliRules, head: str
+    card: Card, known: Iterable[Card], accepted: Iterable[Card], rules: MeldRules, head: str
 ) -> None:
     """``compulsory_melding`` (U4.4, A-U8): refuse discarding ``card`` if it could go down
     instead -- a jack (U5.4), a card an anchor on the table takes (``accepted``), or part
     of a set, sequence or marriage with the other ``known`` cards of the hand.
 
     >>> from rulesets.cards import parse_card
-    >>> compulsory_discard(parse_card("JH"), (), (), UmtaliRules(compulsory_melding=True), "JH")
+    >>> compulsory_discard(parse_card("JH"), (), (), PlainMeldRules(compulsory_melding=True), "JH")
     Traceback (most recent call last):
     ...
     rulesets.errors.IllegalActionError: JH: JH can go down alone, as every jack can (U5.4); \

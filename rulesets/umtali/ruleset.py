@@ -26,12 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from rulesets.cards import Card, Rank, format_cards
-from rulesets.errors import (
-    HouseRuleError,
-    IllegalActionError,
-    IncompleteActionError,
-    RulesetError,
-)
+from rulesets.errors import HouseRuleError, IllegalActionError, RulesetError
 from rulesets.facade import RulesetBase, left_of_dealer
 from rulesets.protocol import (
     Action,
@@ -46,22 +41,10 @@ from rulesets.protocol import (
     Verdict,
 )
 from rulesets.umtali.actions import Extend, GoOut, Meld, StartHand, UmtaliAction, parse_action
+from rulesets.umtali.check import PACK_RULE, check
 from rulesets.umtali.game import UmtaliGame
-from rulesets.umtali.melds import (
-    U7_OPENING,
-    MeldKind,
-    UmtaliRules,
-    accepted_cards,
-    anchor_kind,
-    card_points,
-    check_anchor,
-    classify_play,
-    compulsory_discard,
-    extension_rule,
-    meld_points,
-    meld_rule,
-    no_breaking,
-)
+from rulesets.umtali.house_rules import UmtaliRules
+from rulesets.umtali.melds import U7_OPENING, MeldKind, card_points, meld_rule
 from rulesets.umtali.simulate import random_record
 from rulesets.umtali.suggest import PlanAction, Suggestion, suggest_table
 from rulesets.words import quote_cards
@@ -101,7 +84,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
     action_parser = staticmethod(parse_action)
     record_maker = staticmethod(random_record)
     hand_word = "Hand"
-    pack_rule = "U1.1"
+    pack_rule = PACK_RULE
     starting_stack: int | None = None
     checker = CheckerFacts(
         going_out=True,
@@ -151,95 +134,10 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
         hand: Sequence[Card] | None = None,
         rules: HouseRulesBase | None = None,
     ) -> Verdict:
-        """Verdict on putting ``cards`` down (or extending ``onto`` with them).
-
-        ``hand`` is the player's hand (the played cards are added if missing);
-        without it the no-breaking rule U7 cannot be checked and the verdict says so.
-        An ``onto`` of two cards that are no marriage is taken to be the going-out
-        player's pair, which only the opponent's final turn may extend (U8.3).
-        """
-        r = _rules(rules)
-        cards = tuple(cards)
-        held = None if hand is None else frozenset(hand) | frozenset(cards)
-        try:
-            if onto:
-                return self._check_extension(cards, tuple(onto), held, r)
-            return self._check_meld(cards, going_out, held, r)
-        except IllegalActionError as exc:
-            return Verdict(
-                legal=False,
-                rule=exc.rule or "U5",
-                reason=exc.reason,
-                cards=tuple(str(c) for c in cards),
-                incomplete=isinstance(exc, IncompleteActionError),
-            )
-
-    @staticmethod
-    def _check_extension(
-        cards: tuple[Card, ...],
-        onto: tuple[Card, ...],
-        held: frozenset[Card] | None,
-        r: UmtaliRules,
-    ) -> Verdict:
-        head = f"{quote_cards(cards)} onto {quote_cards(onto)}"
-        kind = anchor_kind(onto, r)
-        if len(cards) != 1:
-            raise IllegalActionError(
-                f"{head}: extensions are one card at a time (each becomes its own single)",
-                rule="U6.1",
-            )
-        card = cards[0]
-        if card.is_joker:
-            raise IllegalActionError(f"{head}: Umtali uses no jokers", rule="U1.1")
-        if card in onto:
-            raise IllegalActionError(f"{head}: that card is already in the anchor", rule="U1.1")
-        check_anchor(card, kind, onto, r, pair_open=True)
-        notes = list(no_breaking(cards, held, r, head))
-        if kind is MeldKind.PAIR:
-            notes.insert(0, "a pair is extendable only in the opponent's final turn (U8.3)")
-        pts = card_points(card)
-        return Verdict(
-            legal=True,
-            kind="extension",
-            points=pts,
-            rule=extension_rule(kind),
-            reason=f'"{card}" extends {quote_cards(onto)} ({kind.value}): it becomes a single '
-            f"on your side worth {_plural(pts)}",
-            cards=(str(card),),
-            notes=tuple(notes),
-        )
-
-    @staticmethod
-    def _check_meld(
-        cards: tuple[Card, ...], going_out: bool, held: frozenset[Card] | None, r: UmtaliRules
-    ) -> Verdict:
-        head = quote_cards(cards)
-        kind = classify_play(cards, r, going_out=going_out)
-        notes: tuple[str, ...] = ()
-        if kind is MeldKind.PAIR:
-            notes = no_breaking(cards, held, r, head)
-        if held is not None and going_out:
-            rest = held - set(cards)
-            if len(rest) > 1:
-                raise IllegalActionError(
-                    f"{head}: {format_cards(sorted(rest))} would still be in hand; going "
-                    "out leaves at most one card to discard",
-                    rule="U8.1",
-                )
-            for last in rest:  # the going-out discard (U8.1), not a card that could go down
-                if kind is MeldKind.PAIR:  # the pair and the discard in one action
-                    compulsory_discard(last, held, (), r, head)
-                else:  # the meld first, then the discard (it may take the discard)
-                    compulsory_discard(last, rest, accepted_cards(kind, cards, r), r, head)
-        pts = meld_points(kind, cards)
-        return Verdict(
-            legal=True,
-            kind=kind.value,
-            points=pts,
-            rule=meld_rule(kind),
-            reason=f"{head} is a {kind.value}: {_plural(pts)} on your side",
-            cards=tuple(str(c) for c in cards),
-            notes=notes,
+        """Verdict on putting ``cards`` down (or extending ``onto`` with them): the
+        judgement of :func:`rulesets.umtali.check.check`."""
+        return Verdict.of(
+            check(cards, onto=onto, going_out=going_out, hand=hand, rules=_rules(rules))
         )
 
     def score(self, cards: Sequence[Card], *, rules: HouseRulesBase | None = None) -> ScoreReport:

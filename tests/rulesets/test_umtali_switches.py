@@ -198,7 +198,7 @@ def test_every_switch_meets_another_in_a_test_here_and_changes_a_verdict_in_test
     and one here where it meets another switch."""
     import inspect
 
-    from rulesets.umtali.melds import UmtaliRules
+    from rulesets.umtali.house_rules import UmtaliRules
     from tests.rulesets import test_umtali, test_umtali_rulings
 
     here = [n for n in globals() if n.startswith("test_switches_")]
