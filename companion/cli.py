@@ -15,17 +15,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulesets import GAMES, IllegalActionError, RulesetError, load_ruleset
+from rulesets import GAMES, IllegalActionError, RulesetError, load_check, load_ruleset
 from rulesets.cards import parse_cards
 from rulesets.errors import DuplicateCardError
+from rulesets.judgement import Judgement
 from rulesets.words import plural
 
 if TYPE_CHECKING:
     from rulesets.protocol import GameRecord
 
-# The sub-commands import the protocol (pydantic models) and the one game they
-# are asked about when they run, so a script's `companion check` pays for no more
-# (benchmarks/cli_start.py).
+# The sub-commands import what they need when they run: `check` only the plain
+# check of its game (no pydantic: benchmarks/cli_start.py), the others the
+# protocol (pydantic models) and the one game they are asked about.
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8550
@@ -167,33 +168,41 @@ def _print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def _cmd_check(args: argparse.Namespace) -> int:
-    from rulesets.protocol import Verdict, parse_house_rules
+def _house_rules(game: str, specs: Sequence[str] | None) -> object | None:
+    """The house rules ``--rules`` switches on, read and checked by the game's house-rules
+    model (pydantic: its exact messages); None without ``--rules`` (RULES.md's rules)."""
+    if specs is None:
+        return None
+    from rulesets.protocol import parse_house_rules
 
-    ruleset = load_ruleset(args.game)
-    rules = parse_house_rules(ruleset.house_rules, args.rules)
-    pack = ruleset.pack_rule
+    return parse_house_rules(load_ruleset(game).house_rules, specs)
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    game = load_check(args.game)  # plain: no pydantic unless --rules (benchmarks/cli_start.py)
+    rules = _house_rules(args.game, args.rules)
+    pack = game.PACK_RULE
     cards = parse_cards(_cards_arg(args.cards), rule=pack)
     onto = parse_cards(args.onto, rule=pack) if args.onto else None
     hand = parse_cards(args.hand, rule=pack) if args.hand is not None else None
     try:
         if hand:  # --hand is the other cards held: none of them is played or on the table
             parse_cards([*map(str, cards), *map(str, onto or ()), *map(str, hand)], rule=pack)
-        verdict = ruleset.check(cards, onto=onto, going_out=args.going_out, hand=hand, rules=rules)
-    except (IllegalActionError, DuplicateCardError) as exc:  # refused: the same answer as a verdict
-        verdict = Verdict(
+        judgement = game.check(cards, onto=onto, going_out=args.going_out, hand=hand, rules=rules)
+    except (IllegalActionError, DuplicateCardError) as exc:  # refused: the same answer
+        judgement = Judgement(
             legal=False, rule=exc.rule or "", reason=exc.reason, cards=tuple(map(str, cards))
         )
     if args.json:
-        _print_json(verdict.to_json())
+        _print_json(judgement.to_json())
     else:
-        head = "LEGAL" if verdict.legal else "ILLEGAL"
-        detail = f" {verdict.kind}" if verdict.kind else ""
-        points = f", {plural(verdict.points, 'point')}" if verdict.points is not None else ""
-        print(f"{head}{detail}{points} — {verdict.reason} [{verdict.rule}]")
-        for note in verdict.notes:
+        head = "LEGAL" if judgement.legal else "ILLEGAL"
+        detail = f" {judgement.kind}" if judgement.kind else ""
+        points = f", {plural(judgement.points, 'point')}" if judgement.points is not None else ""
+        print(f"{head}{detail}{points} — {judgement.reason} [{judgement.rule}]")
+        for note in judgement.notes:
             print(f"  note: {note}")
-    return EXIT_OK if verdict.legal else EXIT_ILLEGAL
+    return EXIT_OK if judgement.legal else EXIT_ILLEGAL
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
