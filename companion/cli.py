@@ -22,7 +22,8 @@ from rulesets.judgement import Judgement
 from rulesets.words import plural
 
 if TYPE_CHECKING:
-    from rulesets.protocol import GameRecord
+    from rulesets.judgement import GameCheck
+    from rulesets.protocol import GameRecord, HouseRulesBase
 
 # The sub-commands import what they need when they run: `check` only the plain
 # check of its game (no pydantic: benchmarks/cli_start.py), the others the
@@ -168,19 +169,19 @@ def _print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def _house_rules(game: str, specs: Sequence[str] | None) -> object | None:
+def _house_rules(game: GameCheck, specs: Sequence[str] | None) -> HouseRulesBase | None:
     """The house rules ``--rules`` switches on, read and checked by the game's house-rules
     model (pydantic: its exact messages); None without ``--rules`` (RULES.md's rules)."""
     if specs is None:
         return None
     from rulesets.protocol import parse_house_rules
 
-    return parse_house_rules(load_ruleset(game).house_rules, specs)
+    return parse_house_rules(game.house_rules(), specs)
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
     game = load_check(args.game)  # plain: no pydantic unless --rules (benchmarks/cli_start.py)
-    rules = _house_rules(args.game, args.rules)
+    rules = _house_rules(game, args.rules)
     pack = game.PACK_RULE
     cards = parse_cards(_cards_arg(args.cards), rule=pack)
     onto = parse_cards(args.onto, rule=pack) if args.onto else None

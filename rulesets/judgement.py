@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from rulesets.cards import Card
+    from rulesets.protocol import HouseRulesBase
 
 __all__ = ["GameCheck", "Judgement"]
 
@@ -57,7 +58,8 @@ class Judgement:
 
 class GameCheck(Protocol):
     """A game's plain check, the module ``rulesets/<game>/check.py``
-    (:func:`rulesets.load_check`): the rule of one pack, and the judgement of cards.
+    (:func:`rulesets.load_check`): the rule of one pack, the judgement of cards, and
+    the house-rules model, imported only when asked for.
 
     ``rules`` are the game's house rules (its model, or the plain switches its meld
     rules read); None: the rules of RULES.md.
@@ -65,6 +67,8 @@ class GameCheck(Protocol):
 
     @property
     def PACK_RULE(self) -> str: ...  # the rule ID a card listed twice breaks (U1.1, R1.1, M1.1)
+
+    def house_rules(self) -> type[HouseRulesBase]: ...  # the model (pydantic), on demand
 
     def check(
         self,

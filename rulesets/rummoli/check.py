@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from rulesets.cards import Card, parse_cards
 from rulesets.judgement import Judgement
@@ -27,7 +27,10 @@ from rulesets.rummoli.board import (
     pay_cards_in,
 )
 
-__all__ = ["PACK_RULE", "PlainBoardRules", "check"]
+if TYPE_CHECKING:
+    from rulesets.rummoli.house_rules import RummoliRules
+
+__all__ = ["PACK_RULE", "house_rules", "PlainBoardRules", "check"]
 
 #: one pack, no jokers: a card listed twice breaks it.
 PACK_RULE: Final = "M1.1"
@@ -66,3 +69,11 @@ def check(
     return Judgement(
         legal=legal, kind="widow", rule="M2.4", cards=tuple(found), reason=reason, notes=notes
     )
+
+
+def house_rules() -> type[RummoliRules]:
+    """The game's house-rules model (pydantic), imported only when it is asked for:
+    ``companion check --rules`` reads and checks the switches with it."""
+    from rulesets.rummoli.house_rules import RummoliRules
+
+    return RummoliRules

@@ -20,7 +20,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from rulesets.cards import Card
 from rulesets.errors import IllegalActionError
@@ -39,7 +39,10 @@ from rulesets.rummy.melds import (
 )
 from rulesets.words import card_words as quote
 
-__all__ = ["PACK_RULE", "PlainMeldRules", "check"]
+if TYPE_CHECKING:
+    from rulesets.rummy.house_rules import RummyRules
+
+__all__ = ["PACK_RULE", "house_rules", "PlainMeldRules", "check"]
 
 #: one pack (jokers aside): a card listed twice breaks it.
 PACK_RULE: Final = "R1.1"
@@ -110,3 +113,11 @@ def check(
         cards=tuple(str(c) for c in shape.cards),
         notes=notes,
     )
+
+
+def house_rules() -> type[RummyRules]:
+    """The game's house-rules model (pydantic), imported only when it is asked for:
+    ``companion check --rules`` reads and checks the switches with it."""
+    from rulesets.rummy.house_rules import RummyRules
+
+    return RummyRules

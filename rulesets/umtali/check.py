@@ -18,7 +18,7 @@ script's check pays only for the meld rules (``benchmarks/cli_start.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from rulesets.cards import Card, format_cards
 from rulesets.errors import IllegalActionError, IncompleteActionError
@@ -40,7 +40,10 @@ from rulesets.umtali.melds import (
 )
 from rulesets.words import plural, quote_cards
 
-__all__ = ["PACK_RULE", "check"]
+if TYPE_CHECKING:
+    from rulesets.umtali.house_rules import UmtaliRules
+
+__all__ = ["PACK_RULE", "house_rules", "check"]
 
 #: one pack, no jokers: a card listed twice breaks it.
 PACK_RULE: Final = "U1.1"
@@ -142,3 +145,11 @@ def _meld(
         cards=tuple(str(c) for c in cards),
         notes=notes,
     )
+
+
+def house_rules() -> type[UmtaliRules]:
+    """The game's house-rules model (pydantic), imported only when it is asked for:
+    ``companion check --rules`` reads and checks the switches with it."""
+    from rulesets.umtali.house_rules import UmtaliRules
+
+    return UmtaliRules

@@ -94,10 +94,15 @@ def test_a_check_imports_its_meld_rules_and_no_pydantic(game: str, args: list[st
     assert names == sorted({*COMMON, *GAMES[game]})
 
 
-def test_house_rules_are_read_by_their_model() -> None:
-    """``--rules`` is checked by the game's house-rules model (pydantic), as before: the
-    plain check is the path of a check by RULES.md's rules, the scripts' usual one."""
-    code, names = _imported_by(
-        ["check", "umtali", "QH", "--onto", "JC", "--rules", "jack_extends_any_suit"]
-    )
+def test_house_rules_are_read_by_their_model_alone() -> None:
+    """``--rules`` is read and checked by the game's house-rules model (pydantic), with its
+    exact messages, as before; the check still judges by the plain meld rules and builds
+    no game (the plain path is a check by RULES.md's rules, the scripts' usual one)."""
+    argv = ["check", "umtali", "QH", "--onto", "JC", "--rules", "jack_extends_any_suit"]
+    code, names = _imported_by(argv)
     assert code == 0 and "pydantic" in names and "rulesets.umtali.house_rules" in names
+    assert [n for n in names if n.startswith("rulesets.umtali.")] == [
+        "rulesets.umtali.check",
+        "rulesets.umtali.house_rules",
+        "rulesets.umtali.melds",
+    ]

@@ -88,6 +88,7 @@ def test_the_app_verdict_is_the_plain_judgement(
     assert verdict == Verdict.of(judgement)
     assert verdict.to_json() == judgement.to_json()
     assert load_ruleset(game).pack_rule == load_check(game).PACK_RULE
+    assert load_check(game).house_rules() is load_ruleset(game).house_rules
 
 
 def test_an_incomplete_meld_stays_incomplete() -> None:
