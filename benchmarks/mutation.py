@@ -185,7 +185,11 @@ def tests_for(m: Mutant) -> tuple[list[str], str | None]:
     must not kill its mutants).
     """
     parts = Path(m.path).parts  # ("rulesets", "rummy", "game.py") or ("rulesets", "cards.py")
-    common = ["tests/rulesets/test_conformance.py", "tests/rulesets/test_golden_replay.py"]
+    common = [
+        "tests/rulesets/test_conformance.py",
+        "tests/rulesets/test_golden_replay.py",
+        "tests/companion/test_cli_check_golden.py",  # case ids name their game: -k filters
+    ]
     if len(parts) >= 3:
         game = parts[1]
         mine = sorted(
