@@ -14,14 +14,14 @@ import contextlib
 import os
 import re
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from companion import jsonsafe
 from companion.storage import actionlog, models, quarantine
-from companion.storage.atomic import commit_temp, fsync_dir, write_temp
+from companion.storage.atomic import Sync, commit_temp, fsync_dir, sync_together, write_temp
 from companion.storage.files import (
     FILE_DEPTH,
     FileSig,
@@ -254,13 +254,28 @@ class GameFiles:
         self._live[game_id] = live
 
     # ---- writing -----------------------------------------------------------------------
-    def append_line(self, game_id: str, live: Live, line: bytes, *, counts: bool = True) -> Live:
+    def append_line(
+        self,
+        game_id: str,
+        live: Live,
+        line: bytes,
+        *,
+        counts: bool = True,
+        count: int | None = None,
+        alongside: Callable[[], Sequence[Sync]] | None = None,
+    ) -> Live:
         """Append one line to the game's log: one write and one fsync.
 
-        ``counts``: the line changes the actions (one step of the revision)."""
+        ``counts``: the line changes the actions (one step of the revision);
+        ``count``: how many actions the game then holds (unchanged if None).
+        ``alongside``: called once the line is written and before it is synced;
+        the syncs it returns run at the same time as this one (see
+        :func:`~companion.storage.atomic.sync_together`).  A new log's folder
+        is synced alongside too."""
         log_path = self._paths(game_id)[1]
         self.forget(game_id)  # if this fails half-way, read afresh next time
-        if live.log_ok:
+        appending = live.log_ok
+        if appending:
             fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
             data = line
         else:
@@ -268,20 +283,29 @@ class GameFiles:
             data = actionlog.header(live.token) + line
         try:
             _write_all(fd, data)
+            others = list(alongside()) if alongside is not None else []
             if self._folder.durable:
-                os.fdatasync(fd) if hasattr(os, "fdatasync") else os.fsync(fd)
+                if not appending:
+                    others.append(self._sync_dir)
+                sync_together(fd, others)
             st = os.fstat(fd)
         finally:
             os.close(fd)
-        if not live.log_ok and self._folder.durable:
-            fsync_dir(self._dir)
-        return replace(
-            live,
-            log_sig=FileSig.of(st),
-            log_token=live.token,
-            log_torn=False,
-            log_ops=(live.log_ops if live.log_ok else 0) + counts,
+        return Live(
+            live.json_sig,
+            FileSig.of(st),
+            live.token,
+            live.count if count is None else count,
+            live.token,
+            st.st_size,
+            False,
+            (live.log_ops if appending else 0) + counts,
+            live.rev,
+            live.head,
         )
+
+    def _sync_dir(self) -> None:
+        fsync_dir(self._dir)
 
     def rewrite(self, game: StoredGame, revision: int, folder: Path | None = None) -> None:
         """Write the whole game file at ``revision`` (a new log token), then drop the old log."""
@@ -300,6 +324,34 @@ class GameFiles:
         path = self.path(game.id, folder)
         if not path.exists():
             self._folder.write(path, game_tables(game, secrets.token_hex(4)))
+
+    def start_log(self, game_id: str) -> None:
+        """Give a new game its (empty) log now, so that its first save is a plain append.
+
+        Creating a log costs a new file and a sync of its folder besides the line: paid
+        here, when the game starts, not by the first tap.  Nothing is done if the game
+        has a log already (or cannot be read)."""
+        try:
+            game, live = self.fresh_state(game_id)
+        except (GameNotFoundError, Damaged, NewerVersionError):
+            return
+        if live.log_sig is not None:
+            return
+        log_path = self._paths(game_id)[1]
+        self.forget(game_id)
+        try:
+            fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            return
+        try:
+            _write_all(fd, actionlog.header(live.token))
+            if self._folder.durable:
+                sync_together(fd, [self._sync_dir])
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+        sig = FileSig.of(st)
+        self.remember(game_id, replace(live, log_sig=sig, log_token=live.token, log_valid=sig.size))
 
     def compact(self, game_id: str, pause: Callable[[], object] = _no_pause) -> bool:
         """Fold the game's log into its file; True if done.
