@@ -76,8 +76,30 @@ def datasync(fd: int) -> None:
 Sync = Callable[[], None]
 
 
+class _Helper:
+    """One helper thread and its hand-off: ``go`` starts a job, ``done`` says it ended."""
+
+    def __init__(self) -> None:
+        self.go, self.done = threading.Lock(), threading.Lock()
+        self.go.acquire()
+        self.done.acquire()
+        self.jobs: list[Sync] = []
+        self.error: BaseException | None = None
+        threading.Thread(target=self._run, name="history-fsync", daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            self.go.acquire()
+            try:
+                for job in self.jobs:
+                    job()
+            except BaseException as exc:  # handed to the caller, which raises it
+                self.error = exc
+            self.done.release()
+
+
 class _Together:
-    """One helper thread that runs some syncs while the caller runs another.
+    """Runs some syncs in a helper thread while the caller runs another.
 
     Two fsyncs one after the other cost two journal commits of the file system
     (ext4: two disk flushes); issued at the same time they share one commit, so
@@ -88,30 +110,8 @@ class _Together:
 
     def __init__(self) -> None:
         self._guard = threading.Lock()  # one caller at a time (several folders, threads)
+        self._helper: _Helper | None = None
         self._pid = 0
-        self._go = self._done = threading.Lock()
-        self._jobs: list[Sync] = []
-        self._error: BaseException | None = None
-
-    def _start(self) -> None:
-        self._go, self._done = threading.Lock(), threading.Lock()
-        self._go.acquire()
-        self._done.acquire()
-        self._pid = os.getpid()
-        worker = threading.Thread(
-            target=self._run, args=(self._go, self._done), name="history-fsync", daemon=True
-        )
-        worker.start()
-
-    def _run(self, go: threading.Lock, done: threading.Lock) -> None:
-        while True:
-            go.acquire()
-            try:
-                for job in self._jobs:
-                    job()
-            except BaseException as exc:  # handed to the caller, which raises it
-                self._error = exc
-            done.release()
 
     def run(self, mine: Sync, others: Sequence[Sync]) -> None:
         """Run ``mine`` here and ``others`` in the helper, at the same time; return when
@@ -120,23 +120,28 @@ class _Together:
             mine()
             return
         with self._guard:
-            if self._pid != os.getpid():  # first use, or a forked child: no helper there
-                self._start()
-            self._jobs, self._error = list(others), None
-            self._go.release()
+            helper = self._helper
+            if helper is None or self._pid != os.getpid():  # none yet, or a forked child
+                helper = self._helper = _Helper()
+                self._pid = os.getpid()
+            helper.jobs, helper.error = list(others), None
+            helper.go.release()
             try:
                 mine()
             finally:
-                self._done.acquire()
-                self._jobs = []
-            error, self._error = self._error, None
+                try:
+                    helper.done.acquire()
+                except BaseException:  # interrupted while the helper works: not reused
+                    self._helper = None
+                    raise
+            error, helper.error = helper.error, None
             if error is not None:
                 raise error
 
     def forget(self) -> None:
         """In a forked child: the parent's helper and its guard are not here."""
         self._guard = threading.Lock()
-        self._pid = 0
+        self._helper = None
 
 
 _TOGETHER = _Together()

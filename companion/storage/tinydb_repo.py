@@ -208,7 +208,8 @@ class TinyDbRepository(BaseRepository):
         with self._writing():
             self._index.writable(stored.created)
             self._journal.run(CreateOp(game=stored), self._apply)
-            self._games.start_log(stored.id)
+            with contextlib.suppress(OSError):  # only spares the first tap some work
+                self._games.start_log(stored.id)
         return stored
 
     def get_game(self, game_id: str) -> StoredGame:

@@ -486,6 +486,39 @@ def test_a_list_line_that_outlived_its_summary_line_is_mended_on_open(tmp_path: 
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="names an fd through /proc")
+@pytest.mark.parametrize("failing", ["games", "index"])
+def test_a_finish_whose_sync_fails_says_so_and_the_list_is_mended(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    """Either of the two syncs of a finish failing (the list line's runs in a helper
+    thread) reaches the caller, and the next writer puts the list line in line with
+    the game, whatever it holds."""
+    import os
+
+    repo, g = store_with_a_game(tmp_path)
+    repo.create_game("rummy", ["Cy"])
+    real = os.fdatasync
+
+    def sync(fd: int) -> None:
+        if Path(os.readlink(f"/proc/self/fd/{fd}")).parent.name == failing:
+            raise OSError(5, "Input/output error")
+        real(fd)
+
+    monkeypatch.setattr(os, "fdatasync", sync)
+    with pytest.raises(OSError, match="Input/output"):
+        repo.set_summary(g.id, {"winners": ["Bob"], "hands": []}, "finished")
+    monkeypatch.undo()
+    assert (tmp_path / "journal.json").exists()  # the next writer mends the list line
+    repo.append_action(g.id, {"type": "y"})
+    assert not (tmp_path / "journal.json").exists()
+    for fresh in (repo, open_repository(tmp_path)):
+        game = fresh.get_game(g.id)
+        [line] = [i for i in fresh.list_games() if i.id == g.id]
+        item = game.list_item()
+        assert (line.status, line.winners) == (item.status, item.winners)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="names an fd through /proc")
 def test_finishing_syncs_the_game_line_and_the_list_line_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
