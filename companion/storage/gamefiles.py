@@ -14,6 +14,7 @@ import contextlib
 import os
 import re
 import secrets
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -45,6 +46,9 @@ __all__ = ["GameFiles", "Live"]
 
 _ID_RE = re.compile(models.GAME_ID_PATTERN)
 _CACHE = 256
+#: logs kept open between saves (the games being played); none on Windows, where an
+#: open file cannot be removed (a fold removes the log it folded in)
+_KEEP_OPEN = 0 if os.name == "nt" else 4
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,13 @@ def _stat(path: str) -> FileSig | None:
         return None
 
 
+def _close_all(held: dict[str, tuple[int, int]]) -> None:
+    for fd, _ino in held.values():
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    held.clear()
+
+
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -107,6 +118,9 @@ class GameFiles:
         self._describe = describe  # game id -> plain words (from the index)
         self._live: dict[str, Live] = {}
         self._hot: dict[str, tuple[str, str]] = {}  # game id -> its file and log, as text
+        #: game id -> (descriptor, inode) of its log, kept open between saves
+        self._open: dict[str, tuple[int, int]] = {}
+        weakref.finalize(self, _close_all, self._open)
 
     def _paths(self, game_id: str) -> tuple[str, str]:
         """The game's file and log in ``games/`` (checked once, then kept: every save asks)."""
@@ -272,14 +286,16 @@ class GameFiles:
         the syncs it returns run at the same time as this one (see
         :func:`~companion.storage.atomic.sync_together`).  A new log's folder
         is synced alongside too."""
-        log_path = self._paths(game_id)[1]
         self.forget(game_id)  # if this fails half-way, read afresh next time
         appending = live.log_ok
         if appending:
-            fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
+            assert live.log_sig is not None
+            fd = self._log_fd(game_id, live.log_sig.ino)
             data = line
         else:
-            fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            self.close_log(game_id)
+            fd = os.open(self._paths(game_id)[1], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            self._keep(game_id, fd)
             data = actionlog.header(live.token) + line
         try:
             _write_all(fd, data)
@@ -289,8 +305,14 @@ class GameFiles:
                     others.append(self._sync_dir)
                 sync_together(fd, others)
             st = os.fstat(fd)
-        finally:
+        except BaseException:
+            self._let_go(game_id, fd)
+            raise
+        kept = self._open.get(game_id)
+        if kept is None or kept[0] != fd:  # not kept (Windows)
             os.close(fd)
+        elif kept[1] != st.st_ino:  # a new log: its inode is known now
+            self._open[game_id] = (fd, st.st_ino)
         return Live(
             live.json_sig,
             FileSig.of(st),
@@ -307,11 +329,53 @@ class GameFiles:
     def _sync_dir(self) -> None:
         fsync_dir(self._dir)
 
+    # ---- logs kept open: a save costs no open() and close() --------------------------
+    def _log_fd(self, game_id: str, ino: int) -> int:
+        """The game's log, open for appending: the one kept open if it is still the file
+        the log's path names (``ino``: checked by :meth:`state` a moment ago, under the
+        writer lock; the kept descriptor holds its inode, so no other file can have
+        that number meanwhile), else opened afresh and kept."""
+        held = self._open.get(game_id)
+        if held is not None and held[1] == ino:
+            return held[0]
+        self.close_log(game_id)
+        fd = os.open(self._paths(game_id)[1], os.O_WRONLY | os.O_APPEND)
+        self._keep(game_id, fd, ino)
+        return fd
+
+    def _keep(self, game_id: str, fd: int, ino: int = -1) -> None:
+        if _KEEP_OPEN == 0:  # pragma: no cover - Windows: an open log could not be removed
+            return
+        while len(self._open) >= _KEEP_OPEN:
+            self.close_log(next(iter(self._open)))
+        self._open[game_id] = (fd, ino)
+
+    def close_log(self, game_id: str) -> None:
+        """Close the game's log if it is kept open (it is being replaced or removed)."""
+        held = self._open.pop(game_id, None)
+        if held is not None:
+            with contextlib.suppress(OSError):
+                os.close(held[0])
+
+    def close_logs(self) -> None:
+        _close_all(self._open)
+
+    def _let_go(self, game_id: str, fd: int) -> None:
+        """Close ``fd`` after a failed append (and stop keeping it): the next save opens
+        the log afresh."""
+        kept = self._open.get(game_id)
+        if kept is not None and kept[0] == fd:
+            self.close_log(game_id)
+        else:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
     def rewrite(self, game: StoredGame, revision: int, folder: Path | None = None) -> None:
         """Write the whole game file at ``revision`` (a new log token), then drop the old log."""
         path = self.path(game.id, folder)
         token = secrets.token_hex(4)
         self._folder.write(path, game_tables(game, token, revision))
+        self.close_log(game.id)
         with contextlib.suppress(FileNotFoundError):  # stale now (token); no fsync needed
             os.unlink(path.with_suffix(".log"))
         sig = stat(path)
@@ -397,6 +461,7 @@ class GameFiles:
                 assert tmp is not None
                 commit_temp(tmp, path, durable=self._folder.durable)
                 tmp = None
+                self.close_log(game_id)
                 with contextlib.suppress(FileNotFoundError):  # stale now (token)
                     os.unlink(log_path)
                 sig = stat(path)

@@ -100,6 +100,7 @@ class TinyDbRepository(BaseRepository):
         """Finish folding long logs in, and say this process is done writing (lets the
         next open skip the temp-file scan)."""
         self._compactor.wait()
+        self._games.close_logs()
         self._folder.close()
 
     def settle(self) -> None:

@@ -224,6 +224,27 @@ def test_a_new_game_has_its_log_so_its_first_save_is_one_plain_append(
     assert open_repository(tmp_path).get_game(g.id).actions == [{"type": "x"}]
 
 
+def test_a_save_opens_no_file_and_a_replaced_log_is_not_written_through_the_old_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log of a game being played stays open between saves (no open() and close()
+    per tap); once another writer replaced it, the next save writes to the new one."""
+    import os
+
+    repo, g = store_with_a_game(tmp_path)
+    opened: list[str] = []
+    real = os.open
+    monkeypatch.setattr(os, "open", lambda p, *a, **k: (opened.append(str(p)), real(p, *a, **k))[1])
+    assert repo.append_action(g.id, {"type": "y"}) == 2
+    assert opened == []
+    monkeypatch.undo()
+    other = open_repository(tmp_path)
+    other.replace_actions(g.id, [{"type": "z"}])  # a new game file, the old log removed
+    assert repo.append_action(g.id, {"type": "w"}) == 2
+    for fresh in (repo, other, open_repository(tmp_path)):
+        assert fresh.get_game(g.id).actions == [{"type": "z"}, {"type": "w"}]
+
+
 def test_a_torn_last_line_is_ignored_then_cut_off(tmp_path: Path) -> None:
     repo, g = store_with_a_game(tmp_path)
     repo.append_action(g.id, {"type": "y"})
