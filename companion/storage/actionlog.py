@@ -26,6 +26,8 @@ __all__ = [
     "apply",
     "header",
     "op",
+    "op_encoded",
+    "op_many_encoded",
     "parse",
     "summary_line",
 ]
@@ -93,9 +95,17 @@ def decode_line(line: bytes) -> dict[str, Any] | None:
     return _decode(line)
 
 
+#: one encoder for every line (``json.dumps`` with options builds a new one per call)
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+
+
 def _line(obj: dict[str, Any]) -> bytes:
-    body = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
-    return body + b"\t" + f"{zlib.crc32(body):08x}".encode() + b"\n"
+    return _seal(_ENCODE(obj).encode())
+
+
+def _seal(body: bytes) -> bytes:
+    """``body`` with its checksum and the newline: a whole line."""
+    return b"%s\t%08x\n" % (body, zlib.crc32(body))
 
 
 def header(token: str) -> bytes:
@@ -112,6 +122,19 @@ def op(n: int, t: str, action: dict[str, Any] | None) -> bytes:
 def op_many(n: int, t: str, actions: list[dict[str, Any]]) -> bytes:
     """One line for several actions appended as one entry: all of them or none survive."""
     return _line({"n": n, "t": t, "aa": actions})
+
+
+def op_encoded(n: int, t: str, action: bytes) -> bytes:
+    """:func:`op` for an action already encoded (compact JSON, as
+    :func:`~companion.storage.checks.action_json` gives it): the same bytes, not encoded twice.
+
+    ``t`` is a time from :func:`~companion.storage.models.now_iso` (nothing in it to escape)."""
+    return _seal(b'{"n":%d,"t":"%s","a":%s}' % (n, t.encode(), action))
+
+
+def op_many_encoded(n: int, t: str, actions: list[bytes]) -> bytes:
+    """:func:`op_many` for actions already encoded (see :func:`op_encoded`)."""
+    return _seal(b'{"n":%d,"t":"%s","aa":[%s]}' % (n, t.encode(), b",".join(actions)))
 
 
 def summary_line(n: int, t: str, summary: dict[str, Any] | None, status: str | None) -> bytes:

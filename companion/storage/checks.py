@@ -90,24 +90,40 @@ def check_players(players: Any) -> list[str]:
     return names
 
 
-def check_value(value: Any, what: str, max_bytes: int) -> Any:
-    """A copy of ``value`` as plain JSON, within the nesting and size limits, or StorageError."""
+#: compact JSON, as stored (one encoder for every check: ``json.dumps`` with options builds one
+#: per call)
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+
+
+def value_json(value: Any, what: str, max_bytes: int) -> bytes:
+    """``value`` as compact UTF-8 JSON, within the nesting and size limits, or StorageError.
+
+    The bytes a log line embeds as they are: a save checks and encodes its action once."""
     if jsonsafe.depth_of(value, VALUE_DEPTH) > VALUE_DEPTH:
         raise StorageError(f"{what} is nested more than {VALUE_DEPTH} levels deep")
     try:
-        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
-        data = text.encode("utf-8")
+        data = _ENCODE(value).encode("utf-8")
     except (TypeError, ValueError, RecursionError) as exc:
         raise StorageError(f"{value!r:.80}: {what} must be plain JSON ({exc})") from None
     if len(data) > max_bytes:
         raise StorageError(f"{what} is too big ({len(data):,} bytes; at most {max_bytes:,})")
-    return json.loads(text)
+    return data
+
+
+def check_value(value: Any, what: str, max_bytes: int) -> Any:
+    """A copy of ``value`` as plain JSON, within the nesting and size limits, or StorageError."""
+    return json.loads(value_json(value, what, max_bytes))
+
+
+def action_json(action: Any) -> bytes:
+    """An action checked (as :func:`check_action`) and encoded, for a log line."""
+    if not isinstance(action, dict):
+        raise StorageError(f"{action!r:.80}: an action must be a JSON object (dict)")
+    return value_json(action, "an action", MAX_ACTION_BYTES)
 
 
 def check_action(action: Any) -> dict[str, Any]:
-    if not isinstance(action, dict):
-        raise StorageError(f"{action!r:.80}: an action must be a JSON object (dict)")
-    copy: dict[str, Any] = check_value(action, "an action", MAX_ACTION_BYTES)
+    copy: dict[str, Any] = json.loads(action_json(action))
     return copy
 
 

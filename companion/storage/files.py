@@ -11,9 +11,8 @@ except :func:`read_tables`, which only reads.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
@@ -67,9 +66,11 @@ def first_error(exc: ValidationError) -> str:
     return f"{where}: {msg}" if where else msg
 
 
-@dataclass(frozen=True)
-class FileSig:
-    """Identity of one version of a file: any rewrite or append changes it."""
+class FileSig(NamedTuple):
+    """Identity of one version of a file: any rewrite or append changes it.
+
+    A tuple, not a dataclass: every save builds two and compares them (a
+    dataclass's frozen ``__init__`` and ``__eq__`` cost several times more)."""
 
     ino: int
     size: int

@@ -20,7 +20,7 @@ import contextlib
 import json
 import os
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from pydantic import ValidationError
 
 from companion import jsonsafe
 from companion.storage import models, quarantine
-from companion.storage.atomic import atomic_write_bytes, clean_stale_temps, pid_alive
+from companion.storage.atomic import atomic_write_bytes, clean_stale_temps, fsync_dir, pid_alive
 from companion.storage.files import (
     FileSig,
     ShapeError,
@@ -122,6 +122,24 @@ def _nothing_for(_path: Path) -> None:
     pass
 
 
+class _Writing:
+    """``with folder.writing():`` -- a plain object, not a generator: every save enters it.
+
+    It keeps no state of its own (the lock counts the holds), so one serves every
+    hold of its folder, nested or from several threads."""
+
+    __slots__ = ("_folder",)
+
+    def __init__(self, folder: DataFolder) -> None:
+        self._folder = folder
+
+    def __enter__(self) -> None:
+        self._folder._enter()
+
+    def __exit__(self, *exc: object) -> None:
+        self._folder.lock.exit()
+
+
 class DataFolder:
     """One data folder: paths, lock, checked reads, atomic writes, quarantine, markers."""
 
@@ -145,24 +163,31 @@ class DataFolder:
         self._marker_pid = 0
         self.dir.mkdir(parents=True, exist_ok=True)
         self.lock = folder_lock(self.dir, lock_key(self.dir))
+        self._writing = _Writing(self)
 
     def make_folders(self) -> None:
         for folder in (self.games_dir, self.index_dir, self.trash_dir, self.quarantine_dir):
             folder.mkdir(exist_ok=True)
 
     # ---- the writer lock ----------------------------------------------------------------
-    @contextlib.contextmanager
-    def writing(self) -> Iterator[None]:
+    def writing(self) -> contextlib.AbstractContextManager[None]:
         """One writer at a time: this process's threads and every other process.
 
         The outermost hold first runs :attr:`on_first_hold` (finish a change a crash
         interrupted).
         """
-        with self.lock.hold(self.timeout) as depth:
-            self._mark_writer()
+        return self._writing
+
+    def _enter(self) -> None:
+        depth = self.lock.enter(self.timeout)
+        try:
+            if self._marker_pid != os.getpid():
+                self._mark_writer()
             if depth == 1:
                 self.on_first_hold()
-            yield
+        except BaseException:
+            self.lock.exit()
+            raise
 
     def write(self, path: Path, tables: Tables) -> None:
         atomic_write_bytes(path, dumps(tables), durable=self.durable)
@@ -298,13 +323,17 @@ class DataFolder:
         A writer killed mid-write leaves a temp file and its marker; the next
         open sees a marker of a dead process and scans every folder for temp
         files.  Without such a marker the big folders need no scan, so opening
-        stays fast however many games there are.
+        stays fast however many games there are.  It also says which index lines may
+        lag behind their games (:meth:`IndexShards.reconcile`), so it is made durable
+        before anything is written: a power cut must not lose it.
         """
         if self._marker is not None and self._marker_pid == os.getpid():
             return
         self._marker_pid = os.getpid()
         self._marker = self.dir / f"{_MARKER}{os.getpid()}-{secrets.token_hex(4)}"
         self._marker.touch()
+        if self.durable:
+            fsync_dir(self.dir)
         atexit.register(self._close_at_exit)
 
     def close(self) -> None:
@@ -314,6 +343,7 @@ class DataFolder:
                 os.unlink(self._marker)
             atexit.unregister(self._close_at_exit)
         self._marker = None
+        self._marker_pid = 0
 
     def _close_at_exit(self) -> None:
         self.close()

@@ -14,14 +14,15 @@ import contextlib
 import os
 import re
 import secrets
-from collections.abc import Callable, Iterator
+import weakref
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from companion import jsonsafe
 from companion.storage import actionlog, models, quarantine
-from companion.storage.atomic import commit_temp, fsync_dir, write_temp
+from companion.storage.atomic import Sync, commit_temp, fsync_dir, sync_together, write_temp
 from companion.storage.files import (
     FILE_DEPTH,
     FileSig,
@@ -45,6 +46,9 @@ __all__ = ["GameFiles", "Live"]
 
 _ID_RE = re.compile(models.GAME_ID_PATTERN)
 _CACHE = 256
+#: logs kept open between saves (the games being played); none on Windows, where an
+#: open file cannot be removed (a fold removes the log it folded in)
+_KEEP_OPEN = 0 if os.name == "nt" else 4
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,13 @@ def _stat(path: str) -> FileSig | None:
         return None
 
 
+def _close_all(held: dict[str, tuple[int, int]]) -> None:
+    for fd, _ino in held.values():
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    held.clear()
+
+
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -107,6 +118,9 @@ class GameFiles:
         self._describe = describe  # game id -> plain words (from the index)
         self._live: dict[str, Live] = {}
         self._hot: dict[str, tuple[str, str]] = {}  # game id -> its file and log, as text
+        #: game id -> (descriptor, inode) of its log, kept open between saves
+        self._open: dict[str, tuple[int, int]] = {}
+        weakref.finalize(self, _close_all, self._open)
 
     def _paths(self, game_id: str) -> tuple[str, str]:
         """The game's file and log in ``games/`` (checked once, then kept: every save asks)."""
@@ -254,40 +268,114 @@ class GameFiles:
         self._live[game_id] = live
 
     # ---- writing -----------------------------------------------------------------------
-    def append_line(self, game_id: str, live: Live, line: bytes, *, counts: bool = True) -> Live:
+    def append_line(
+        self,
+        game_id: str,
+        live: Live,
+        line: bytes,
+        *,
+        counts: bool = True,
+        count: int | None = None,
+        alongside: Callable[[], Sequence[Sync]] | None = None,
+    ) -> Live:
         """Append one line to the game's log: one write and one fsync.
 
-        ``counts``: the line changes the actions (one step of the revision)."""
-        log_path = self._paths(game_id)[1]
+        ``counts``: the line changes the actions (one step of the revision);
+        ``count``: how many actions the game then holds (unchanged if None).
+        ``alongside``: called once the line is written and before it is synced;
+        the syncs it returns run at the same time as this one (see
+        :func:`~companion.storage.atomic.sync_together`).  A new log's folder
+        is synced alongside too."""
         self.forget(game_id)  # if this fails half-way, read afresh next time
-        if live.log_ok:
-            fd = os.open(log_path, os.O_WRONLY | os.O_APPEND)
+        appending = live.log_ok
+        if appending:
+            assert live.log_sig is not None
+            fd = self._log_fd(game_id, live.log_sig.ino)
             data = line
         else:
-            fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            self.close_log(game_id)
+            fd = os.open(self._paths(game_id)[1], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            self._keep(game_id, fd)
             data = actionlog.header(live.token) + line
         try:
             _write_all(fd, data)
+            others = list(alongside()) if alongside is not None else []
             if self._folder.durable:
-                os.fdatasync(fd) if hasattr(os, "fdatasync") else os.fsync(fd)
+                if not appending:
+                    others.append(self._sync_dir)
+                sync_together(fd, others)
             st = os.fstat(fd)
-        finally:
+        except BaseException:
+            self._let_go(game_id, fd)
+            raise
+        kept = self._open.get(game_id)
+        if kept is None or kept[0] != fd:  # not kept (Windows)
             os.close(fd)
-        if not live.log_ok and self._folder.durable:
-            fsync_dir(self._dir)
-        return replace(
-            live,
-            log_sig=FileSig.of(st),
-            log_token=live.token,
-            log_torn=False,
-            log_ops=(live.log_ops if live.log_ok else 0) + counts,
+        elif kept[1] != st.st_ino:  # a new log: its inode is known now
+            self._open[game_id] = (fd, st.st_ino)
+        return Live(
+            live.json_sig,
+            FileSig.of(st),
+            live.token,
+            live.count if count is None else count,
+            live.token,
+            st.st_size,
+            False,
+            (live.log_ops if appending else 0) + counts,
+            live.rev,
+            live.head,
         )
+
+    def _sync_dir(self) -> None:
+        fsync_dir(self._dir)
+
+    # ---- logs kept open: a save costs no open() and close() --------------------------
+    def _log_fd(self, game_id: str, ino: int) -> int:
+        """The game's log, open for appending: the one kept open if it is still the file
+        the log's path names (``ino``: checked by :meth:`state` a moment ago, under the
+        writer lock; the kept descriptor holds its inode, so no other file can have
+        that number meanwhile), else opened afresh and kept."""
+        held = self._open.get(game_id)
+        if held is not None and held[1] == ino:
+            return held[0]
+        self.close_log(game_id)
+        fd = os.open(self._paths(game_id)[1], os.O_WRONLY | os.O_APPEND)
+        self._keep(game_id, fd, ino)
+        return fd
+
+    def _keep(self, game_id: str, fd: int, ino: int = -1) -> None:
+        if _KEEP_OPEN == 0:  # pragma: no cover - Windows: an open log could not be removed
+            return
+        while len(self._open) >= _KEEP_OPEN:
+            self.close_log(next(iter(self._open)))
+        self._open[game_id] = (fd, ino)
+
+    def close_log(self, game_id: str) -> None:
+        """Close the game's log if it is kept open (it is being replaced or removed)."""
+        held = self._open.pop(game_id, None)
+        if held is not None:
+            with contextlib.suppress(OSError):
+                os.close(held[0])
+
+    def close_logs(self) -> None:
+        _close_all(self._open)
+
+    def _let_go(self, game_id: str, fd: int) -> None:
+        """Close ``fd`` after a failed append (and stop keeping it): the next save opens
+        the log afresh."""
+        kept = self._open.get(game_id)
+        if kept is not None and kept[0] == fd:
+            self.close_log(game_id)
+        else:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def rewrite(self, game: StoredGame, revision: int, folder: Path | None = None) -> None:
         """Write the whole game file at ``revision`` (a new log token), then drop the old log."""
         path = self.path(game.id, folder)
         token = secrets.token_hex(4)
         self._folder.write(path, game_tables(game, token, revision))
+        self.close_log(game.id)
         with contextlib.suppress(FileNotFoundError):  # stale now (token); no fsync needed
             os.unlink(path.with_suffix(".log"))
         sig = stat(path)
@@ -300,6 +388,34 @@ class GameFiles:
         path = self.path(game.id, folder)
         if not path.exists():
             self._folder.write(path, game_tables(game, secrets.token_hex(4)))
+
+    def start_log(self, game_id: str) -> None:
+        """Give a new game its (empty) log now, so that its first save is a plain append.
+
+        Creating a log costs a new file and a sync of its folder besides the line: paid
+        here, when the game starts, not by the first tap.  Nothing is done if the game
+        has a log already (or cannot be read)."""
+        try:
+            game, live = self.fresh_state(game_id)
+        except (GameNotFoundError, Damaged, NewerVersionError):
+            return
+        if live.log_sig is not None:
+            return
+        log_path = self._paths(game_id)[1]
+        self.forget(game_id)
+        try:
+            fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            return
+        try:
+            _write_all(fd, actionlog.header(live.token))
+            if self._folder.durable:
+                sync_together(fd, [self._sync_dir])
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+        sig = FileSig.of(st)
+        self.remember(game_id, replace(live, log_sig=sig, log_token=live.token, log_valid=sig.size))
 
     def compact(self, game_id: str, pause: Callable[[], object] = _no_pause) -> bool:
         """Fold the game's log into its file; True if done.
@@ -345,6 +461,7 @@ class GameFiles:
                 assert tmp is not None
                 commit_temp(tmp, path, durable=self._folder.durable)
                 tmp = None
+                self.close_log(game_id)
                 with contextlib.suppress(FileNotFoundError):  # stale now (token)
                     os.unlink(log_path)
                 sig = stat(path)

@@ -18,14 +18,14 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from companion.storage import actionlog, quarantine
-from companion.storage.atomic import fsync_dir
+from companion.storage.atomic import Sync, datasync, fsync_dir, sync_together
 from companion.storage.checks import describe, sort_key
 from companion.storage.files import FileSig, parse_index, read_tables
 from companion.storage.folder import Damaged, DataFolder, read_bytes, stat
 from companion.storage.migrations import make_meta, upgrade
 from companion.storage.models import GameListItem, NewerVersionError, StoredGame
 
-__all__ = ["FOLD_AFTER", "IndexShards", "shard_name"]
+__all__ = ["FOLD_AFTER", "IndexShards", "Staged", "shard_name"]
 
 _SHARD_RE = re.compile(r"^\d{4}-\d{2}$")
 #: a month's log longer than this is folded into its file
@@ -56,6 +56,17 @@ class _LogDamaged(ValueError):
 
 #: one change of a month: {"up": line} or {"rm": [game ids]}
 Change = dict[str, GameListItem | list[str]]
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A change written to a month's log, not yet synced (see :meth:`IndexShards.stage`)."""
+
+    path: Path  # the month's file
+    fd: int  # its log, open
+    month: _Month  # the month before the change
+    doc: Change
+    new: bool  # the log was created: its folder is synced too
 
 
 def _apply(lines: dict[str, GameListItem], change: Change) -> None:
@@ -176,39 +187,75 @@ class IndexShards:
     # ---- writing (writer lock held) ------------------------------------------------------
     def _append(self, path: Path, doc: Change, month: _Month) -> None:
         """Append one change to the month's log (one write, one fsync); fold a long log."""
-        log_path = path.with_suffix(".log")
+        staged = self._stage(path, doc, month)
+        if staged is not None:
+            ok = False
+            try:
+                if self._folder.durable:
+                    sync_together(staged.fd, [self._sync_dir] if staged.new else [])
+                ok = True
+            finally:
+                self.settle(staged, ok)
+
+    def stage(self, item: GameListItem) -> Staged | None:
+        """Write ``item``'s list line to its month's log without syncing it: the caller
+        runs :meth:`syncs` (alongside its own) and then :meth:`settle`.  None if there is
+        nothing to sync: the line is there already, or its month was written whole
+        (a fold, or a new month: durable already)."""
+        path = self.path(shard_name(item.created))
+        month = self._writable_month(path)
+        if month.lines.get(item.id) == item:
+            return None
+        return self._stage(path, {"up": item}, month)
+
+    def _stage(self, path: Path, doc: Change, month: _Month) -> Staged | None:
         self._cache.pop(path.stem, None)  # if this fails half-way, read afresh next time
         if month.log_lines >= FOLD_AFTER or month.json_sig is None:  # fold, or a new month
             lines = dict(month.lines)
             _apply(lines, doc)
             self.write(path, list(lines.values()))
-            return
-        new = month.log_sig is None
-        fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            return None
+        up, rm = doc.get("up"), doc.get("rm")
+        line = actionlog.encode_line(
+            {"up": up.model_dump(mode="json")} if isinstance(up, GameListItem) else {"rm": rm}
+        )
+        fd = os.open(path.with_suffix(".log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         try:
             if month.log_torn:
                 os.ftruncate(fd, month.log_valid)
-            data = actionlog.encode_line(
-                {
-                    k: v.model_dump(mode="json") if isinstance(v, GameListItem) else v
-                    for k, v in doc.items()
-                }
-            )
-            view = memoryview(data)
+            view = memoryview(line)
             while view:
                 view = view[os.write(fd, view) :]
-            if self._folder.durable:
-                os.fdatasync(fd) if hasattr(os, "fdatasync") else os.fsync(fd)
-            sig = FileSig.of(os.fstat(fd))
-        finally:
+        except BaseException:
             os.close(fd)
-        if new and self._folder.durable:
-            fsync_dir(self._dir)
-        lines = dict(month.lines)
-        _apply(lines, doc)
-        self._cache[path.stem] = _Month(
-            month.json_sig, sig, lines, month.log_lines + 1, sig.size, False
-        )
+            raise
+        return Staged(path, fd, month, doc, month.log_sig is None)
+
+    def syncs(self, staged: Staged) -> list[Sync]:
+        """What makes a staged line durable (its log, and its folder if the log is new)."""
+        if not self._folder.durable:
+            return []
+        out: list[Sync] = [lambda: datasync(staged.fd)]
+        if staged.new:
+            out.append(self._sync_dir)
+        return out
+
+    def settle(self, staged: Staged, synced: bool) -> None:
+        """Close a staged line's log; once it is synced, remember the month as it is now."""
+        try:
+            if synced:
+                sig = FileSig.of(os.fstat(staged.fd))
+                month = staged.month
+                lines = dict(month.lines)
+                _apply(lines, staged.doc)
+                self._cache[staged.path.stem] = _Month(
+                    month.json_sig, sig, lines, month.log_lines + 1, sig.size, False
+                )
+        finally:
+            os.close(staged.fd)
+
+    def _sync_dir(self) -> None:
+        fsync_dir(self._dir)
 
     def upsert(self, items: Iterable[GameListItem]) -> None:
         with self._folder.writing():

@@ -47,9 +47,11 @@ class Journal:
     def __init__(self, folder: DataFolder) -> None:
         self._folder = folder
         self._path = folder.journal_path
+        self._text = str(self._path)
 
     def pending(self) -> bool:
-        return self._path.exists()
+        """Is a change left unfinished?  (Asked by every writer hold: one stat.)"""
+        return os.path.exists(self._text)
 
     def begin(self, op: Op) -> None:
         """Say what is about to change (writer lock held; :meth:`clear` when done)."""

@@ -36,7 +36,7 @@ _POLL = 0.002
 class FolderLock:
     def __init__(self, folder: Path) -> None:
         self._thread = threading.RLock()
-        self._path = folder / ".lock"
+        self._path = str(folder / ".lock")  # text: every hold stats it
         self._fd: int | None = None  # kept open once opened (closed in a forked child)
         self._fallback = None
         if fcntl is None:  # pragma: no cover - Windows
@@ -56,14 +56,16 @@ class FolderLock:
             except Timeout:
                 raise StorageError(_BUSY) from None
             return
-        deadline = time.monotonic() + timeout
+        deadline: float | None = None
         while True:
             if self._fd is None:
                 self._fd = os.open(self._path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
             try:
                 fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the usual case: free
             except BlockingIOError:
-                if time.monotonic() >= deadline:
+                now = time.monotonic()
+                deadline = now + timeout if deadline is None else deadline
+                if now >= deadline:
                     raise StorageError(_BUSY) from None
                 time.sleep(_POLL)
                 continue
@@ -80,7 +82,7 @@ class FolderLock:
         except FileNotFoundError:
             return False
         held = os.fstat(self._fd)
-        return (now.st_ino, now.st_dev) == (held.st_ino, held.st_dev)
+        return now.st_ino == held.st_ino and now.st_dev == held.st_dev
 
     def _release_file(self) -> None:
         if self._fallback is not None:  # pragma: no cover - Windows
@@ -88,23 +90,37 @@ class FolderLock:
         elif self._fd is not None:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
 
-    @contextlib.contextmanager
-    def hold(self, timeout: float = 30) -> Iterator[int]:
-        """Hold the lock; yields how many holds deep this one is (1 = outermost)."""
+    def enter(self, timeout: float = 30) -> int:
+        """Take the lock (pair with :meth:`exit`); returns how many holds deep this one is
+        (1 = outermost).  Two calls, no generator: every save takes it."""
         if not self._thread.acquire(timeout=timeout):
             raise StorageError(_BUSY)
         try:
             if self.depth == 0:
                 self._acquire_file(timeout)
-            self.depth += 1
-            try:
-                yield self.depth
-            finally:
-                self.depth -= 1
-                if self.depth == 0:
-                    self._release_file()
+        except BaseException:
+            self._thread.release()
+            raise
+        self.depth += 1
+        return self.depth
+
+    def exit(self) -> None:
+        """Let go of one hold taken by :meth:`enter` (the file lock with the outermost)."""
+        self.depth -= 1
+        try:
+            if self.depth == 0:
+                self._release_file()
         finally:
             self._thread.release()
+
+    @contextlib.contextmanager
+    def hold(self, timeout: float = 30) -> Iterator[int]:
+        """Hold the lock; yields how many holds deep this one is (1 = outermost)."""
+        depth = self.enter(timeout)
+        try:
+            yield depth
+        finally:
+            self.exit()
 
     def _drop_in_child(self) -> None:
         """Close the descriptor (in a forked child: the parent's lock stays the parent's)."""

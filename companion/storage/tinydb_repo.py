@@ -19,8 +19,9 @@ from typing import Any
 
 from companion.storage import actionlog, models, quarantine
 from companion.storage.archive import BaseRepository
-from companion.storage.atomic import fsync_dir
+from companion.storage.atomic import Sync, fsync_dir
 from companion.storage.checks import (
+    action_json,
     check_action,
     check_merge,
     check_name,
@@ -37,7 +38,7 @@ from companion.storage.compaction import Compactor
 from companion.storage.files import CreateOp, ImportOp, IndexOp, RenameOp, parse_players
 from companion.storage.folder import STORE_FORMAT, Damaged, DataFolder
 from companion.storage.gamefiles import GameFiles, Live
-from companion.storage.index import IndexShards, shard_name
+from companion.storage.index import IndexShards, Staged, shard_name
 from companion.storage.journal import Journal, Op
 from companion.storage.migrations import make_meta
 from companion.storage.models import (
@@ -99,6 +100,7 @@ class TinyDbRepository(BaseRepository):
         """Finish folding long logs in, and say this process is done writing (lets the
         next open skip the temp-file scan)."""
         self._compactor.wait()
+        self._games.close_logs()
         self._folder.close()
 
     def settle(self) -> None:
@@ -207,6 +209,8 @@ class TinyDbRepository(BaseRepository):
         with self._writing():
             self._index.writable(stored.created)
             self._journal.run(CreateOp(game=stored), self._apply)
+            with contextlib.suppress(OSError):  # only spares the first tap some work
+                self._games.start_log(stored.id)
         return stored
 
     def get_game(self, game_id: str) -> StoredGame:
@@ -233,7 +237,7 @@ class TinyDbRepository(BaseRepository):
     def _saved(self, game_id: str, live: Live, line: bytes, count: int) -> Live:
         """Append ``line`` (the game then holds ``count`` actions); a long log is folded in
         later, in the background (:mod:`~companion.storage.compaction`)."""
-        live = replace(self._games.append_line(game_id, live, line), count=count)
+        live = self._games.append_line(game_id, live, line, count=count)
         self._games.remember(game_id, live)
         if live.log_ops >= COMPACT_AFTER:  # saved already; this only keeps reads quick
             self._compactor.request(game_id)
@@ -242,24 +246,27 @@ class TinyDbRepository(BaseRepository):
     def append_action(
         self, game_id: str, action: dict[str, Any], *, expected: int | None = None
     ) -> int:
-        """Add one table entry: one line appended to the game's log, fsynced when this returns."""
-        action = check_action(action)
+        """Add one table entry: one line appended to the game's log, fsynced when this returns.
+
+        The action is checked and encoded once, outside the lock; the line embeds it."""
+        encoded = action_json(action)
         with self._writing():
             live = self._checked_state(game_id, expected)
-            line = actionlog.op(live.count + 1, now_iso(), action)
-            return self._saved(game_id, live, line, live.count + 1).count
+            count = live.count + 1
+            line = actionlog.op_encoded(count, now_iso(), encoded)
+            return self._saved(game_id, live, line, count).count
 
     def append_actions(
         self, game_id: str, actions: list[dict[str, Any]], *, expected: int | None = None
     ) -> int:
         """Add several actions as one entry: one appended line, all of them or none."""
-        checked = [check_action(a) for a in actions]
-        if not checked:
+        encoded = [action_json(a) for a in actions]
+        if not encoded:
             raise StorageError("an entry needs at least one action")
         with self._writing():
             live = self._checked_state(game_id, expected)
-            count = live.count + len(checked)
-            line = actionlog.op_many(count, now_iso(), checked)
+            count = live.count + len(encoded)
+            line = actionlog.op_many_encoded(count, now_iso(), encoded)
             return self._saved(game_id, live, line, count).count
 
     def pop_action(self, game_id: str, *, expected: int | None = None) -> dict[str, Any] | None:
@@ -287,11 +294,16 @@ class TinyDbRepository(BaseRepository):
     def set_summary(
         self, game_id: str, summary: dict[str, Any] | None, status: GameStatus | None = None
     ) -> None:
-        """One line appended to the game's log, one to its month's index log (two fsyncs).
+        """One line appended to the game's log, one to its month's index log, synced together.
 
-        Should the second fail, the journal asks the next writer to mend the list
-        line; should the process die in between, the next open does
-        (:meth:`IndexShards.reconcile`)."""
+        Both lines are written, then both files synced at the same time (one journal
+        commit of the file system, not two: about the cost of one save) and both are
+        durable when this returns.  Should a sync fail, the journal asks the next
+        writer to mend the list line from the game; should the process die or the
+        power fail before both are synced, the next open does
+        (:meth:`IndexShards.reconcile`, from the games that have a log).  A game whose
+        log is new this time is synced first and its list line after, so that the
+        list never says more than a game that has a log to reconcile from."""
         fields: dict[str, Any] = {"summary": check_summary(summary)}
         if status is not None:
             fields["status"] = check_status(status)
@@ -303,11 +315,29 @@ class TinyDbRepository(BaseRepository):
             self._index.writable(live.head.created)
             head = live.head.model_copy(update={**fields, "updated": now_iso()})
             line = actionlog.summary_line(live.count, head.updated, head.summary, status)
-            live = self._games.append_line(game_id, live, line, counts=False)
-            self._games.remember(game_id, replace(live, head=head))
+            item = head.list_item()
+            staged: list[Staged] = []
+
+            def list_line() -> list[Sync]:
+                found = self._index.stage(item)
+                if found is None:
+                    return []
+                staged.append(found)
+                return self._index.syncs(found)
+
+            together = list_line if live.log_ok else None
             try:
-                self._index.upsert([head.list_item()])
+                live = self._games.append_line(
+                    game_id, live, line, counts=False, alongside=together
+                )
+                self._games.remember(game_id, replace(live, head=head))
+                while staged:
+                    self._index.settle(staged.pop(), synced=True)
+                if together is None:
+                    self._index.upsert([item])
             except BaseException:
+                while staged:
+                    self._index.settle(staged.pop(), synced=False)
                 with contextlib.suppress(Exception):
                     self._journal.begin(IndexOp(ids=[game_id]))
                 raise

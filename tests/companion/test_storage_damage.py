@@ -201,6 +201,50 @@ def test_an_entry_is_one_line_appended_and_undo_is_another(tmp_path: Path) -> No
     assert repo.append_action(g.id, {"type": "z"}) == 2
 
 
+def test_a_new_game_has_its_log_so_its_first_save_is_one_plain_append(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Creating the log (a new file, then its folder synced) is paid when the game
+    starts: the first tap costs what every other one does."""
+    import os
+
+    repo = open_repository(tmp_path)
+    g = repo.create_game("umtali", ["Ann", "Bob"])
+    assert log_file(repo, g.id).read_bytes().count(b"\n") == 1  # the header alone
+    assert repo.get_game(g.id).actions == []
+    syncs: list[str] = []
+    for name in ("fsync", "fdatasync"):
+        real = getattr(os, name)
+        monkeypatch.setattr(
+            os, name, lambda fd, real=real, name=name: (syncs.append(name), real(fd))[1]
+        )
+    assert repo.append_action(g.id, {"type": "x"}) == 1
+    assert syncs == ["fdatasync"]
+    monkeypatch.undo()
+    assert open_repository(tmp_path).get_game(g.id).actions == [{"type": "x"}]
+
+
+def test_a_save_opens_no_file_and_a_replaced_log_is_not_written_through_the_old_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log of a game being played stays open between saves (no open() and close()
+    per tap); once another writer replaced it, the next save writes to the new one."""
+    import os
+
+    repo, g = store_with_a_game(tmp_path)
+    opened: list[str] = []
+    real = os.open
+    monkeypatch.setattr(os, "open", lambda p, *a, **k: (opened.append(str(p)), real(p, *a, **k))[1])
+    assert repo.append_action(g.id, {"type": "y"}) == 2
+    assert opened == []
+    monkeypatch.undo()
+    other = open_repository(tmp_path)
+    other.replace_actions(g.id, [{"type": "z"}])  # a new game file, the old log removed
+    assert repo.append_action(g.id, {"type": "w"}) == 2
+    for fresh in (repo, other, open_repository(tmp_path)):
+        assert fresh.get_game(g.id).actions == [{"type": "z"}, {"type": "w"}]
+
+
 def test_a_torn_last_line_is_ignored_then_cut_off(tmp_path: Path) -> None:
     repo, g = store_with_a_game(tmp_path)
     repo.append_action(g.id, {"type": "y"})
@@ -433,7 +477,7 @@ def test_a_writer_killed_between_the_summary_and_the_list_line_is_mended_on_open
     def die(*_: Any) -> None:
         raise KeyboardInterrupt  # stands for the kill: nothing after it runs
 
-    monkeypatch.setattr(index.IndexShards, "_append", die)
+    monkeypatch.setattr(index.IndexShards, "_stage", die)  # the list line is never written
     with pytest.raises(KeyboardInterrupt):
         repo.set_summary(g.id, {"winners": ["Bob"], "hands": []}, "finished")
     monkeypatch.undo()
@@ -442,3 +486,80 @@ def test_a_writer_killed_between_the_summary_and_the_list_line_is_mended_on_open
     marker.rename(tmp_path / ".writer-999999999-dead")
     [line] = [i for i in open_repository(tmp_path).list_games() if i.id == g.id]
     assert (line.status, line.winners) == ("finished", ["Bob"])
+
+
+def test_a_list_line_that_outlived_its_summary_line_is_mended_on_open(tmp_path: Path) -> None:
+    """The two lines of a finish are synced together: a power cut may keep the list
+    line and lose the game's summary line (never acknowledged).  The next open
+    puts the list line back in line with the game."""
+    repo, g = store_with_a_game(tmp_path)
+    repo.create_game("rummy", ["Cy"])
+    game_log = log_file(repo, g.id)
+    before = game_log.read_bytes()
+    repo.set_summary(g.id, {"winners": ["Bob"], "hands": []}, "finished")
+    game_log.write_bytes(before)  # the summary line lost, the list line kept
+    marker = next(tmp_path.glob(".writer-*"))
+    marker.rename(tmp_path / ".writer-999999999-dead")
+    again = open_repository(tmp_path)
+    [line] = [i for i in again.list_games() if i.id == g.id]
+    assert (line.status, line.winners) == ("in_progress", [])
+    assert again.get_game(g.id).status == "in_progress"
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="names an fd through /proc")
+@pytest.mark.parametrize("failing", ["games", "index"])
+def test_a_finish_whose_sync_fails_says_so_and_the_list_is_mended(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str
+) -> None:
+    """Either of the two syncs of a finish failing (the list line's runs in a helper
+    thread) reaches the caller, and the next writer puts the list line in line with
+    the game, whatever it holds."""
+    import os
+
+    repo, g = store_with_a_game(tmp_path)
+    repo.create_game("rummy", ["Cy"])
+    real = os.fdatasync
+
+    def sync(fd: int) -> None:
+        if Path(os.readlink(f"/proc/self/fd/{fd}")).parent.name == failing:
+            raise OSError(5, "Input/output error")
+        real(fd)
+
+    monkeypatch.setattr(os, "fdatasync", sync)
+    with pytest.raises(OSError, match="Input/output"):
+        repo.set_summary(g.id, {"winners": ["Bob"], "hands": []}, "finished")
+    monkeypatch.undo()
+    assert (tmp_path / "journal.json").exists()  # the next writer mends the list line
+    repo.append_action(g.id, {"type": "y"})
+    assert not (tmp_path / "journal.json").exists()
+    for fresh in (repo, open_repository(tmp_path)):
+        game = fresh.get_game(g.id)
+        [line] = [i for i in fresh.list_games() if i.id == g.id]
+        item = game.list_item()
+        assert (line.status, line.winners) == (item.status, item.winners)
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="names an fd through /proc")
+def test_finishing_syncs_the_game_line_and_the_list_line_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both fdatasyncs are in flight together (the file system then commits them in one
+    go: a finish costs about one save, not two), and both end before the finish returns."""
+    import os
+    import threading
+
+    repo, g = store_with_a_game(tmp_path)
+    repo.create_game("rummy", ["Cy"])  # the month's file exists: its log is appended to
+    both = threading.Barrier(2, timeout=10)  # broken (an error) if the syncs come one by one
+    done: list[str] = []
+    real = os.fdatasync
+
+    def sync(fd: int) -> None:
+        name = os.readlink(f"/proc/self/fd/{fd}")
+        both.wait()
+        real(fd)
+        done.append(Path(name).parent.name)
+
+    monkeypatch.setattr(os, "fdatasync", sync)
+    repo.set_summary(g.id, {"winners": ["Bob"], "hands": []}, "finished")
+    assert sorted(done) == ["games", "index"]

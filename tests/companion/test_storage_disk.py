@@ -377,7 +377,7 @@ def test_newer_index_month_is_never_overwritten(tmp_path: Path) -> None:
         repo.create_game("rummy", ["Bob"])  # same month: refused rather than overwritten
     with pytest.raises(NewerVersionError):
         repo.set_summary(g.id, {"hands": []}, "finished")
-    assert [p.stem for p in (tmp_path / "games").iterdir()] == [g.id]
+    assert [p.stem for p in (tmp_path / "games").glob("*.json")] == [g.id]
     assert not (tmp_path / "journal.json").exists()
     repo.rebuild_index()
     assert shard.read_bytes() == raw
