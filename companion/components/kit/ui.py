@@ -58,8 +58,10 @@ def icon_button(
     assistive technology activates is the named one; a label on a wrapper would
     name a node that cannot be pressed.  The wrapper only carries the test id.
     """
+    ident = ident or slug(label)
     return ft.Semantics(
-        identifier=ident or slug(label),
+        identifier=ident,
+        key=ident,  # a new node when the id changes (see kit.common's KEYS)
         content=ft.IconButton(icon=ft.Icon(icon, semantics_label=label), on_click=on_click, **kw),
     )
 
