@@ -33,7 +33,6 @@ from companion.components.kit.ui import (
     RED_SUIT,
     icon_button,
     tap_target,
-    whole_words,
 )
 from rulesets import RulesetError
 from rulesets.cards import JOKER, Card, Color, Rank, Suit, format_cards, parse_cards
@@ -200,7 +199,7 @@ def chosen_strip(
             size=13,
             max_lines=2,
             overflow=ft.TextOverflow.ELLIPSIS,
-            tooltip=whole_words(problem),
+            semantics_label=problem,
             expand=True,
             selectable=True,
         )

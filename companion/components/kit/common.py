@@ -20,7 +20,7 @@ import flet as ft
 from companion import rulebook
 from companion.components.kit.rule_sheet import show_rule
 from companion.components.kit.thumb_screen import TABLE_WIDTH, FrameNotes
-from companion.components.kit.ui import labelled, slug, tap_target, whole_words
+from companion.components.kit.ui import labelled, slug, tap_target
 from companion.rulebook import published_id
 from rulesets.protocol import Units, Verdict
 
@@ -155,7 +155,6 @@ def choice(
             size=15,
             no_wrap=fill,
             overflow=ft.TextOverflow.ELLIPSIS if fill else ft.TextOverflow.CLIP,
-            tooltip=whole_words(text) if fill else None,
             text_align=ft.TextAlign.CENTER if fill else ft.TextAlign.START,
             # one weight, chosen or not: a chip never changes width when tapped, so
             # the chips beside it stay put (chosen shows in its colours)
