@@ -7,11 +7,13 @@ cards are tapped, with its reason and a link to the rule it cites.  "Whole
 hand" shows the best melding of a hand (each game's ``suggest``); for Rummoli
 the hand's widow eligibility, pay cards and poker hand.
 
-Laid out for one thumb (:func:`~companion.components.kit.thumb_screen.thumb_screen`):
-the game, its house rules and the checks scroll on their own at the top; the
-chosen cards (a strip of reserved height), the card grid and the verdict (a
-panel of fixed height, pinned at the bottom) never move, so tapping a card never
-moves another card under the finger.
+Laid out for one thumb (:func:`~companion.components.kit.common.thumb_board_screen`):
+the game, its house rules and the checks, then the chosen cards (a strip of
+reserved height) and the card grid, scroll as one area held at its bottom, over
+the verdict (a panel of fixed height, pinned at the bottom).  Tapping a card
+never moves another card under the finger, and on a small phone (360x640), where
+the grid and the verdict fill the screen, the game and the modes are a scroll
+away rather than squeezed into a box too small to read.
 
 Nothing here decides a rule: :func:`evaluate` only calls the rulesets.
 """
@@ -30,8 +32,7 @@ import flet as ft
 from companion.components.house_rules import HouseRulesEditor
 from companion.components.kit.card_grid import STRIP_HEIGHT, CompactPicker, in_sentence
 from companion.components.kit.cards import card_face, card_row
-from companion.components.kit.common import rule_link
-from companion.components.kit.thumb_screen import thumb_screen
+from companion.components.kit.common import rule_link, said, thumb_board_screen
 from companion.components.kit.ui import icon_button, labelled
 from companion.preferences import default_rules, describe_rules, validate_rules
 from companion.services import use_services, use_ui
@@ -547,7 +548,9 @@ def CheckerView() -> ft.View:
         appbar=ft.AppBar(title=ft.Text("Check a meld")),
         scroll=None,
         padding=ft.Padding(12, 4, 12, 8),
-        controls=[thumb_screen(board=board, entry=entry, bar=verdict, board_ident="checker-board")],
+        controls=[
+            thumb_board_screen(board=board, entry=entry, bar=verdict, board_ident="checker-board")
+        ],
     )
 
 
@@ -587,9 +590,13 @@ def _targets(
     for t in targets:
         if t != active and groups[t]:
             out.append(
-                ft.Column(
-                    [ft.Text(f"{names[t]}:", size=13), card_row(groups[t], width=30)],
-                    spacing=2,
+                said(
+                    ft.Column(
+                        [ft.Text(f"{names[t]}:", size=13), card_row(groups[t], width=30)],
+                        spacing=2,
+                    ),
+                    f"{names[t]}: {format_cards(groups[t], symbols=True)}",
+                    f"checker-{t}-row",
                 )
             )
     return out

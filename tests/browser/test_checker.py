@@ -44,6 +44,21 @@ def scroll_to(page: Any, locator: Any) -> None:
         page.wait_for_timeout(250)
 
 
+def _press(page: Any, ident: str) -> None:
+    """Tap a control of the checker's board (the game, house rules, the modes): the
+    board scrolls with the grid, held at its bottom, so it may be above the screen."""
+    control = page.get_by_test_id(ident)
+    scroll_to(page, control)
+    control.click()
+
+
+def _rules_shown(page: Any, words: str) -> None:
+    """The changed house rules, beside the House rules button (Flutter reads them as
+    the name of the row that holds the button, or as its text)."""
+    shown = page.get_by_text(words).or_(page.get_by_label(words, exact=True))
+    expect(shown.first).to_be_visible(timeout=20_000)
+
+
 def _tap(page: Any, cards: str, ident: str = "checker-cards") -> None:
     """Tap each card and wait for the picker to show it before the next tap (P6)."""
     for text in cards.split():
@@ -113,10 +128,10 @@ def test_umtali_legal_and_illegal_meld_and_rule_link(app_server: AppServer, page
 def test_umtali_extension_and_whole_hand(app_server: AppServer, phone_page: Any) -> None:
     page = phone_page
     _open_checker(page, app_server.url)
-    page.get_by_test_id("checker-mode-extend").click()
+    _press(page, "checker-mode-extend")
     expect(page.get_by_test_id("checker-target-anchor")).to_be_visible(timeout=10_000)
     _tap(page, "5H 6H 7H", "checker-anchor")
-    page.get_by_test_id("checker-target-cards").click()
+    _press(page, "checker-target-cards")
     _tap(page, "8H")
     _says(_verdict(page), re.compile(r"^Legal: extension, 1 point"), timeout=10_000)
     _clear(page)
@@ -127,7 +142,7 @@ def test_umtali_extension_and_whole_hand(app_server: AppServer, phone_page: Any)
     )
     stable_screenshot(page, "checker-umtali-extend-phone")
 
-    page.get_by_test_id("checker-mode-hand").click()
+    _press(page, "checker-mode-hand")
     expect(page.get_by_test_id("checker-suggestion")).to_be_visible(timeout=10_000)
     _clear(page)
     hand = "5H 6H 7H KS QS 9C 9D 2C"
@@ -144,11 +159,11 @@ def test_umtali_extension_and_whole_hand(app_server: AppServer, phone_page: Any)
 @AT_DESKTOP
 def test_rummy_legal_illegal_and_house_rule(app_server: AppServer, page: Any) -> None:
     _open_checker(page, app_server.url)
-    page.get_by_test_id("checker-game-rummy").click()
+    _press(page, "checker-game-rummy")
     _tap(page, "QH KH AH")
     _says(_verdict(page), re.compile(r"^Not legal[\s\S]*Q-K-A is not a run"), timeout=10_000)
     # the house rule switch makes it legal, live
-    page.get_by_test_id("checker-house-rules").click()
+    _press(page, "checker-house-rules")
     switch = page.get_by_test_id("checker-rule-ace_high_or_low")
     expect(switch).to_be_visible(timeout=10_000)
     switch.click()
@@ -156,10 +171,10 @@ def test_rummy_legal_illegal_and_house_rule(app_server: AppServer, page: Any) ->
     stable_screenshot(page, f"checker-rummy-house-rules-{page.size_name}")
     page.get_by_test_id("checker-rules-done").click()
     expect(switch).not_to_be_attached(timeout=10_000)
-    expect(page.get_by_text("Ace high or low")).to_be_visible()
+    _rules_shown(page, "Ace high or low")
     _says(_verdict(page), re.compile(r"^Legal: run"), timeout=10_000)
     stable_screenshot(page, f"checker-rummy-house-rule-{page.size_name}")
-    page.get_by_test_id("checker-house-rules").click()
+    _press(page, "checker-house-rules")
     switch.click()
     page.get_by_test_id("checker-rules-done").click()
     _says(_verdict(page), re.compile(r"^Not legal"), timeout=10_000)
@@ -173,7 +188,7 @@ def test_rummy_legal_illegal_and_house_rule(app_server: AppServer, page: Any) ->
 @AT_PHONE
 def test_rummoli_widow_and_poker(app_server: AppServer, page: Any) -> None:
     _open_checker(page, app_server.url)
-    page.get_by_test_id("checker-game-rummoli").click()
+    _press(page, "checker-game-rummoli")
     _tap(page, "2C 3C 4C 5H 6D")
     poker = evaluate("2C 3C 4C 5H 6D").name  # the referee's name for it
     _says(
@@ -196,7 +211,7 @@ def test_link_from_a_game_brings_its_house_rules(tmp_path: Any, phone_page: Any)
     try:
         page = phone_page
         open_app(page, f"{server.url}check?gid={game.id}")
-        expect(page.get_by_text("Ace high or low")).to_be_visible(timeout=20_000)
+        _rules_shown(page, "Ace high or low")
         _tap(page, "QH KH AH")
         _says(_verdict(page), re.compile(r"^Legal: run"))
         assert unexpected_external(page) == []

@@ -8,7 +8,8 @@ target, so the game ends (R6.3) and Ann, on 0, wins.
 
 The ending is checked: the winner in words, the six places, the score sheet,
 Undo, New game same players, Home and Share -- with the layout audit (nothing
-cut, covered or out of reach; the bar's buttons in sight without scrolling).
+cut, covered or out of reach; the bar's buttons in sight without scrolling), on
+the phone, then opened beside it on a 360x640 phone and on a desktop.
 Share copies the result (the browser's clipboard is read back).  "New game,
 same players" then opens a new game of the same six, dealt first by Ann: the
 deal passes clockwise from Fay (R1.2).
@@ -24,8 +25,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import ROOT, AppServer
-from tests.browser.layout import open_phone, settle
+from tests.browser.conftest import DESKTOP, ROOT, AppServer, new_page
+from tests.browser.layout import open_phone, settle, watch_server
 from tests.browser.layout_audit import assert_layout
 from tests.browser.shots import painted_screenshot
 from tests.browser.test_rummy_game import named, phone, said, seed, tap
@@ -33,6 +34,7 @@ from tests.browser.words import assert_words_people_use
 
 T = 20_000
 SIX = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+SMALL = {"width": 360, "height": 640}
 SHOWN = {"Bob": "KS", "Cy": "KH", "Dee": "KD", "Eve": "KC", "Fay": "QS"}
 
 
@@ -75,12 +77,25 @@ def test_rummy_six_players_ends_on_the_shared_ending_and_plays_again(
         assert_words_people_use(page, "the ending")
         ranks = [f"rank-{p.lower()}" for p in SIX]
         sheet = [f"hand-1-{p.lower()}" for p in SIX]
-        assert_layout(
-            page,
-            ["result", "result-rule", *ranks, *sheet],
-            fixed=["game-over", "undo", "play-again", "go-home", "share-result"],
-            where="the ending, 6 players, 390x844",
-        )
+        needed = ["result", "result-rule", *ranks, *sheet]
+        bar = ["game-over", "undo", "play-again", "go-home", "share-result"]
+        assert_layout(page, needed, fixed=bar, where="the ending, 6 players, 390x844")
+        # the same ending on a small phone and on a desktop, opened beside the phone
+        for size, viewport, android in (
+            ("small-phone", SMALL, True),
+            ("desktop", DESKTOP, False),
+        ):
+            other = new_page(browser, viewport, android=android)
+            try:
+                watch_server(other)
+                open_phone(other, f"{server.url}play/{gid}")
+                said(other, "result", "Result: Ann wins with 0 penalty points.")
+                settle(other)
+                painted_screenshot(other, f"game-over-{size}")
+                assert_layout(other, needed, fixed=bar, where=f"the ending, 6 players, {size}")
+            finally:
+                other.context.close()
+        shutil.copy(ROOT / "artifacts/screenshots/game-over-desktop.png", ROOT / "docs")
 
         # ---- Share: the result is copied, and a notice says so -------------------------
         tap(page, "share-result")

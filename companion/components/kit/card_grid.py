@@ -28,7 +28,12 @@ from collections.abc import Callable, Collection, Sequence
 
 import flet as ft
 
-from companion.components.kit.ui import BLACK_SUIT, RED_SUIT, icon_button, tap_target
+from companion.components.kit.ui import (
+    BLACK_SUIT,
+    RED_SUIT,
+    icon_button,
+    tap_target,
+)
 from rulesets import RulesetError
 from rulesets.cards import JOKER, Card, Color, Rank, Suit, format_cards, parse_cards
 
@@ -100,6 +105,7 @@ def card_cell(
             color=GREY if disabled else _color(card),
             semantics_label=card.words + (" (on the table)" if disabled else ""),
             no_wrap=True,
+            overflow=ft.TextOverflow.ELLIPSIS,
         ),
         on_click=None if disabled else (lambda _: on_tap(card)),
         ink=not disabled,
@@ -188,7 +194,14 @@ def chosen_strip(
     summary = f"{label}: {format_cards(cards, symbols=True)}" if cards else f"{label}: none chosen"
     if problem:
         shown: ft.Control = ft.Text(
-            problem, color=ft.Colors.ERROR, size=13, max_lines=2, expand=True, selectable=True
+            problem,
+            color=ft.Colors.ERROR,
+            size=13,
+            max_lines=2,
+            overflow=ft.TextOverflow.ELLIPSIS,
+            semantics_label=problem,
+            expand=True,
+            selectable=True,
         )
     elif parts:
         # the parts share the row (each its fixed share): nothing in it moves

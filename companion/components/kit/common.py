@@ -154,6 +154,7 @@ def choice(
             text,
             size=15,
             no_wrap=fill,
+            overflow=ft.TextOverflow.ELLIPSIS if fill else ft.TextOverflow.CLIP,
             text_align=ft.TextAlign.CENTER if fill else ft.TextAlign.START,
             # one weight, chosen or not: a chip never changes width when tapped, so
             # the chips beside it stay put (chosen shows in its colours)

@@ -254,7 +254,15 @@ def _primary(primary: Primary | None) -> ft.Control:
         tick(primary.press())
 
     button = ft.FilledButton(
-        content=ft.Text(primary.text, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, size=15),
+        # one line, "…" where it does not fit; its label says all of it (a tooltip here
+        # would add a node of its own to the accessibility tree, apart from the button)
+        content=ft.Text(
+            primary.text,
+            max_lines=1,
+            overflow=ft.TextOverflow.ELLIPSIS,
+            semantics_label=primary.text,
+            size=15,
+        ),
         icon=primary.icon,
         on_click=press,
         disabled=not primary.enabled,

@@ -209,7 +209,8 @@ def GameOver(
         "play-again",
         play_again,
         enabled=ending is not None,
-        icon=ft.Icons.REPLAY,
+        # no icon: beside Undo on a 360 px phone its words fit whole only without one
+        icon=None,
     )
     hint = f"Game over. Next game: {ending.next_deal}." if ending is not None else "Game over."
     bar = EntryBar(

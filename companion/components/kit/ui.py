@@ -16,6 +16,17 @@ RED_SUIT = "#C62828"
 BLACK_SUIT = "#212121"
 
 
+def one_line(text: str, **kw: Any) -> ft.Text:
+    """``text`` on one line: cut with "…" where it does not fit, never mid-word, and
+    read whole by a screen reader (its label is all of it).
+
+    Not a tooltip: Flutter web gives a tooltip's text a node of its own in the
+    accessibility tree, apart from the tap target holding it and placed off its
+    box (seen on Rummy's hand-over chips at 360x640 and on a desktop: the layout
+    audit found the name drawn over the next chip)."""
+    return ft.Text(text, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, semantics_label=text, **kw)
+
+
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
@@ -58,8 +69,10 @@ def icon_button(
     assistive technology activates is the named one; a label on a wrapper would
     name a node that cannot be pressed.  The wrapper only carries the test id.
     """
+    ident = ident or slug(label)
     return ft.Semantics(
-        identifier=ident or slug(label),
+        identifier=ident,
+        key=ident,  # a new node when the id changes (see kit.common's KEYS)
         content=ft.IconButton(icon=ft.Icon(icon, semantics_label=label), on_click=on_click, **kw),
     )
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import flet as ft
 
-from companion.components.kit.ui import RED_SUIT, TABLE_GREEN
+from companion.components.kit.ui import RED_SUIT, TABLE_GREEN, one_line
 from rulesets.cards import Card, Color, parse_cards
 from rulesets.rummoli import PotView
 
@@ -260,14 +260,7 @@ def _name_row(name: str, dealer: bool, out: bool) -> ft.Control:
         badges.append(ft.Text("out", size=12, color=ft.Colors.ERROR))
     return ft.Row(
         [
-            ft.Text(
-                name,
-                size=14,
-                weight=ft.FontWeight.W_600,
-                max_lines=1,
-                overflow=ft.TextOverflow.ELLIPSIS,
-                expand=True,
-            ),
+            one_line(name, size=14, weight=ft.FontWeight.W_600, expand=True),
             *badges,
         ],
         spacing=4,
@@ -293,7 +286,7 @@ def _stack_tile(
             ft.Text(
                 str(chips), size=18, weight=ft.FontWeight.BOLD, color=RED_SUIT if short else None
             ),
-            ft.Text(seen, size=11, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True),
+            one_line(seen, size=11, expand=True),
         ],
         spacing=3,
         height=22,

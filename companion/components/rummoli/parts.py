@@ -18,7 +18,7 @@ import flet as ft
 from companion.components.kit.common import rule_link, said
 from companion.components.kit.entry_bar import EntryBar, Primary
 from companion.components.kit.thumb_screen import thumb_screen
-from companion.components.kit.ui import labelled, slug
+from companion.components.kit.ui import labelled, one_line, slug
 from companion.components.rummoli.board import Board, mini_cards, stacks
 from companion.session import GameSession
 from rulesets.protocol import LedgerEntry, Verdict
@@ -206,13 +206,7 @@ def stepper(
     return ft.Row(
         height=ROW,
         controls=[
-            ft.Text(
-                shown or label,
-                size=15,
-                expand=True,
-                max_lines=1,
-                overflow=ft.TextOverflow.ELLIPSIS,
-            ),
+            one_line(shown or label, size=15, expand=True),
             _icon_step(
                 ft.Icons.REMOVE_CIRCLE_OUTLINE,
                 f"Less: {label}",
@@ -378,13 +372,11 @@ class Top:
 
 
 def _cell(text: str, *, bold: bool = False, first: bool = False) -> ft.Control:
-    return ft.Text(
+    return one_line(
         text,
         size=13,
         weight=ft.FontWeight.BOLD if bold else None,
         expand=2 if first else 1,
-        max_lines=1,
-        overflow=ft.TextOverflow.ELLIPSIS,
         text_align=ft.TextAlign.LEFT if first else ft.TextAlign.RIGHT,
     )
 

@@ -23,7 +23,7 @@ import flet as ft
 
 from companion.components.kit.card_grid import CompactPicker
 from companion.components.kit.common import button, choice, said, tag
-from companion.components.kit.ui import slug
+from companion.components.kit.ui import one_line, slug
 from companion.components.rummoli.board import mini_card
 from companion.components.rummoli.parts import (
     ROW,
@@ -413,14 +413,7 @@ def _laid_log(laid: tuple[tuple[str, str], ...]) -> ft.Control:
         ft.Column(
             [
                 mini_card(parse_card(card), width=28),
-                ft.Text(
-                    who,
-                    size=10,
-                    width=32,
-                    max_lines=1,
-                    overflow=ft.TextOverflow.ELLIPSIS,
-                    text_align=ft.TextAlign.CENTER,
-                ),
+                one_line(who, size=10, width=32, text_align=ft.TextAlign.CENTER),
             ],
             spacing=1,
             tight=True,

@@ -21,7 +21,7 @@ import flet as ft
 
 from companion.components.kit.card_grid import CompactPicker
 from companion.components.kit.common import choice, said
-from companion.components.kit.ui import labelled, slug
+from companion.components.kit.ui import labelled, one_line, slug
 from companion.components.rummoli.parts import (
     ROW,
     Draft,
@@ -156,7 +156,7 @@ def _bettor(
         doing = " · opens" if who == betting.first and not any(betting.bets.values()) else ""
     return ft.Row(
         [
-            ft.Text(f"{who}{doing}", size=15, expand=True, max_lines=1),
+            one_line(f"{who}{doing}", size=15, expand=True),
             _fixed(
                 _small(
                     f"Bet {ui.bet}",

@@ -36,7 +36,7 @@ import flet as ft
 from companion.components.kit.card_grid import CELL, GAP, CompactPicker, card_cell, cards_spans
 from companion.components.kit.common import rule_link, said, tag
 from companion.components.kit.entry_bar import EntryBar, Primary
-from companion.components.kit.ui import slug, tap_target
+from companion.components.kit.ui import one_line, slug, tap_target
 from companion.components.rummy.entry import (
     HandOverAnswer,
     ask_hand_over,
@@ -212,8 +212,8 @@ def _chip(
     box = ft.Container(
         ft.Column(
             [
-                ft.Text(name, size=15, weight=ft.FontWeight.BOLD, no_wrap=True, max_lines=1),
-                ft.Text(status, size=13, no_wrap=True, max_lines=1),
+                one_line(name, size=15, weight=ft.FontWeight.BOLD),
+                one_line(status, size=13),
             ],
             spacing=0,
             alignment=ft.MainAxisAlignment.CENTER,

@@ -21,7 +21,7 @@ import flet as ft
 from companion.components.kit.card_grid import CompactPicker
 from companion.components.kit.common import said
 from companion.components.kit.entry_bar import EntryBar, Primary
-from companion.components.kit.ui import slug, tap_target
+from companion.components.kit.ui import one_line, slug, tap_target
 from companion.components.rummy.entry import (
     lay_off_action,
     meld_action,
@@ -161,13 +161,11 @@ def _still_chip(
     box = ft.Container(
         ft.Row(
             [
-                ft.Text(
+                one_line(
                     words,
                     size=14,
                     weight=ft.FontWeight.W_600,
                     color=ft.Colors.ON_PRIMARY if chosen else None,
-                    max_lines=1,
-                    overflow=ft.TextOverflow.ELLIPSIS,
                 ),
                 # an icon, not a ✓ glyph: the app's fonts have none (offline, no fallback)
                 ft.Container(

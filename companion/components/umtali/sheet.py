@@ -15,7 +15,7 @@ import flet as ft
 
 from companion.components.kit.card_grid import CompactPicker
 from companion.components.kit.common import tag
-from companion.components.kit.ui import icon_button
+from companion.components.kit.ui import icon_button, one_line
 from companion.components.umtali.sides import cards_text
 from companion.components.umtali.ui import Table, TableUi
 from companion.session import GameSession
@@ -75,13 +75,7 @@ def action_text(a: Action) -> str:
 
 
 def _cell(text: str, *, bold: bool = False) -> ft.Control:
-    return ft.Text(
-        text,
-        expand=2,
-        weight=ft.FontWeight.BOLD if bold else None,
-        max_lines=1,
-        overflow=ft.TextOverflow.ELLIPSIS,
-    )
+    return one_line(text, expand=2, weight=ft.FontWeight.BOLD if bold else None)
 
 
 def _hand_row(

@@ -1,0 +1,154 @@
+"""No text is cut mid-word without its ellipsis and a way to read the rest (issue 18),
+checked on the control tree (``tests/companion/text_cut.py``) of every state of a
+scripted game of each game at its largest table -- Umtali, Rummy with six players,
+Rummoli with eight -- and of each entry mode the table offers (opened in every third
+state).
+
+The check is not vacuous: texts built to be cut (one line clipped, one ending in an
+ellipsis nobody can open) are named, and the same texts done right are not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import flet as ft
+import pytest
+
+from companion.hub import TableHub
+from companion.session import GameSession
+from companion.storage import MemoryRepository
+from rulesets import load_ruleset
+from rulesets.protocol import GameRecord
+from tests.companion.flet_harness import HeadlessScreen, render_headless
+from tests.companion.test_game_over import Host, Screen
+from tests.companion.text_cut import cut_texts
+
+#: (game, seed of ``random_record``, players): a long game at the game's largest table
+SCRIPTS = [("umtali", 33, 2), ("rummy", 35, 6), ("rummoli", 2, 8)]
+#: what a player taps to open each entry the table offers (those present are tapped,
+#: one after the other, in every state)
+OPENERS = {
+    "umtali": ["mode-extend", "mode-discard", "mode-go_out", "mode-leftovers", "mode-hand"],
+    "rummy": ["table-log-switch", "hand-over"],
+    "rummoli": ["rummoli-mode-live", "rummoli-mode-quick"],
+}
+
+
+#: the entries are opened in every third state (and the last): each opening draws the
+#: table again, and a whole game of them is minutes of drawing on a busy machine
+OPEN_EVERY = 3
+
+
+@cache
+def script(game: str, seed: int) -> GameRecord:
+    return load_ruleset(game).random_record(seed)
+
+
+def _render(build: Callable[[], ft.Control], check: Callable[[HeadlessScreen], Any]) -> None:
+    @ft.component
+    def Shown() -> ft.Control:
+        return build()
+
+    async def scenario(sc: HeadlessScreen) -> None:
+        check(sc)
+
+    render_headless(Shown, scenario=scenario, screen=HeadlessScreen)
+
+
+def _cut_one_line() -> ft.Control:
+    return ft.Container(
+        ft.Text("Note: the no-breaking rule could not be checked", no_wrap=True), width=120
+    )
+
+
+def test_a_text_clipped_mid_word_is_named() -> None:
+    found: list[str] = []
+    _render(_cut_one_line, lambda sc: found.extend(cut_texts(sc.controls(), "built")))
+    assert found == [
+        "built: 'Note: the no-breaking rule could not be checked' (no_wrap) is cut "
+        "without an ellipsis"
+    ]
+
+
+def test_an_ellipsis_nobody_can_open_is_named_and_a_tooltip_tap_or_label_is_a_way() -> None:
+    words = "Pick who went out and the card they laid"
+
+    def texts() -> ft.Control:
+        def line(**kw: Any) -> ft.Text:
+            return ft.Text(words, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, **kw)
+
+        return ft.Column(
+            [
+                line(),  # cut well, but nothing opens the rest
+                line(tooltip=words),
+                line(semantics_label=f"The hint: {words.lower()}"),
+                ft.Semantics(content=line(), label=f"Hint: {words}."),
+                ft.Container(line(), on_click=lambda _: None),
+                ft.Container(line(), on_click=lambda _: None, disabled=True),
+                ft.Row([ft.Text(words, no_wrap=True)], scroll=ft.ScrollMode.AUTO),  # a swipe
+                ft.Text(words),  # wraps
+            ]
+        )
+
+    found: list[str] = []
+    _render(texts, lambda sc: found.extend(cut_texts(sc.controls(), "built")))
+    why = "ends in an ellipsis with no way to read the rest"
+    assert len(found) == 1 and why in found[0], found  # the same line twice: one sentence
+    # and each of the two alone: the bare line, the one in a disabled box
+    for pick in (0, 5):
+        alone: list[str] = []
+        _render(
+            lambda pick=pick: texts().controls[pick],  # type: ignore[attr-defined]
+            lambda sc, alone=alone: alone.extend(cut_texts(sc.controls(), "built")),
+        )
+        assert len(alone) == 1 and why in alone[0], (pick, alone)
+
+
+@pytest.mark.timeout(900)  # (a safety net only: at a load of 28 the Umtali game took > 300 s)
+@pytest.mark.parametrize(("game", "seed", "players"), SCRIPTS, ids=[g for g, *_ in SCRIPTS])
+def test_no_text_is_cut_at_the_largest_table_in_any_state_or_entry(
+    game: str, seed: int, players: int
+) -> None:
+    """One table on screen, the script's entries recorded one by one as at the table;
+    after each, the screen is read (and in every third, each entry the table offers
+    is opened and read)."""
+    record = script(game, seed)
+    assert len(record.players) == players, record.players  # the largest table
+    session = GameSession.start(
+        TableHub(MemoryRepository()), game, record.players, dict(record.rules)
+    )
+    found: dict[str, str] = {}
+    opened: set[str] = set()
+
+    async def scenario(sc: Screen) -> None:
+        def look(k: int, where: str) -> None:
+            for problem in cut_texts(sc.controls(), f"{game}, entry {k}, {where}"):
+                found.setdefault(problem.split(": ", 1)[1], problem)
+
+        for k, action in enumerate([None, *record.actions]):
+            if action is not None:
+                assert session.add(action) is None, (k, action)
+                await sc.flush()
+            look(k, "as it is")
+            if k % OPEN_EVERY and k < len(record.actions):
+                continue
+            for ident in OPENERS[game]:
+                if not sc.has(ident):
+                    continue
+                target = sc.semantics(ident).content
+                if getattr(target, "disabled", False):
+                    continue
+                if isinstance(target, ft.Switch):
+                    await sc.change(target, not target.value)
+                else:
+                    await sc.click(ident)
+                opened.add(ident)
+                look(k, f"after tapping {ident}")
+
+    render_headless(Host, session, scenario=scenario, screen=Screen)
+    assert session.summary.finished  # the script reached the ending
+    assert opened >= set(OPENERS[game]) - {"mode-leftovers"}, opened
+    assert not found, f"{len(found)} texts cut:\n  " + "\n  ".join(found.values())
