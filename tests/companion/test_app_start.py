@@ -129,6 +129,39 @@ def test_the_server_up_to_its_first_screen_imports_nothing_it_does_not_need() ->
     assert out.stdout.split() == ["none"]
 
 
+def test_a_first_start_builds_no_storage_validator_it_does_not_use() -> None:
+    """In a fresh interpreter: the server's start up to the home screen of an empty
+    history validates no stored record, so it builds none of the storage models'
+    validators (pydantic ``defer_build``); each is built when first used."""
+    script = textwrap.dedent(
+        """
+        import tempfile
+        from pathlib import Path
+        import companion.app
+        companion.app.preload_in_background = lambda: None
+        from companion import serve
+        from companion.config import AppConfig
+        from companion.storage import files, models
+        from tests.companion.test_app_start import start_app
+        data = Path(tempfile.mkdtemp())
+        serve.web_app(AppConfig(data_dir=data))
+        start_app(data)
+        kinds = [models.StoredGame, models.GameListItem, models.Player, models.ImportReport,
+                 models.Problem, files.IndexOp, files.CreateOp, files.ImportOp, files.RenameOp]
+        built = [k.__name__ for k in kinds if k.__pydantic_complete__]
+        adapters = {"actions": files._ACTION_DOCS, "index": files._INDEX_LINES,
+                    "players": files._PLAYERS, "journal": files._JOURNAL_OP}
+        built += [name for name, adapter in adapters.items() if adapter.pydantic_complete]
+        print(" ".join(built) or "none")
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["none"]
+
+
 def test_the_preload_leaves_nothing_for_the_first_poker_judgement_to_load() -> None:
     """In a fresh interpreter: pokerkit is not loaded at first, the preload loads it and fills
     the hand cache, so the first judgement at the table pays no import (its time is measured
