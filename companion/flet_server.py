@@ -21,7 +21,8 @@ Left out, as the app has no use for them: the OAuth callback route (no sign-in) 
 the upload route (Flet mounts it only with an upload folder, which the app never
 gives), and Flet's ``FLET_WEB_APP_PATH``/``FLET_ASSETS_DIR``/``FLET_*_ENDPOINT``
 settings (the app is served at ``/`` with its own assets).  The settings Flet's
-parts read themselves still count (``FLET_SESSION_TIMEOUT``, ``FLET_WEB_NO_CDN``).
+parts read themselves still count (``FLET_SESSION_TIMEOUT``, ``FLET_WEB_NO_CDN``),
+and so does ``FLET_LOG_LEVEL``, as ``ft.run`` reads it.
 
 Flet's modules name those Starlette classes through FastAPI's re-exports
 (``from fastapi import WebSocket``: it *is* ``starlette.websockets.WebSocket``), and
@@ -38,6 +39,8 @@ import asyncio
 import contextlib
 import importlib
 import importlib.util
+import logging
+import os
 import sys
 import types
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -122,6 +125,9 @@ def flet_asgi(main: Callable[[Any], None], *, assets_dir: str, no_cdn: bool = Tr
     from starlette.applications import Starlette
     from starlette.routing import Mount, WebSocketRoute
 
+    level = os.environ.get("FLET_LOG_LEVEL", "").strip().upper()  # as ft.run reads it
+    if isinstance(logging.getLevelName(level), int) and level:
+        logging.basicConfig(level=logging.getLevelName(level))
     fletapp, static_files, manager = flet_parts()
 
     async def session(websocket: Any) -> None:
