@@ -15,7 +15,9 @@ mounts together on Starlette, which FastAPI is built on:
   screen's address);
 - Flet's response headers (``Access-Control-Allow-Origin`` and the cross-origin
   isolation pair that :func:`~companion.web_addresses.one_render_thread` removes);
-- the server's lifespan starts and stops Flet's session manager (``app_manager``).
+- the server's lifespan starts and stops Flet's session manager (``app_manager``),
+  which is one per process: it is stopped with the process's last server, as its
+  stop deletes every server's patched ``index.html``.
 
 Left out, as the app has no use for them: the OAuth callback route (no sign-in) and
 the upload route (Flet mounts it only with an upload folder, which the app never
@@ -42,6 +44,7 @@ import importlib.util
 import logging
 import os
 import sys
+import threading
 import types
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import Any
@@ -58,6 +61,9 @@ HEADERS = (
 )
 
 _PACKAGE = "flet_web.fastapi"
+#: servers of this process between their start and their stop (see flet_asgi's lifespan)
+_RUNNING = [0]
+_LOCK = threading.Lock()
 
 
 def _stand_ins() -> dict[str, types.ModuleType]:
@@ -140,10 +146,23 @@ def flet_asgi(main: Callable[[Any], None], *, assets_dir: str, no_cdn: bool = Tr
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Any) -> AsyncIterator[None]:
-        await manager.start()
-        with contextlib.suppress(asyncio.CancelledError):
-            yield
-        await manager.shutdown()
+        # Flet's manager is one per process, and its shutdown deletes the patched
+        # index.html of *every* server in the process: it waits for the last one
+        # (tests run several servers in one process, a restarted one among them)
+        with _LOCK:
+            _RUNNING[0] += 1
+            first = _RUNNING[0] == 1
+        if first:
+            await manager.start()
+        try:
+            with contextlib.suppress(asyncio.CancelledError):
+                yield
+        finally:
+            with _LOCK:
+                _RUNNING[0] -= 1
+                last = _RUNNING[0] == 0
+            if last:
+                await manager.shutdown()
 
     files = static_files(assets_dir=assets_dir, no_cdn=no_cdn, websocket_endpoint_path="ws")
     app = Starlette(

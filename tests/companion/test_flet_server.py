@@ -14,6 +14,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import msgpack
 import pytest
@@ -109,3 +110,24 @@ def test_flets_parts_come_from_fastapi_when_it_is_imported_already() -> None:
         """
     )
     assert printed == ["True", "True"]
+
+
+def test_a_server_stopping_leaves_another_in_the_process_its_client_page(
+    tmp_path: Path,
+) -> None:
+    """Flet's session manager is one per process and its stop deletes every server's
+    patched index.html; a server stopping (a restart in a test process) left the other
+    servers serving Flet's unpatched page, on which the client never got past loading."""
+    from starlette.testclient import TestClient
+
+    from companion.config import ASSETS_DIR
+    from companion.flet_server import flet_asgi
+
+    def pages() -> Any:
+        return flet_asgi(lambda page: None, assets_dir=str(ASSETS_DIR))
+
+    with TestClient(pages()) as staying:
+        assert b"flet.noCdn=true" in staying.get("/").content
+        with TestClient(pages()) as leaving:
+            assert b"flet.noCdn=true" in leaving.get("/").content
+        assert b"flet.noCdn=true" in staying.get("/").content
