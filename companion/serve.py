@@ -259,9 +259,8 @@ def web_app(
     opened here, once, by :func:`companion.app.build_main`).  ``wrap`` wraps the
     per-session entry point (a test may note each page).
     """
-    import flet as ft
-
     from companion.app import build_main
+    from companion.flet_server import flet_asgi
     from companion.web_addresses import one_render_thread, serve_screens, table_only
 
     os.environ["FLET_FORCE_WEB_SERVER"] = "1"
@@ -270,13 +269,8 @@ def web_app(
     from starlette.responses import FileResponse  # what flet_web's static files answer with
 
     FileResponse.chunk_size = max(FileResponse.chunk_size, FILE_CHUNK)
-    asgi = ft.run(
-        wrap(entry) if wrap is not None else entry,
-        export_asgi_app=True,
-        assets_dir=str(ASSETS_DIR),
-        no_cdn=True,
-        name="",
-    )
+    # Flet's web app without FastAPI, whose import was a fifth of the start (flet_server)
+    asgi = flet_asgi(wrap(entry) if wrap is not None else entry, assets_dir=str(ASSETS_DIR))
     # a reloaded rule address (/rules/umtali/U5.1/) answers 200; reconnects get a fresh
     # session; no docs routes, and no request leaves the table (the Rive runtime's CDN);
     # the renderer draws on the page's own thread (skwasm's second thread crashed)

@@ -42,6 +42,11 @@ __all__ = [
     "table",
 ]
 
+
+#: the validators here are built when first used, not at import (the start before the
+#: first screen reads few of these files, often none: benchmarks/startup.py)
+LAZY = ConfigDict(defer_build=True)
+
 Tables = dict[str, dict[str, Any]]
 
 #: nesting allowed in one stored value (an action, a summary, house rules)
@@ -143,13 +148,13 @@ def log_token(tables: Tables) -> str:
 
 # ---- games ---------------------------------------------------------------------------
 class _ActionDoc(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     schema_version: StrictInt = models.STORAGE_SCHEMA_VERSION
     action: dict[str, Any]
 
 
-_ACTION_DOCS = TypeAdapter(dict[str, _ActionDoc])
+_ACTION_DOCS = TypeAdapter(dict[str, _ActionDoc], config=LAZY)
 
 
 def game_revision(tables: Tables) -> int:
@@ -193,8 +198,8 @@ def parse_game(tables: Tables) -> tuple[StoredGame, str]:
 
 
 # ---- index, players ------------------------------------------------------------------
-_INDEX_LINES = TypeAdapter(dict[str, GameListItem])
-_PLAYERS = TypeAdapter(dict[str, Player])
+_INDEX_LINES = TypeAdapter(dict[str, GameListItem], config=LAZY)
+_PLAYERS = TypeAdapter(dict[str, Player], config=LAZY)
 
 
 def parse_index(tables: Tables) -> list[GameListItem]:
@@ -216,7 +221,7 @@ GameId = Annotated[str, Field(pattern=models.GAME_ID_PATTERN)]
 
 
 class _Op(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class IndexOp(_Op):
@@ -253,7 +258,9 @@ class RenameOp(_Op):
 
 
 JournalOp = Annotated[IndexOp | CreateOp | ImportOp | RenameOp, Field(discriminator="kind")]
-_JOURNAL_OP: TypeAdapter[IndexOp | CreateOp | ImportOp | RenameOp] = TypeAdapter(JournalOp)
+_JOURNAL_OP: TypeAdapter[IndexOp | CreateOp | ImportOp | RenameOp] = TypeAdapter(
+    JournalOp, config=LAZY
+)
 
 
 def parse_journal(tables: Tables) -> IndexOp | CreateOp | ImportOp | RenameOp:

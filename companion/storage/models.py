@@ -1,7 +1,9 @@
 """Records the repositories hand out (pydantic), and the storage errors.
 
 Records are converted to and from plain JSON dicts only at the repository
-boundary; everything the app sees is one of these models.
+boundary; everything the app sees is one of these models.  Each is built (its
+validator compiled) when first used, not at import: the server's start to its
+first screen uses few or none of them (``benchmarks/startup.py``).
 """
 
 from __future__ import annotations
@@ -96,7 +98,7 @@ def now_iso() -> str:
 class StoredGame(BaseModel):
     """One game as stored: who, which rules, every reported action, last summary."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     schema_version: int = STORAGE_SCHEMA_VERSION
     id: str = Field(default_factory=new_game_id, pattern=GAME_ID_PATTERN)
@@ -129,7 +131,7 @@ class StoredGame(BaseModel):
 class GameListItem(BaseModel):
     """A line of the history list, read from the compact index (no replay needed)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     schema_version: int = STORAGE_SCHEMA_VERSION
     id: str
@@ -166,7 +168,7 @@ class GameListItem(BaseModel):
 
 
 class Player(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     schema_version: int = STORAGE_SCHEMA_VERSION
     name: str
@@ -176,6 +178,8 @@ class Player(BaseModel):
 class ImportReport(BaseModel):
     """What :meth:`import_json` did: ids added and skipped, and readable problems."""
 
+    model_config = ConfigDict(defer_build=True)
+
     added: list[str] = []
     skipped: list[str] = []
     problems: list[str] = []
@@ -183,6 +187,8 @@ class ImportReport(BaseModel):
 
 class Problem(BaseModel):
     """A file of the history that could not be read, set aside with a note (see Settings)."""
+
+    model_config = ConfigDict(defer_build=True)
 
     id: str  # the kept file's name in the quarantine folder
     note: str  # what happened, in plain words

@@ -76,8 +76,9 @@ def wait_http_ok(url: str, proc: subprocess.Popen[bytes], timeout: float = 60.0)
 class AppServer:
     """A running `companion --web` process on its own data folder."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, root: Path = ROOT) -> None:
         self.data_dir = data_dir
+        self.root = root  # the source tree served (benchmarks/startup.py compares two)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self.log = ARTIFACTS / f"server-{self.port}.log"
@@ -102,7 +103,7 @@ class AppServer:
                 "--data-dir",
                 str(self.data_dir),
             ],
-            cwd=ROOT,
+            cwd=self.root,
             env=env,
             stdout=self._log,
             stderr=subprocess.STDOUT,

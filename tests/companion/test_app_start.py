@@ -95,27 +95,71 @@ def test_start_up_loads_pokerkit_in_the_background_once_the_first_screen_is_buil
     assert started == [True]
 
 
-def test_the_first_screen_imports_neither_pokerkit_nor_charts() -> None:
-    """In a fresh interpreter: building the app and its first screen imports no pokerkit
-    (the preload does, later) and no flet_charts (History does)."""
+#: what the server must not import before its first screen is up: the poker evaluator
+#: (the preload loads it after), History's charts, the rules search's fuzzy matching,
+#: the table screen's QR code, FastAPI and the OpenTelemetry it loads (flet_server)
+NOT_AT_START = ("pokerkit", "flet_charts", "rapidfuzz", "segno", "fastapi", "opentelemetry")
+
+
+def test_the_server_up_to_its_first_screen_imports_nothing_it_does_not_need() -> None:
+    """In a fresh interpreter, as ``companion --web`` starts: the web app is built (the
+    history opened, Flet's web app) and a session shows the home screen -- and none of
+    :data:`NOT_AT_START` nor any screen a first start does not show is imported."""
     script = textwrap.dedent(
         """
         import sys, tempfile
         from pathlib import Path
-        import companion.preload
-        companion.preload.preload_in_background = lambda: None
         import companion.app
         companion.app.preload_in_background = lambda: None
-        from tests.companion.test_app_start import start_app
-        start_app(Path(tempfile.mkdtemp()))
-        print("pokerkit" in sys.modules, "flet_charts" in sys.modules)
+        from companion import serve
+        from companion.config import AppConfig
+        from tests.companion.test_app_start import NOT_AT_START, start_app
+        data = Path(tempfile.mkdtemp())
+        serve.web_app(AppConfig(data_dir=data))
+        start_app(data)
+        later = sorted({f"companion.views.{m}" for m in companion.app.LATER.values()})
+        loaded = {m.partition(".")[0] for m in sys.modules} | set(sys.modules)
+        print(" ".join(m for m in [*NOT_AT_START, *later] if m in loaded) or "none")
         """
     )
     out = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["False", "False"]
+    assert out.stdout.split() == ["none"]
+
+
+def test_a_first_start_builds_no_storage_validator_it_does_not_use() -> None:
+    """In a fresh interpreter: the server's start up to the home screen of an empty
+    history validates no stored record, so it builds none of the storage models'
+    validators (pydantic ``defer_build``); each is built when first used."""
+    script = textwrap.dedent(
+        """
+        import tempfile
+        from pathlib import Path
+        import companion.app
+        companion.app.preload_in_background = lambda: None
+        from companion import serve
+        from companion.config import AppConfig
+        from companion.storage import files, models
+        from tests.companion.test_app_start import start_app
+        data = Path(tempfile.mkdtemp())
+        serve.web_app(AppConfig(data_dir=data))
+        start_app(data)
+        kinds = [models.StoredGame, models.GameListItem, models.Player, models.ImportReport,
+                 models.Problem, files.IndexOp, files.CreateOp, files.ImportOp, files.RenameOp]
+        built = [k.__name__ for k in kinds if k.__pydantic_complete__]
+        adapters = {"actions": files._ACTION_DOCS, "index": files._INDEX_LINES,
+                    "players": files._PLAYERS, "journal": files._JOURNAL_OP}
+        built += [name for name, adapter in adapters.items() if adapter.pydantic_complete]
+        print(" ".join(built) or "none")
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["none"]
 
 
 def test_the_preload_leaves_nothing_for_the_first_poker_judgement_to_load() -> None:
@@ -139,29 +183,6 @@ def test_the_preload_leaves_nothing_for_the_first_poker_judgement_to_load() -> N
     before, after, cached = out.stdout.split()
     assert (before, after) == ("False", "True")
     assert int(cached) >= 1
-
-
-def test_the_first_screen_imports_no_other_screen() -> None:
-    """In a fresh interpreter: the app and its home screen import none of the screens a
-    first start does not show (nor the QR code the table screen draws); each is imported
-    when its route is first opened (``companion.app.later``)."""
-    script = textwrap.dedent(
-        """
-        import sys, tempfile
-        from pathlib import Path
-        import companion.app
-        companion.app.preload_in_background = lambda: None
-        from tests.companion.test_app_start import start_app
-        start_app(Path(tempfile.mkdtemp()))
-        later = sorted({f"companion.views.{m}" for m in companion.app.LATER.values()})
-        print(" ".join(m for m in [*later, "segno"] if m in sys.modules) or "none")
-        """
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["none"]
 
 
 @pytest.mark.parametrize("name", sorted(companion.app.LATER))
