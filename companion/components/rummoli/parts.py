@@ -288,10 +288,13 @@ def statement_card(
     )
 
 
-def poker_result(result: PokerResult | FinalResult, ident: str) -> list[ft.Control]:
-    """The referee's poker verdict: each hand's name and best five, who won what."""
+def poker_result(
+    result: PokerResult | FinalResult, ident: str, *, hands: bool = True
+) -> list[ft.Control]:
+    """The referee's poker verdict: each hand's name and best five (unless ``hands`` is
+    False: the verdict alone), who won what."""
     out: list[ft.Control] = []
-    for name, h in (result.hands or {}).items():
+    for name, h in (result.hands or {}).items() if hands else ():
         words = f"{name}: {h.name}"
         column = ft.Column(
             [
