@@ -37,8 +37,12 @@ update and ≤ 1.3x N=1, sync median ≤ 1 s and p95 ≤ 2 s, join time per phon
 ``--headless-phones 1,3,7``: no browser, no server -- N headless sessions in this
 process on one play screen (Umtali of 2; Rummoli of 8, a chip on a stack, and
 apart a deal -- the browser run's entry, which turns the screen from between
-rounds to the widow), another actor's entries through the hub; prints the host's
-CPU per update per phone for each N (issue 20: ≤ 10 ms, and at N=7 ≤ 1.3x N=1).
+rounds to the widow -- both also after four rounds played, "late", where the
+settlement and the earlier rounds are on the screen), another actor's entries
+through the hub; prints the host's CPU per update per phone for each N (issue 20:
+≤ 10 ms, and at N=7 ≤ 1.3x N=1) and the controls each phone built per update (Flet
+1.0.5 spends ~0.1 ms of CPU per control built and compared, the floor of a screen
+that must change: a deal changes all nine pots and eight stacks).
 """
 
 from __future__ import annotations
@@ -346,14 +350,33 @@ def render_cost(updates: int, *, with_table: bool) -> float:
         play.table_component = real
 
 
-def per_phone_cost(game: str, phones: int, updates: int) -> tuple[float, float]:
-    """(CPU ms per update per phone, wall ms per update) with ``phones`` headless sessions
-    on one play screen in this process; another actor's entries come through the hub.
+def _rummoli_played(rounds: int) -> list[dict[str, Any]]:
+    """A Rummoli game of eight after ``rounds`` random legal rounds (between rounds)."""
+    import random
+
+    from rulesets.rummoli import RummoliGame, RummoliRules
+    from rulesets.rummoli.actions import Deal, Start
+    from rulesets.rummoli.simulate import _random_round, _Table
+
+    table = _Table(RummoliGame(RUMMOLI_PLAYERS, RummoliRules()), random.Random(3), by_name=True)
+    table.game.push(Start(chips=[200] * 8, dealer="Ann"))
+    for _ in range(rounds):
+        table.game.push(Deal())
+        _random_round(table)
+    return list(table.game.to_record().actions)
+
+
+def per_phone_cost(game: str, phones: int, updates: int) -> tuple[float, float, float]:
+    """(CPU ms per update per phone, wall ms per update, controls built per update per
+    phone) with ``phones`` headless sessions on one play screen in this process; another
+    actor's entries come through the hub.
 
     Umtali (2 players): a meld, then its undo.  Rummoli (8 players): a chip added to a
     stack, then its undo; ``rummoli deal``: a deal, then its undo (a phase change each
-    time).  No browser: this is the host's share alone.
+    time); ``rummoli late`` / ``rummoli late deal``: the same after four rounds played.
+    No browser: this is the host's share alone.
     """
+    from flet.controls import id_counter
     from flet.controls.context import _context_page
     from flet.messaging.session import Session
     from flet.pubsub.pubsub_hub import PubSubHub
@@ -370,13 +393,15 @@ def per_phone_cost(game: str, phones: int, updates: int) -> tuple[float, float]:
         player, cards = MELD
         entry: dict[str, Any] = {"type": "meld", "player": player, "cards": cards.split()}
     else:
-        start = {"type": "start", "chips": [60] * 8, "dealer": 0}
-        gid = GameSession.start(hub, "rummoli", RUMMOLI_PLAYERS, {}, [start]).game_id
+        opening = [{"type": "start", "chips": [60] * 8, "dealer": 0}]
+        if "late" in game:
+            opening = _rummoli_played(4)
+        gid = GameSession.start(hub, "rummoli", RUMMOLI_PLAYERS, {}, opening).game_id
         entry = {"type": "adjust", "player": 3, "chips": 1}
-        if game == "rummoli deal":
+        if game.endswith("deal"):
             entry = {"type": "deal"}
 
-    async def run() -> tuple[float, float]:
+    async def run() -> tuple[float, float, float]:
         sessions = []
         for _ in range(phones):
             conn = RecordingConnection()
@@ -394,20 +419,22 @@ def per_phone_cost(game: str, phones: int, updates: int) -> tuple[float, float]:
         live = GameSession.open(hub, gid).live
         other = Actor("elsewhere", "Bob")
         await flush(60)
+        ids = id_counter.ControlId.next()
         cpu, wall = time.process_time(), time.perf_counter()
         for n in range(updates):
             if n % 2 == 0:
-                live.submit([entry], actor=other)
+                assert live.submit([entry], actor=other).refusal is None
             else:
                 live.undo(actor=other)
             await flush(60)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        built = (id_counter.ControlId.next() - ids - 1) / updates / phones
         for fs in sessions:
             fs.close()
         await flush()
-        return 1000 * cpu / updates / phones, 1000 * wall / updates
+        return 1000 * cpu / updates / phones, 1000 * wall / updates, built
 
-    result: tuple[float, float] = run_async(run())
+    result: tuple[float, float, float] = run_async(run())
     return result
 
 
@@ -415,19 +442,19 @@ def headless(phone_counts: list[int], updates: int) -> int:
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"host CPU per update per phone, headless sessions, {updates} updates, load {load}:")
     failures = []
-    for game in ("umtali", "rummoli", "rummoli deal"):
+    for game in ("umtali", "rummoli", "rummoli deal", "rummoli late", "rummoli late deal"):
         # untimed: the first screens of a game import and fill caches (Umtali's N=1 was
         # 1.5-2x its N=3 for that alone, which made the N=7 / N=1 ratio meaningless)
         per_phone_cost(game, 1, 4)
         figures = {n: per_phone_cost(game, n, updates) for n in phone_counts}
         cells = "  ".join(
-            f"N={n}: {cpu:5.1f} ms/phone ({wall:6.1f} ms wall/update)"
-            for n, (cpu, wall) in figures.items()
+            f"N={n}: {cpu:5.1f} ms/phone ({wall:6.1f} ms wall/update, {built:4.0f} controls)"
+            for n, (cpu, wall, built) in figures.items()
         )
-        print(f"  {game:12s} {cells}", flush=True)
+        print(f"  {game:17s} {cells}", flush=True)
         first, last = figures[phone_counts[0]][0], figures[phone_counts[-1]][0]
         ratio = last / first
-        print(f"               N={phone_counts[-1]} / N={phone_counts[0]}: {ratio:.2f}x")
+        print(f"                    N={phone_counts[-1]} / N={phone_counts[0]}: {ratio:.2f}x")
         if last > 10:
             failures.append(f"{game}: {last:.1f} ms per phone per update at N={phone_counts[-1]}")
         if ratio > 1.3:

@@ -33,6 +33,11 @@ __all__ = ["IdleUi", "idle_panel"]
 class IdleUi(Draft):
     shown: str | None = None  #: whose statement is open
 
+    def show(self, who: str) -> None:
+        """Open ``who``'s statement (a bound method: the same callable at every render,
+        so the settlement's memoized tabs are not drawn again for it)."""
+        self.shown = who
+
 
 def idle_panel(session: GameSession, draft: IdleUi) -> Panel:
     """The last round's settlement and the end of the game under the table, the
@@ -44,11 +49,7 @@ def idle_panel(session: GameSession, draft: IdleUi) -> Panel:
     ui = draft.fresh(len(session.actions))
     board: list[ft.Control] = []
     if hands:
-
-        def show(who: str) -> None:
-            ui.shown = who
-
-        board.append(settlement(hands[-1], players, summary.totals, shown=ui.shown, show=show))
+        board.append(settlement(hands[-1], players, summary.totals, shown=ui.shown, show=ui.show))
     board.append(
         section(
             "Or end the game",

@@ -137,9 +137,19 @@ def explain(text: str, rule: str | None = None, ident: str | None = None) -> ft.
     return ft.Row(parts, vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)
 
 
+@ft.component
+def _note_line(text: str, rule: str | None, ident: str | None) -> ft.Control:
+    return explain(text, rule, ident)
+
+
+#: a note's row, drawn again only when its words or rule change: the panels around the
+#: table draw again on every entry anyone makes, and most of their notes stay as they were
+NoteLine: Callable[..., ft.Control] = ft.memo(_note_line)  # type: ignore[no-untyped-call]
+
+
 def note_row(note: Note | None, ident: str | None = None) -> list[ft.Control]:
     """The referee's note as a row (nothing when there is no such note now)."""
-    return [] if note is None else [explain(note.text, note.rule, ident)]
+    return [] if note is None else [NoteLine(note.text, note.rule, ident, key=ident)]
 
 
 def section(
@@ -272,10 +282,13 @@ def statement_card(
     )
 
 
-def poker_result(result: PokerResult | FinalResult, ident: str) -> list[ft.Control]:
-    """The referee's poker verdict: each hand's name and best five, who won what."""
+def poker_result(
+    result: PokerResult | FinalResult, ident: str, *, hands: bool = True
+) -> list[ft.Control]:
+    """The referee's poker verdict: each hand's name and best five (unless ``hands`` is
+    False: the verdict alone), who won what."""
     out: list[ft.Control] = []
-    for name, h in (result.hands or {}).items():
+    for name, h in (result.hands or {}).items() if hands else ():
         words = f"{name}: {h.name}"
         column = ft.Column(
             [

@@ -16,6 +16,7 @@ changes height, so the pots and the grid stay where the thumb found them.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,8 +51,8 @@ from rulesets.rummoli import (
     Out,
     PendingClaim,
     PlayView,
+    PokerResult,
     PotView,
-    RummoliHand,
     RummoliSummary,
 )
 from rulesets.rummoli.notes import Note
@@ -62,14 +63,18 @@ Picker: Any = CompactPicker
 __all__ = ["LiveUi", "QuickUi", "play_panel"]
 
 
-def _intro(summary: RummoliSummary, hand: RummoliHand) -> ft.Control:
+@ft.component
+def _intro(number: int, poker: PokerResult | None, won: Note | None) -> ft.Control:
     """The poker's verdict (the hands shown fold away) and the pots won so far: at the
     foot of the table, so a pot won (a line more) moves nothing a thumb is after."""
+    # the hands shown are drawn only while they are unfolded on this device (Flutter
+    # builds nothing of a folded tile either): seven hands are ~200 controls
+    opened, set_opened = ft.use_state(False)
     rows: list[ft.Control] = []
-    if hand.poker is not None:
-        *hands, verdict = poker_result(hand.poker, "poker-result")
+    if poker is not None:
+        *hands, verdict = poker_result(poker, "poker-result", hands=opened)
         rows.append(verdict)
-        if hands:
+        if poker.hands:
             rows.append(
                 tag(
                     ft.ExpansionTile(
@@ -77,12 +82,19 @@ def _intro(summary: RummoliSummary, hand: RummoliHand) -> ft.Control:
                         controls=hands,
                         dense=True,
                         tile_padding=ft.Padding.symmetric(horizontal=0),
+                        expanded=opened,
+                        on_change=lambda e: set_opened(bool(e.data)),
                     ),
                     "hands-shown",
                 )
             )
-    rows += note_row(summary.detail.note("won"), "won-so-far")
-    return section(f"Round {hand.number}", rows, "rummoli-intro")
+    rows += note_row(won, "won-so-far")
+    return section(f"Round {number}", rows, "rummoli-intro")
+
+
+#: the round's intro, drawn again only when the poker's verdict or the pots won change
+#: -- not for every card laid (every device draws the screen again on every entry)
+Intro: Callable[..., ft.Control] = ft.memo(_intro)  # type: ignore[no-untyped-call]
 
 
 def _modes(table: TableUi, mode: str, fixed: bool) -> ft.Control:
@@ -140,7 +152,8 @@ def play_panel(session: GameSession, table: TableUi, quick: QuickUi, live: LiveU
     # the switch while the table may still choose (the house rules may fix the mode;
     # the round's first entry does)
     head = [_modes(table, mode, fixed=play.mode is not None)]
-    intro = [_intro(summary, summary.hands[-1])]
+    hand = summary.hands[-1]
+    intro = [Intro(hand.number, hand.poker, summary.detail.note("won"), key="rummoli-intro")]
     if mode == "live":
         return live_log(session, head, intro, live)
     return quick_settlement(session, table, head, intro, quick)

@@ -4,6 +4,13 @@ Every line of a statement is one ledger entry (what moved, how many chips, the
 rule); the net is the round's score.  Nothing is parsed from text.  On a phone
 the settlement shows every player's net in a row of tabs and one player's
 statement at a time (the one who went out first, until another is tapped).
+
+Both grow with the game, and every device draws the screen again on every entry
+anyone makes: a statement and an earlier round are memoized components (drawn again
+only when their own lines change -- a chip put on a stack between rounds leaves
+them as they were), and an earlier round draws its statements only while it is
+open (a closed tile shows none of them: at round 5 they were ~900 controls per
+device, built and compared on every entry and sent to every phone that joined).
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import flet as ft
 from companion.components.kit.common import choice
 from companion.components.kit.ui import slug
 from companion.components.rummoli.parts import chip_row, note_row, section, statement_card
+from rulesets.protocol import LedgerEntry
 from rulesets.rummoli import RummoliHand
 
 __all__ = ["history", "settlement"]
@@ -36,12 +44,8 @@ def settlement(
     who = who or (moved[0] if moved else None)
     tabs = chip_row(
         [
-            choice(
-                f"{p} {hand.scores.get(p, 0):+d}",
-                p == who,
-                lambda _, p=p: show(p),
-                f"statement-tab-{slug(p)}",
-                f"{p} {hand.scores.get(p, 0):+d}, now {totals.get(p, 0)} chips: show the statement",
+            StatementTab(
+                p, hand.scores.get(p, 0), totals.get(p, 0), p == who, show, key=f"tab-{slug(p)}"
             )
             for p in moved
         ]
@@ -49,26 +53,86 @@ def settlement(
     rows: list[ft.Control] = [*note_row(hand.note("how"), f"round-{n}-how"), tabs]
     if who is not None:
         rows.append(
-            statement_card(who, hand.ledger, f"statement-{slug(who)}", chips_now=totals.get(who))
+            Statement(
+                who,
+                _lines_of(who, hand.ledger),
+                f"statement-{slug(who)}",
+                totals.get(who),
+                key=f"statement-{slug(who)}",
+            )
         )
     rows += note_row(hand.note("carried"), f"round-{n}-carried")
     return section(f"Round {n} settled", rows, f"settlement-{n}")
 
 
+@ft.component
+def _tab(name: str, net: int, chips: int, chosen: bool, show: Callable[[str], None]) -> ft.Control:
+    return choice(
+        f"{name} {net:+d}",
+        chosen,
+        lambda _: show(name),
+        f"statement-tab-{slug(name)}",
+        f"{name} {net:+d}, now {chips} chips: show the statement",
+    )
+
+
+#: a player's tab, drawn again only when its words or choice change (a chip put on one
+#: stack changes that player's tab, not the seven others); ``show`` must be the same
+#: callable from render to render (a bound method), or every tab is drawn each time
+StatementTab: Callable[..., ft.Control] = ft.memo(_tab)  # type: ignore[no-untyped-call]
+
+
+def _lines_of(name: str, ledger: Sequence[LedgerEntry]) -> tuple[LedgerEntry, ...]:
+    """``name``'s own ledger entries (what a statement shows): equal from one render to
+    the next while they are unchanged, so a memoized statement is not drawn again."""
+    return tuple(e for e in ledger if e.player == name)
+
+
+@ft.component
+def _statement(
+    name: str, lines: tuple[LedgerEntry, ...], ident: str, chips_now: int | None
+) -> ft.Control:
+    return statement_card(name, lines, ident, chips_now=chips_now)
+
+
+#: a player's statement, drawn again only when its lines or the chips it shows change
+Statement: Callable[..., ft.Control] = ft.memo(_statement)  # type: ignore[no-untyped-call]
+
+
+@ft.component
+def _earlier_round(hand: RummoliHand, players: tuple[str, ...]) -> ft.Control:
+    # open or closed on this device; the statements are drawn only while it is open
+    # (Flutter builds no child of a closed tile either, so nothing shown changes)
+    opened, set_opened = ft.use_state(False)
+    nets = ", ".join(f"{p} {hand.scores.get(p, 0):+d}" for p in players)
+    cards = [
+        Statement(
+            p,
+            _lines_of(p, hand.ledger),
+            f"r{hand.number}-statement-{slug(p)}",
+            None,
+            key=f"r{hand.number}-statement-{slug(p)}",
+        )
+        for p in players
+        if opened and any(e.player == p for e in hand.ledger)
+    ]
+    return ft.ExpansionTile(
+        title=ft.Text(f"Round {hand.number} ({hand.dealer} dealt)"),
+        subtitle=ft.Text(nets, size=13),
+        controls=cards,
+        expanded=opened,
+        on_change=lambda e: set_opened(bool(e.data)),
+    )
+
+
+#: an earlier round, drawn again only when it is opened or closed (it never changes)
+EarlierRound: Callable[..., ft.Control] = ft.memo(_earlier_round)  # type: ignore[no-untyped-call]
+
+
 def history(hands: Sequence[RummoliHand], players: Sequence[str]) -> ft.Control:
     """Earlier rounds, newest first, each opening to its statements."""
-    tiles: list[ft.Control] = []
-    for h in reversed(hands):
-        nets = ", ".join(f"{p} {h.scores.get(p, 0):+d}" for p in players)
-        tiles.append(
-            ft.ExpansionTile(
-                title=ft.Text(f"Round {h.number} ({h.dealer} dealt)"),
-                subtitle=ft.Text(nets, size=13),
-                controls=[
-                    statement_card(p, h.ledger, f"r{h.number}-statement-{slug(p)}")
-                    for p in players
-                    if any(e.player == p for e in h.ledger)
-                ],
-            )
-        )
+    who = tuple(players)
+    tiles: list[ft.Control] = [
+        EarlierRound(h, who, key=f"earlier-round-{h.number}") for h in reversed(hands)
+    ]
     return section("Earlier rounds", tiles, "earlier-rounds")
