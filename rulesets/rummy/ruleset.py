@@ -171,6 +171,7 @@ class RummyRuleset(RulesetBase[RummyGame, RummyAction]):
                 legal=False,
                 rule=exc.rule or "R2",
                 reason=exc.reason,
+                words=exc.words,
                 cards=tuple(str(c) for c in cards),
             )
         jokers = shape.stands_for()

@@ -44,7 +44,7 @@ from rulesets.errors import (
 from rulesets.protocol import Action, GameRecord, Verdict
 from rulesets.umtali.actions import UmtaliAction, parse_action
 from rulesets.umtali.house_rules import UmtaliRules
-from rulesets.umtali.melds import U7_UNCHECKED
+from rulesets.umtali.melds import U7_UNCHECKED, notes_said
 from rulesets.umtali.referee import apply
 from rulesets.umtali.report import (
     dealer_of,
@@ -172,7 +172,11 @@ class UmtaliGame:
         except RulesetError as exc:
             incomplete = isinstance(exc, IncompleteActionError)
             return Verdict(
-                legal=False, rule=exc.rule or "U", reason=exc.reason, incomplete=incomplete
+                legal=False,
+                rule=exc.rule or "U",
+                reason=exc.reason,
+                words=exc.words,
+                incomplete=incomplete,
             )
         return Verdict(
             legal=True,
@@ -182,6 +186,7 @@ class UmtaliGame:
             reason=out.reason,
             cards=tuple(str(c) for c in out.cards),
             notes=out.notes,
+            note_words=notes_said(out.notes),
         )
 
     def summary(self) -> UmtaliSummary:

@@ -61,6 +61,7 @@ from rulesets.umtali.melds import (
     meld_points,
     meld_rule,
     no_breaking,
+    notes_said,
 )
 from rulesets.umtali.simulate import random_record
 from rulesets.umtali.suggest import PlanAction, Suggestion, suggest_table
@@ -170,6 +171,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
                 legal=False,
                 rule=exc.rule or "U5",
                 reason=exc.reason,
+                words=exc.words,
                 cards=tuple(str(c) for c in cards),
                 incomplete=isinstance(exc, IncompleteActionError),
             )
@@ -195,6 +197,10 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
             raise IllegalActionError(f"{head}: that card is already in the anchor", rule="U1.1")
         check_anchor(card, kind, onto, r, pair_open=True)
         notes = list(no_breaking(cards, held, r, head))
+        note_words: list[str] = []
+        if kind is MeldKind.PAIR:  # (the rule in the note is for check's printout)
+            note_words = ["a pair is extendable only in the opponent's final turn"]
+        note_words += notes_said(notes)
         if kind is MeldKind.PAIR:
             notes.insert(0, "a pair is extendable only in the opponent's final turn (U8.3)")
         pts = card_points(card)
@@ -207,6 +213,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
             f"on your side worth {_plural(pts)}",
             cards=(str(card),),
             notes=tuple(notes),
+            note_words=tuple(note_words),
         )
 
     @staticmethod
@@ -240,6 +247,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
             reason=f"{head} is a {kind.value}: {_plural(pts)} on your side",
             cards=tuple(str(c) for c in cards),
             notes=notes,
+            note_words=notes_said(notes),
         )
 
     def score(self, cards: Sequence[Card], *, rules: HouseRulesBase | None = None) -> ScoreReport:

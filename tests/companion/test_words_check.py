@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
+import random
+
 import pytest
 
 from companion.components.kit.common import rule_link
 from companion.components.kit.entry_bar import verdict_label
 from companion.rulebook import house_rules, section, sections
 from companion.views.rules import _section_tile
+from rulesets import load_ruleset
 from rulesets.cards import parse_cards
 from rulesets.rummoli.house_rules import RummoliRules
 from rulesets.rummy import LayOff, Meld, RummyGame, StartHand
@@ -186,3 +190,112 @@ def test_a_rummy_meld_is_not_worth_points_under_penalty_scoring() -> None:
     assert "24 penalty points out of the hand" in shown[0]
     # Umtali scores points: a meld there is worth them
     assert "20 points" in verdict_label(UMTALI.check(parse_cards("KH QH")), UMTALI.units())
+
+
+# ------------------------------------- issue 18: the last leftovers (Umtali and Rummoli)
+
+
+@pytest.mark.parametrize(
+    ("text", "caught"),
+    [
+        ("Cy: cards owed +6 (Dan 3, Ann 2, Bob 1), rule A-M11", True),  # a ruling as a rule
+        ("Hand 5 (tie-break, U2.4)", True),  # a rule ID in a heading
+        ("Drawing by Ann: the stock is empty; take the discard (U4.2) or end the hand", True),
+        ("Refused: 5H 6H: pick one more card", True),  # cards in letters
+        ("Ann: Two pair (KS KD 5H 5C 2S)", True),
+        ("Cy: cards owed +6 (Dan 3) (Who gets the per-card chips, our ruling A-M11)", False),
+        ("Refused: J♥ J♦ J♠: jacks never form a set (Sets, rule U5.1)", False),
+        ("Hand 5 (tie-break)", False),
+        ("the A♦+K♦ pot", False),
+    ],
+)
+def test_screen_words_catch_rulings_ids_in_sentences_and_cards_in_letters(
+    text: str, caught: bool
+) -> None:
+    """What the old screens said: a statement line's label "rule A-M11", a rule ID in
+    a refusal or heading, cards in letters (every Umtali verdict, the poker hands)."""
+    assert bool(word_problems([text])) is caught, word_problems([text])
+
+
+def _labels(control: object) -> list[str]:
+    """Every semantic label in a control tree (what a screen reader reads)."""
+    out: list[str] = []
+    label = getattr(control, "label", None)
+    if isinstance(label, str):
+        out.append(label)
+    for name in ("content", "controls"):
+        child = getattr(control, name, None)
+        for c in child if isinstance(child, list) else [child]:
+            if c is not None and hasattr(c, "__dict__"):
+                out += _labels(c)
+    return out
+
+
+def test_a_rummoli_statement_line_cites_a_ruling_as_ours() -> None:
+    """A statement line's label said "…, rule A-M11": it cites the rule as its link
+    does, "Who gets the per-card chips, our ruling A-M11"."""
+    from companion.components.rummoli.parts import statement_card
+    from rulesets.protocol import LedgerEntry
+
+    owed = LedgerEntry(player="Cy", amount=6, kind="owed", rule="A-M11", label="cards owed")
+    ante = LedgerEntry(player="Cy", amount=-9, kind="ante", rule="M1.3", label="ante")
+    labels = _labels(statement_card("Cy", [ante, owed], "statement-cy"))
+    lines = [t for t in labels if t.startswith("Cy: ")]
+    assert len(lines) == 2, labels
+    assert word_problems(labels) + link_problems(labels) == [], labels
+    assert lines[1].endswith("our ruling A-M11)") and "The ante, rule M1.3" in lines[0]
+
+
+def _slip(action: dict[str, object], rng: random.Random) -> dict[str, object]:
+    """The action with a card changed: mostly refused, as a slip at the table would be."""
+    out = dict(action)
+    for key, value in action.items():
+        if key == "card":
+            out[key] = rng.choice(["5H", "KS", "JD", "2C", "AH", "10D", "QH"])
+        elif key == "cards" and isinstance(value, list) and value:
+            out[key] = value[:-1] if len(value) > 1 else [*value, rng.choice(["5H", "JD"])]
+    return out
+
+
+@pytest.mark.parametrize("game", ["umtali", "rummoli"])
+def test_every_referee_text_of_played_games_is_in_players_words(game: str) -> None:
+    """Real games (the simulators) pushed entry by entry: the verdict on each entry and
+    on a slip of it (a card changed), and the summary's words, as a screen shows them
+    (``said``, ``said_notes``): no rule ID in a sentence, no card in letters.  The
+    referee's own ``reason`` (what ``companion check`` prints) still writes "5H" --
+    the check catches that, so it is not vacuous."""
+    simulate = importlib.import_module(f"rulesets.{game}.simulate")
+    rng = random.Random(7)
+    shown: list[str] = []
+    raw: list[str] = []
+    for seed in (1, 2):
+        record = simulate.random_record(seed)
+        live = load_ruleset(game).new_game(record.players, record.rules)
+        for action in record.actions[:150]:
+            for v in (live.judge(action), live.judge(_slip(action, rng))):
+                shown += [v.said, *v.said_notes]
+                raw.append(v.reason)
+            live.push(action)
+        detail = live.summary().detail.model_dump(mode="json")
+        shown += [t for t in detail.values() if isinstance(t, str)]
+    problems = [p for t in shown for p in word_problems([t])]
+    assert problems == [], problems[:10]
+    assert [p for t in raw for p in word_problems([t])], "the check saw no card in letters"
+
+
+def test_an_error_names_its_rule_and_shows_players_words() -> None:
+    """An error's message names the rule (a contract, what ``check`` prints); its
+    ``words``, what a screen shows beside the rule's link, do not."""
+    from rulesets.cards import parse_card
+    from rulesets.errors import IllegalActionError
+    from rulesets.umtali.melds import UmtaliRules, compulsory_discard
+
+    with pytest.raises(IllegalActionError) as caught:
+        compulsory_discard(parse_card("JH"), (), (), UmtaliRules(compulsory_melding=True), "JH")
+    exc = caught.value
+    assert (
+        str(exc)
+        == "JH: JH can go down alone, as every jack can (U5.4); melding is compulsory (U4.4)"
+    )
+    assert exc.rule == "U4.4" and word_problems([exc.words]) == [], exc.words
+    assert exc.words == "J♥: J♥ can go down alone, as every jack can; melding is compulsory"
