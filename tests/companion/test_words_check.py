@@ -214,7 +214,7 @@ def test_screen_words_catch_rulings_ids_in_sentences_and_cards_in_letters(
 ) -> None:
     """What the old screens said: a statement line's label "rule A-M11", a rule ID in
     a refusal or heading, cards in letters (every Umtali verdict, the poker hands)."""
-    assert bool(word_problems([text])) is caught, word_problems([text])
+    assert bool(prose_problems(text)) is caught, prose_problems(text)
 
 
 def _labels(control: object) -> list[str]:
@@ -278,7 +278,7 @@ def test_every_referee_text_of_played_games_is_in_players_words(game: str) -> No
             live.push(action)
         detail = live.summary().detail.model_dump(mode="json")
         shown += [t for t in detail.values() if isinstance(t, str)]
-    problems = [p for t in shown for p in word_problems([t])]
+    problems = [p for t in shown for p in prose_problems(t)]
     assert problems == [], problems[:10]
     assert [p for t in raw for p in word_problems([t])], "the check saw no card in letters"
 
