@@ -176,12 +176,14 @@ class RummyRuleset(RulesetBase[RummyGame, RummyAction]):
             )
         jokers = shape.stands_for()
         notes = jokers + (("going out: the hand ends at once (R4.1)",) if going_out else ())
+        said = jokers + (("going out: the hand ends at once",) if going_out else ())
         return Verdict(
             legal=True,
             kind=shape.kind,
             points=hand_value(cards, r),
             rule=rule,
             reason=reason,
+            note_words=said,
             cards=tuple(str(c) for c in shape.cards),
             notes=notes,
         )

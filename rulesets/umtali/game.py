@@ -86,7 +86,8 @@ class UmtaliGame:
     ) -> None:
         names = tuple(str(p) for p in players)
         if len(names) != 2 or names[0] == names[1] or not all(names):
-            raise RecordError(f"{list(names)!r}: Umtali needs two differently named players (U1.1)")
+            needs = f"{list(names)!r}: Umtali needs two differently named players"
+            raise RecordError(f"{needs} (U1.1)", words=needs)
         self.players: tuple[str, str] = (names[0], names[1])
         self.rules: UmtaliRules = rules if rules is not None else UmtaliRules()
         self._actions: list[UmtaliAction] = []

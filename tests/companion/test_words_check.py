@@ -207,6 +207,8 @@ def test_a_rummy_meld_is_not_worth_points_under_penalty_scoring() -> None:
         ("Refused: J♥ J♦ J♠: jacks never form a set (Sets, rule U5.1)", False),
         ("Hand 5 (tie-break)", False),
         ("the A♦+K♦ pot", False),
+        ("Rule A-M9 · Rummoli", True),  # a ruling's sheet, headed as a rule
+        ("Our ruling A-M9 · Rummoli", False),
     ],
 )
 def test_screen_words_catch_rulings_ids_in_sentences_and_cards_in_letters(
