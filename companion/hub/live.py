@@ -68,7 +68,7 @@ def _replay(ruleset: Ruleset, stored: StoredGame) -> _Replayed:
     if done.problem is not None:
         why = Refusal(
             f"This game cannot be replayed past entry {len(done.game.actions) + 1}: "
-            f"{done.problem.reason}. Undo takes that entry off.",
+            f"{done.problem.words}. Undo takes that entry off.",
             done.problem.rule,
         )
     return _Replayed(done.game, list(done.refused), why)
