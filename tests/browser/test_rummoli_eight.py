@@ -179,7 +179,7 @@ def play_eight(page: Any, size: str) -> Table:
     tap(page, "lay-card-3C")
     says(page, "lay-verdict", "Lay. Dan may lay 3♣")
     tap(page, "record-lay")
-    says(page, "laid-log", "3C by Dan")
+    says(page, "laid-log", "3♣ by Dan")
     t.check(
         "live-log",
         [*TABLE, "rummoli-modes", "laid-log", *each("lay-by-"), "impasse-live"]

@@ -373,14 +373,14 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
         tap(page, f"hand-{who.lower()}-type")  # typing, one tap away from the grid
         type_cards(page, f"Type {who}'s hand", cards)
         says(page, f"eval-{who.lower()}", f"{who}: Poker hand: {name}")
-    says(page, "eval-dan", "(JC 10C 7C 6C 3C)")
+    says(page, "eval-dan", "(J♣ 10♣ 7♣ 6♣ 3♣)")
     assert_words_people_use(page, "poker hands")
     stable_screenshot(page, "rummoli-poker-hands-phone")
     tap(page, "judge-poker")
     says(page, "poker-result-verdict", "Dan wins the Poker pot: 5 chips. Dan starts")
     tap(page, "hands-shown")  # the hands shown fold away under the verdict
-    says(page, "poker-result-hand-dan", "Dan: Flush, jack high (JC 10C 7C 6C 3C)")
-    says(page, "poker-result-hand-bob", "Bob: Three of a kind, 9s (9S 9C 9D 5S 2S)")
+    says(page, "poker-result-hand-dan", "Dan: Flush, jack high (J♣ 10♣ 7♣ 6♣ 3♣)")
+    says(page, "poker-result-hand-bob", "Bob: Three of a kind, 9s (9♠ 9♣ 9♦ 5♠ 2♠)")
     says(page, "poker-result-verdict", "Dan wins the Poker pot: 5 chips. Dan starts")
     sheet(page, (31, 37, 42, 48), (0, 4, 8, 8, 8, 8, 8, 4, 4))
     # the live log, card by card, the referee checking each
@@ -393,7 +393,7 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     says(page, "lay-verdict", "Lay. Dan may lay 3♣")
     assert_nothing_moved(before, settled_boxes(page), 2, "the first card of the live log")
     tap(page, "record-lay")
-    says(page, "laid-log", "3C by Dan")
+    says(page, "laid-log", "3♣ by Dan")
     lay(page, "Ann", "4c", "4♣")
     tap(page, "lay-by-bob")
     tap(page, "lay-card-9C")
