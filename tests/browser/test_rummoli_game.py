@@ -185,7 +185,7 @@ def lay(page: Any, who: str, card: str, symbol: str) -> None:
     tap(page, f"lay-card-{card.upper()}")  # one tap in the still grid
     says(page, "lay-verdict", f"Lay. {who} may lay {symbol}")
     tap(page, "record-lay")
-    says(page, "laid-log", f"{card.upper()} by {who}")
+    says(page, "laid-log", f"{symbol} by {who}")
 
 
 def snap(browser: Any, url: str, name: str, main: Any, ready: str = "pots") -> None:
