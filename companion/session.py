@@ -66,9 +66,6 @@ ActionIn = Action | dict[str, Any]
 
 _serial = itertools.count(1)
 
-#: seconds offline that go unmentioned when nothing changed meanwhile (a reload)
-QUIET_GAP = 10.0
-
 
 def _duration(seconds: float) -> str:
     """ "8 s", "3 min", "2 h 5 min"."""
@@ -429,22 +426,25 @@ class GameSession:
         """Catch up with the table after this device was offline, saying what it missed.
 
         ``since``: the hub revision the device last showed (default: the one this
-        session's screen confirmed it drew).
-        A short gap in which nothing changed (a reload) is not worth a note.
+        session's screen confirmed it drew).  ``offline_seconds``: how long the
+        connection was down -- given, the device is back from a drop, and is told
+        so however short it was (None: a screen shown again, not a drop).
 
         A tap made as the connection dropped either reached the table or did not,
         and the screen that made it never showed which (the Flet web client sends
         it into a dead connection, or queues it and sends it to the new session,
-        which has no control of that id).  So the note says it from the hub's
-        history: this device's last change after the revision it showed was saved
-        ("Your last entry, 5♥ 6♥ 7♥, was saved"), or nothing from this device was
-        recorded after it (a tap made then did not count).
+        which has no control of that id) -- in a drop of one second as in one of a
+        minute, and with nothing else changed as with a busy table, so every drop
+        is said.  The note says it from the hub's history: this device's last change
+        after the revision it showed was saved ("Your last entry, 5♥ 6♥ 7♥, was
+        saved"), or nothing from this device was recorded after it (a tap made then
+        did not count).
         """
         seen = self._seen if since is None else since
         changes = self._live.changes_since(seen)
         mine = [e for e in changes if e.actor.device == self._device]
         missed = [e for e in changes if e.actor.device != self._device]
-        if offline_seconds is not None and (missed or mine or offline_seconds >= QUIET_GAP):
+        if offline_seconds is not None:
             words = [f"You were offline for {_duration(offline_seconds)}"]
             if mine:
                 words.append(self._saved_words(mine[-1]))

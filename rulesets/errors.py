@@ -17,14 +17,29 @@ from __future__ import annotations
 
 
 class RulesetError(ValueError):
-    """Root of the error family.  ``rule`` is the RULES.md ID, when one applies."""
+    """Root of the error family.  ``rule`` is the RULES.md ID, when one applies.
+
+    The message (``str(exc)``, and ``reason``: it without the rule ID appended) names
+    the rule and writes cards as "5H" -- what ``companion check`` prints, a public
+    contract.  ``words`` is the same refusal in players' words, what a screen shows
+    beside the rule's link: no rule ID in the sentence, cards as 5♥ (given as
+    ``words=`` where the message cites a rule in its prose).
+
+    >>> exc = RulesetError('"5H 5H": 5H is listed twice (U1.1)', rule="U1.1",
+    ...                    words='"5H 5H": 5H is listed twice')
+    >>> str(exc), exc.words
+    ('"5H 5H": 5H is listed twice (U1.1)', '5♥ 5♥: 5♥ is listed twice')
+    """
 
     rule: str | None = None
 
-    def __init__(self, message: str, *, rule: str | None = None) -> None:
+    def __init__(self, message: str, *, rule: str | None = None, words: str | None = None) -> None:
+        from rulesets.words import said  # words.py imports cards.py, which raises these
+
         if rule is not None:
             self.rule = rule
         self.reason = message
+        self.words = said(message if words is None else words)
         text = message if self.rule is None or self.rule in message else f"{message} ({self.rule})"
         super().__init__(text)
 
@@ -40,8 +55,8 @@ class DuplicateCardError(CardParseError):
 class IllegalActionError(RulesetError):
     """A well-formed action the rules forbid.  ``rule`` names the rule it breaks."""
 
-    def __init__(self, message: str, *, rule: str) -> None:
-        super().__init__(message, rule=rule)
+    def __init__(self, message: str, *, rule: str, words: str | None = None) -> None:
+        super().__init__(message, rule=rule, words=words)
 
 
 class IncompleteActionError(IllegalActionError):

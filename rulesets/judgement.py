@@ -40,6 +40,8 @@ class Judgement:
     cards: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     incomplete: bool = False
+    words: str = ""  # the reason in players' words where it differs by more than cards
+    note_words: tuple[str, ...] = ()  # likewise the notes (Verdict.said / said_notes)
 
     def to_json(self) -> dict[str, Any]:
         """The public JSON of ``companion check --json``: a verdict's fields, in its order."""

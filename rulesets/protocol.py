@@ -46,7 +46,7 @@ from rulesets.cards import Card, parse_card, parse_cards
 from rulesets.errors import HouseRuleError, RecordError, RulesetError
 from rulesets.judgement import Judgement
 from rulesets.switches import Switch
-from rulesets.words import card_words
+from rulesets.words import card_words, said
 
 __all__ = [
     "RECORD_SCHEMA_VERSION",
@@ -130,6 +130,13 @@ class Verdict(BaseModel):
     from a rule of its own).  ``incomplete`` marks an illegal verdict on an action
     still being picked that more cards could make legal (a meld one card short):
     ``reason`` says what is missing, and a screen shows it neutral, not as a refusal.
+
+    ``reason`` and ``notes`` write cards as "5H" and may cite a rule in their prose
+    (what ``companion check`` prints); a screen shows :attr:`said` and
+    :attr:`said_notes` instead: the same in players' words (cards as 5♥, no rule ID
+    in a sentence -- ``rule`` is linked beside it).  ``words`` and ``note_words`` hold
+    that form where it differs by more than the cards; they are not printed by
+    ``check --json``.
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
@@ -143,6 +150,22 @@ class Verdict(BaseModel):
     notes: tuple[str, ...] = ()
     moves: tuple[LedgerEntry, ...] = ()
     incomplete: bool = False
+    words: str = ""
+    note_words: tuple[str, ...] = ()
+
+    @property
+    def said(self) -> str:
+        """The reason in players' words (what a screen shows).
+
+        >>> Verdict(legal=True, rule="U5.2", reason='"5H 6H 7H" is a sequence').said
+        '5♥ 6♥ 7♥ is a sequence'
+        """
+        return said(self.words or self.reason)
+
+    @property
+    def said_notes(self) -> tuple[str, ...]:
+        """The notes in players' words (what a screen shows)."""
+        return tuple(said(n) for n in (self.note_words or self.notes))
 
     @classmethod
     def of(cls, judgement: Judgement) -> Verdict:
@@ -160,10 +183,12 @@ class Verdict(BaseModel):
             cards=judgement.cards,
             notes=judgement.notes,
             incomplete=judgement.incomplete,
+            words=judgement.words,
+            note_words=judgement.note_words,
         )
 
     def to_json(self) -> dict[str, Any]:
-        return self.model_dump(mode="json")
+        return self.model_dump(mode="json", exclude={"words", "note_words"})
 
 
 class ScoreReport(BaseModel):
@@ -198,6 +223,16 @@ class Advice(BaseModel):
     can_go_out: bool = False
     reason: str = ""
     notes: tuple[str, ...] = ()
+
+    @property
+    def said(self) -> str:
+        """The reason in players' words (cards as 5♥), what a screen shows."""
+        return said(self.reason)
+
+    @property
+    def said_notes(self) -> tuple[str, ...]:
+        """The notes in players' words, what a screen shows."""
+        return tuple(said(n) for n in self.notes)
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
@@ -29,6 +30,7 @@ __all__ = [
     "plural",
     "quote_cards",
     "quote_input",
+    "said",
 ]
 
 #: how much of someone's input a message repeats before it cuts it short.
@@ -90,6 +92,33 @@ def card_words(cards: str | Card | Iterable[str | Card], *, limit: int = INPUT_L
             out.append(str(item))
     text = " ".join(out)
     return text if len(text) <= limit else quote_input(text, limit=limit)[1:-1]
+
+
+#: a card in the referee's canonical notation, alone (not "10-point", not a rule ID)
+_CARD = r"(?<![\w.-])(?:10|[2-9AKQJ])[HSDC](?![\w-])"
+#: cards quoted as the referee quotes input: '"5H 6H 7H"', '"5H 6H … (1,234 characters)"'
+_QUOTED = re.compile(rf'"((?:{_CARD})(?: (?:{_CARD}|…))*(?: \([\d,]+ characters\))?)"')
+_CARD_RE = re.compile(_CARD)
+
+
+def said(text: str) -> str:
+    """One of the referee's sentences as a screen says it: its cards as people write
+    them (5♥ 6♥ 7♥), not in the canonical notation it writes its messages in.
+
+    The referee's messages (an error's text, a verdict's ``reason``, what
+    ``companion check`` prints) keep the canonical "5H" -- a public contract; a
+    verdict's and an error's ``words`` are this.  Only whole card codes change: a
+    rule ID, "10-point" or a word is left as it is.
+
+    >>> said('"5H 6H 7H" is a sequence: 3 points on your side')
+    '5♥ 6♥ 7♥ is a sequence: 3 points on your side'
+    >>> said("lay 10D: Ann's lowest diamond is 2D, lower than 10D")
+    "lay 10♦: Ann's lowest diamond is 2♦, lower than 10♦"
+    >>> said('the AD+KD pot; "hello"; a 10-point card; U5.4')
+    'the A♦+K♦ pot; "hello"; a 10-point card; U5.4'
+    """
+    text = _QUOTED.sub(lambda m: m.group(1), text)
+    return _CARD_RE.sub(lambda m: card_words(m.group(0)), text)
 
 
 def ordinal_meld(index: int) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 import flet as ft
 
+from companion.components.kit.common import rule_words
 from rulesets import HouseRuleError, RulesetError
 from rulesets.protocol import Action, Ruleset
 
@@ -178,4 +179,4 @@ def check(form: NewGameForm, ruleset: Ruleset) -> tuple[Problems, Sequence[Actio
 
 
 def _said(exc: RulesetError) -> str:
-    return exc.reason + (f" (rule {exc.rule})" if exc.rule else "")
+    return exc.words + (f" ({rule_words(exc.rule)})" if exc.rule else "")

@@ -68,7 +68,7 @@ def _replay(ruleset: Ruleset, stored: StoredGame) -> _Replayed:
     if done.problem is not None:
         why = Refusal(
             f"This game cannot be replayed past entry {len(done.game.actions) + 1}: "
-            f"{done.problem.reason}. Undo takes that entry off.",
+            f"{done.problem.words}. Undo takes that entry off.",
             done.problem.rule,
         )
     return _Replayed(done.game, list(done.refused), why)
@@ -372,9 +372,9 @@ class LiveGame:
 
     def _refused(self, exc: RulesetError, seen: int | None, actor: Actor) -> Refusal:
         if seen is None or not self.changes_since(seen, actor):
-            return Refusal(exc.reason, exc.rule)
+            return Refusal(exc.words, exc.rule)
         news = self._news(seen, actor)
-        return Refusal(f"{'; '.join(news)}; your entry was not added: {exc.reason}", exc.rule, news)
+        return Refusal(f"{'; '.join(news)}; your entry was not added: {exc.words}", exc.rule, news)
 
     def _save_new(self, pushed: list[Action]) -> Refusal | None:
         """Save pushed actions as one entry (all or none), checked against the revision read.
@@ -534,7 +534,7 @@ class LiveGame:
             for action in actions:
                 fresh.push(action)
         except RulesetError as exc:
-            return Outcome(Refusal(exc.reason, exc.rule))
+            return Outcome(Refusal(exc.words, exc.rule))
         self._saving()
         try:
             self.repo.replace_actions(

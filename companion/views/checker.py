@@ -85,10 +85,10 @@ class Outcome:
 
 def advice_lines(advice: Advice) -> list[str]:
     """The referee's advice on a whole hand, one line per play, then the outcome."""
-    lines = [p.reason for p in advice.plays]
-    if advice.reason and advice.reason not in lines:
-        lines.append(advice.reason)
-    lines.extend(advice.notes)
+    lines = [p.said for p in advice.plays]
+    if advice.reason and advice.said not in lines:
+        lines.append(advice.said)
+    lines.extend(advice.said_notes)
     return lines
 
 
@@ -129,7 +129,7 @@ def evaluate(
             rules=model,
         )
     except RulesetError as exc:
-        return Outcome(error=exc.reason, error_rule=exc.rule, rule=exc.rule)
+        return Outcome(error=exc.words, error_rule=exc.rule, rule=exc.rule)
     headline = facts.headline(verdict, ruleset.units(model))
     return Outcome(verdict=verdict, rule=verdict.rule, headline=headline)
 
@@ -166,13 +166,13 @@ def _verdict_panel(outcome: Outcome, dark: bool) -> ft.Control:
     elif v is not None and v.incomplete:  # a meld still being picked: neutral words
         (bg, fg), icon = colors["neutral"], ft.Icons.TOUCH_APP
         headline = outcome.headline
-        body.append(ft.Text(v.reason, color=fg))
+        body.append(ft.Text(v.said, color=fg))
     elif v is not None:
         bg, fg = colors["legal"] if v.legal else colors["illegal"]
         icon = ft.Icons.CHECK_CIRCLE if v.legal else ft.Icons.CANCEL
         headline = outcome.headline
-        body.append(ft.Text(v.reason, color=fg))
-        body.extend(ft.Text(f"• {n}", size=13, color=fg) for n in v.notes)
+        body.append(ft.Text(v.said, color=fg))
+        body.extend(ft.Text(f"• {n}", size=13, color=fg) for n in v.said_notes)
     else:
         (bg, fg), icon = colors["neutral"], ft.Icons.TOUCH_APP
         headline = outcome.headline

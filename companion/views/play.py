@@ -24,7 +24,7 @@ from typing import Any
 import flet as ft
 
 from companion.access import Capability
-from companion.components.kit.common import choice, rule_link, said
+from companion.components.kit.common import choice, rule_link, rule_words, said
 from companion.components.kit.phone import keep_awake
 from companion.components.kit.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
 from companion.components.kit.thumb_screen import (
@@ -71,7 +71,7 @@ def refusal_banner(session: GameSession) -> ft.Control | None:
             border_radius=8,
             padding=8,
         ),
-        f"Refused: {err.message}" + (f" (rule {err.rule})" if err.rule else ""),
+        f"Refused: {err.message}" + (f" ({rule_words(err.rule)})" if err.rule else ""),
         "refusal",
     )
 

@@ -196,7 +196,7 @@ def RuleSectionView() -> ft.View:
         return _view(route, "Rules", [ft.Text(f"No rule “{rule_id}”.")])
     return _view(
         route,
-        f"Rule {sec.shown_id}",
+        f"{sec.kind.capitalize()} {sec.shown_id}",  # "Our ruling A-M9", not "Rule A-M9"
         [ft.Text(sec.game_title, size=14, color=ft.Colors.PRIMARY), *rule_body(sec)],
         padding=12,
     )

@@ -99,7 +99,7 @@ def RulesDialogBody(services: Services, game: str) -> ft.Control:
         try:
             save_default_rules(data_dir, game, new)
         except RulesetError as exc:
-            set_problem(f"Not saved: {exc.reason}")
+            set_problem(f"Not saved: {exc.words}")
         except OSError as exc:
             set_problem(f"Not saved: {exc}")
         else:

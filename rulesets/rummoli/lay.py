@@ -221,10 +221,8 @@ def _lowest_of(cards: list[Card], color: Color | None, card: Card, who: str, rul
     )
     if lower:
         what = "card" if color is None else f"{color} card"
-        raise illegal(
-            f"lay {card}: {who}'s lowest {what} is {lower[0]}, lower than {card} (M3.1)",
-            rule=rule,
-        )
+        said = f"lay {card}: {who}'s lowest {what} is {lower[0]}, lower than {card}"
+        raise illegal(f"{said} (M3.1)", rule=rule, words=said)
 
 
 def _apply(s: State, r: RoundState, log: RoundLog, p: int, card: Card, plan: _Plan) -> None:

@@ -132,8 +132,8 @@ class State:
 # --------------------------------------------------------------------------- helpers
 
 
-def illegal(msg: str, rule: str) -> IllegalActionError:
-    return IllegalActionError(msg, rule=rule)
+def illegal(msg: str, rule: str, words: str | None = None) -> IllegalActionError:
+    return IllegalActionError(msg, rule=rule, words=words)
 
 
 def seat_of(s: State, who: int | str | None, what: str) -> int:

@@ -53,9 +53,9 @@ def suggest(
     chips = game.pots if game is not None else {}
     widow = pay_cards_in(cards, r)
     notes = (
-        f"holds pay card(s) {', '.join(widow)}: may not take the widow (M2.4)"
+        f"holds pay card(s) {', '.join(widow)}: may not take the widow"
         if widow and r.widow_needs_no_pay_card
-        else "may swap for or bid on the widow (M2.2, M2.3)",
+        else "may swap for or bid on the widow",
     )
     return Advice(
         plays=tuple(plays),

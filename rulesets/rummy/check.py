@@ -100,10 +100,12 @@ def check(
             legal=False,
             rule=exc.rule or "R2",
             reason=exc.reason,
+            words=exc.words,
             cards=tuple(str(c) for c in cards),
         )
     jokers = shape.stands_for()
     notes = jokers + (("going out: the hand ends at once (R4.1)",) if going_out else ())
+    said = jokers + (("going out: the hand ends at once",) if going_out else ())
     return Judgement(
         legal=True,
         kind=shape.kind,
@@ -112,6 +114,7 @@ def check(
         reason=reason,
         cards=tuple(str(c) for c in shape.cards),
         notes=notes,
+        note_words=said,
     )
 
 

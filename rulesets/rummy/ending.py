@@ -32,12 +32,12 @@ class Ending(Table):
         what = "hand end"
         r = self._rules
         if not (r.block_rummy or r.max_reshuffles is not None):
-            raise refuse(
-                f"{what}: nobody went out, but the stock is reshuffled (R5.1); only"
-                f" {house_rule('block_rummy')} or {house_rule('max_reshuffles')} end a hand"
-                " without a winner",
-                "R5.2",
+            only = (
+                f" only {house_rule('block_rummy')} or {house_rule('max_reshuffles')} end a"
+                " hand without a winner"
             )
+            reshuffled = f"{what}: nobody went out, but the stock is reshuffled"
+            raise refuse(f"{reshuffled} (R5.1);{only}", "R5.2", words=f"{reshuffled};{only}")
         if act.going_rummy:
             raise refuse(f"{what}: nobody went out, so nobody went rummy", "R4.2")
         if hand.turns and not self._stock_dead(hand):

@@ -167,7 +167,9 @@ class RummyGame:
         except RulesetError as exc:
             texts = action.get("cards") if isinstance(action, dict) else None
             cards = tuple(str(c) for c in texts) if isinstance(texts, list | tuple) else ()
-            return Verdict(legal=False, rule=exc.rule or "R3", reason=exc.reason, cards=cards)
+            return Verdict(
+                legal=False, rule=exc.rule or "R3", reason=exc.reason, words=exc.words, cards=cards
+            )
         return self._referee.verdict(st, act, out)
 
     def summary(self) -> RummySummary:

@@ -138,8 +138,8 @@ WORDS = {
 }
 
 
-def refuse(message: str, rule: str) -> IllegalActionError:
-    return IllegalActionError(message, rule=rule)
+def refuse(message: str, rule: str, words: str | None = None) -> IllegalActionError:
+    return IllegalActionError(message, rule=rule, words=words)
 
 
 def entered(hand: HandIn) -> tuple[Card, ...] | None:

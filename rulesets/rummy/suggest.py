@@ -384,9 +384,9 @@ def _advice(plays: list[Verdict], left: tuple[Card, ...], points: int, r: RummyR
     if r.must_discard_to_go_out and len(left) == 1:
         notes.append(f"discard {left[0]} to go out ({house_rule('must_discard_to_go_out')})")
     elif len(left) == 1:
-        notes.append(f"discard {left[0]} to go out (R4.1)")
+        notes.append(f"discard {left[0]} to go out")
     elif not left:
-        notes.append("the last card goes down: the hand ends at once (R4.1)")
+        notes.append("the last card goes down: the hand ends at once")
     reason = "; ".join(v.reason for v in plays) if plays else "nothing to put down this turn"
     kept = f"; keep {quote(left)} ({points} penalty points)" if left else ""
     return Advice(

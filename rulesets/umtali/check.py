@@ -37,6 +37,7 @@ from rulesets.umtali.melds import (
     meld_points,
     meld_rule,
     no_breaking,
+    notes_said,
 )
 from rulesets.words import plural, quote_cards
 
@@ -77,6 +78,7 @@ def check(
             legal=False,
             rule=exc.rule or "U5",
             reason=exc.reason,
+            words=exc.words,
             cards=tuple(str(c) for c in cards),
             incomplete=isinstance(exc, IncompleteActionError),
         )
@@ -99,6 +101,10 @@ def _extension(
         raise IllegalActionError(f"{head}: that card is already in the anchor", rule="U1.1")
     check_anchor(card, kind, onto, r, pair_open=True)
     notes = list(no_breaking(cards, held, r, head))
+    note_words: list[str] = []
+    if kind is MeldKind.PAIR:  # (the rule in the note is for check's printout)
+        note_words = ["a pair is extendable only in the opponent's final turn"]
+    note_words += notes_said(notes)
     if kind is MeldKind.PAIR:
         notes.insert(0, "a pair is extendable only in the opponent's final turn (U8.3)")
     pts = card_points(card)
@@ -111,6 +117,7 @@ def _extension(
         f"on your side worth {plural(pts, 'point')}",
         cards=(str(card),),
         notes=tuple(notes),
+        note_words=tuple(note_words),
     )
 
 
@@ -144,6 +151,7 @@ def _meld(
         reason=f"{head} is a {kind.value}: {plural(pts, 'point')} on your side",
         cards=tuple(str(c) for c in cards),
         notes=notes,
+        note_words=notes_said(notes),
     )
 
 

@@ -44,7 +44,7 @@ from rulesets.errors import (
 from rulesets.protocol import Action, GameRecord, Verdict
 from rulesets.umtali.actions import UmtaliAction, parse_action
 from rulesets.umtali.house_rules import UmtaliRules
-from rulesets.umtali.melds import U7_UNCHECKED
+from rulesets.umtali.melds import U7_UNCHECKED, notes_said
 from rulesets.umtali.referee import apply
 from rulesets.umtali.report import (
     dealer_of,
@@ -86,7 +86,8 @@ class UmtaliGame:
     ) -> None:
         names = tuple(str(p) for p in players)
         if len(names) != 2 or names[0] == names[1] or not all(names):
-            raise RecordError(f"{list(names)!r}: Umtali needs two differently named players (U1.1)")
+            needs = f"{list(names)!r}: Umtali needs two differently named players"
+            raise RecordError(f"{needs} (U1.1)", words=needs)
         self.players: tuple[str, str] = (names[0], names[1])
         self.rules: UmtaliRules = rules if rules is not None else UmtaliRules()
         self._actions: list[UmtaliAction] = []
@@ -172,7 +173,11 @@ class UmtaliGame:
         except RulesetError as exc:
             incomplete = isinstance(exc, IncompleteActionError)
             return Verdict(
-                legal=False, rule=exc.rule or "U", reason=exc.reason, incomplete=incomplete
+                legal=False,
+                rule=exc.rule or "U",
+                reason=exc.reason,
+                words=exc.words,
+                incomplete=incomplete,
             )
         return Verdict(
             legal=True,
@@ -182,6 +187,7 @@ class UmtaliGame:
             reason=out.reason,
             cards=tuple(str(c) for c in out.cards),
             notes=out.notes,
+            note_words=notes_said(out.notes),
         )
 
     def summary(self) -> UmtaliSummary:

@@ -47,6 +47,7 @@ __all__ = [
     "meld_points",
     "meld_rule",
     "no_breaking",
+    "notes_said",
     "play_words",
     "playable",
 ]
@@ -67,6 +68,18 @@ U7_UNCHECKED: Final = (
     "U7 (no-breaking rule) could not be checked: no hand was entered, so the app "
     "cannot see whether these cards form a set, sequence or marriage with cards still held"
 )
+#: the same note in players' words, as a screen shows it (the rule is linked)
+_U7_SAID: Final = "The no-breaking rule" + U7_UNCHECKED.removeprefix("U7 (no-breaking rule)")
+
+
+def notes_said(notes: Sequence[str]) -> tuple[str, ...]:
+    """A verdict's ``notes`` as a screen shows them (:attr:`Verdict.note_words`): no
+    rule ID in a sentence.
+
+    >>> notes_said([U7_UNCHECKED])[0][:45]
+    'The no-breaking rule could not be checked: no'
+    """
+    return tuple(_U7_SAID if n == U7_UNCHECKED else n for n in notes)
 
 
 class MeldRules(Protocol):
@@ -226,9 +239,8 @@ def classify_meld(cards: Sequence[Card]) -> MeldKind:
     if len(suits) == 1:
         lows = sorted(c.r.low for c in cards)
         if lows[-1] > SEQUENCE_TOP:
-            raise IllegalActionError(
-                f"{text}: sequences use only A..10 (no J, Q or K; the ace is low)", rule="U5.2"
-            )
+            only = f"{text}: sequences use only A..10 (no J, Q or K; the ace is low)"
+            raise IllegalActionError(only, rule="U5.2", words=only.replace("A..10", "ace to 10"))
         if lows != list(range(lows[0], lows[0] + n)):
             raise IllegalActionError(f"{text}: the ranks are not consecutive", rule="U5.2")
         return MeldKind.SEQUENCE
@@ -358,11 +370,8 @@ def check_anchor(
                 f"{head}: a sequence takes only {ends}; play {step} first, then {card} off it",
                 rule="U6.3",
             )
-        raise IllegalActionError(
-            f"{head}: a sequence takes only {ends} (its suit, one rank beyond an end, "
-            "within A..10)",
-            rule="U6.2",
-        )
+        beyond = f"{head}: a sequence takes only {ends} (its suit, one rank beyond an end, within"
+        raise IllegalActionError(f"{beyond} A..10)", rule="U6.2", words=f"{beyond} ace to 10)")
     if kind is MeldKind.MARRIAGE:
         if rules.marriage_extendable:
             raise IllegalActionError(
@@ -519,10 +528,11 @@ def meld_with(card: Card, known: Iterable[Card]) -> tuple[MeldKind, tuple[Card, 
     return None if meld is None else (classify_meld(meld), tuple(sorted(meld)))
 
 
-def play_words(kind: MeldKind, cards: tuple[Card, ...]) -> str:
-    """What could still go down, in words (for ``compulsory_melding``)."""
+def play_words(kind: MeldKind, cards: tuple[Card, ...], *, cite: bool = True) -> str:
+    """What could still go down, in words (for ``compulsory_melding``); ``cite=False``
+    leaves the rule it follows from out of the sentence (a screen links the rule)."""
     if kind is MeldKind.JACK:
-        return f"{cards[0]} can go down alone, as every jack can (U5.4)"
+        return f"{cards[0]} can go down alone, as every jack can" + (" (U5.4)" if cite else "")
     if kind is MeldKind.SINGLE:
         return f"{cards[0]} can extend a meld on the table, and an extension is melding"
     return f"{quote_cards(cards)} can go down as a {kind.value}"
@@ -546,4 +556,8 @@ melding is compulsory (U4.4)
         return
     play = playable([card], accepted) or meld_with(card, known)
     if play is not None:
-        raise IllegalActionError(f"{head}: {play_words(*play)}; melding is compulsory", rule="U4.4")
+        raise IllegalActionError(
+            f"{head}: {play_words(*play)}; melding is compulsory",
+            rule="U4.4",
+            words=f"{head}: {play_words(*play, cite=False)}; melding is compulsory",
+        )

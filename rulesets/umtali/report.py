@@ -78,8 +78,9 @@ def winners(s: State) -> list[str]:
 
 
 def _hand_label(n: int) -> str:
-    """ "Hand 2 of 4", or the tie-break hand of house rule ``fifth_hand_on_tie`` (U2.4)."""
-    return f"Hand {n} of {HANDS_PER_GAME}" if n <= HANDS_PER_GAME else f"Hand {n} (tie-break, U2.4)"
+    """ "Hand 2 of 4", or the tie-break hand of house rule ``fifth_hand_on_tie`` (U2.4):
+    a screen's heading, in players' words."""
+    return f"Hand {n} of {HANDS_PER_GAME}" if n <= HANDS_PER_GAME else f"Hand {n} (tie-break)"
 
 
 def summarize(s: State) -> UmtaliSummary:

@@ -118,7 +118,7 @@ def suggest(
             0,
             tuple(sorted(_read(hand))),
             False,
-            notes=(f"{player} went out; the final turn is the opponent's (U8.3)",),
+            notes=(f"{player} went out; the final turn is the opponent's",),
         )
     held = set(_read(hand))
     return suggest_table(
@@ -480,7 +480,7 @@ class _Search:
     def result(self) -> Suggestion:
         plays = tuple(self.plays())
         if self.best is None:  # only when must_meld cannot be satisfied
-            notes = ("no line melds every card that must be melded (U4.2)",)
+            notes = ("no line melds every card that must be melded",)
             return Suggestion(self.name, plays, (), 0, tuple(self.H), False, notes=notes)
         pts, out, run, pair, discard = self.best
         kept = tuple(self.H[i] for i in _bits(run.hm))

@@ -144,9 +144,9 @@ def draw(s: State, p: int) -> Outcome:
         if s.rules.empty_stock_reshuffle:
             s.stock_left = None
         else:
+            empty = f"Drawing by {who}: the stock is empty; take the discard"
             raise IllegalActionError(
-                f"Drawing by {who}: the stock is empty; take the discard (U4.2) or end the hand",
-                rule="U4.6",
+                f"{empty} (U4.2) or end the hand", rule="U4.6", words=f"{empty} or end the hand"
             )
     if s.stock_left is not None:
         s.stock_left -= 1

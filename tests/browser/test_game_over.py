@@ -68,7 +68,8 @@ def test_rummy_six_players_ends_on_the_shared_ending_and_plays_again(
         named(
             page,
             "game-over",
-            "Game over. Next game: Ann deals first (the deal passes clockwise). (rule R1.2)",
+            "Game over. Next game: Ann deals first (the deal passes clockwise)."
+            " (Who deals, rule R1.2)",
         )
         expect(page.get_by_test_id("undo").get_by_role("button")).to_be_enabled()
         settle(page)

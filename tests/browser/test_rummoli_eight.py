@@ -158,7 +158,7 @@ def play_eight(page: Any, size: str) -> Table:
     tap(page, "record-out")
     expect(page.get_by_test_id("settlement-1")).to_be_visible(timeout=WAIT)
     tap(page, "statement-tab-hal")
-    shows(page, "statement-hal-line-1", "Hal: 3 cards held, paid to Cy -3, rule M6.1")
+    shows(page, "statement-hal-line-1", "Hal: 3 cards held, paid to Cy -3 (Going out, rule M6.1)")
     t.check(
         "settlement",
         [*TABLE, "settlement-1", *each("statement-tab-"), "statement-hal", "next-round"],
@@ -179,7 +179,7 @@ def play_eight(page: Any, size: str) -> Table:
     tap(page, "lay-card-3C")
     says(page, "lay-verdict", "Lay. Dan may lay 3♣")
     tap(page, "record-lay")
-    says(page, "laid-log", "3C by Dan")
+    says(page, "laid-log", "3♣ by Dan")
     t.check(
         "live-log",
         [*TABLE, "rummoli-modes", "laid-log", *each("lay-by-"), "impasse-live"]

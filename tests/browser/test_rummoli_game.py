@@ -185,7 +185,7 @@ def lay(page: Any, who: str, card: str, symbol: str) -> None:
     tap(page, f"lay-card-{card.upper()}")  # one tap in the still grid
     says(page, "lay-verdict", f"Lay. {who} may lay {symbol}")
     tap(page, "record-lay")
-    says(page, "laid-log", f"{card.upper()} by {who}")
+    says(page, "laid-log", f"{symbol} by {who}")
 
 
 def snap(browser: Any, url: str, name: str, main: Any, ready: str = "pots") -> None:
@@ -301,26 +301,36 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     sheet(page, (40, 46, 51, 52), (1, 0, 4, 4, 4, 4, 4, 0, 0))
     # the settlement: every chip movement per player, each with its rule
     says(page, "statement-cy-net", "Cy +1, now 51 chips")
-    shows(page, "statement-cy-line-0", "Cy: ante -9, rule M1.3")
-    shows(page, "statement-cy-line-1", "Cy: widow bid to Ann -2, rule M2.3")
-    shows(page, "statement-cy-line-2", "Cy: poker bet -1, rule M4.2")
+    shows(page, "statement-cy-line-0", "Cy: ante -9 (The ante, rule M1.3)")
+    shows(page, "statement-cy-line-1", "Cy: widow bid to Ann -2 (Auctioning the widow, rule M2.3)")
+    shows(page, "statement-cy-line-2", "Cy: poker bet -1 (Betting, rule M4.2)")
     shows(
-        page, "statement-cy-line-3", "Cy: Poker pot +3 (split 2 ways, 1 left in the pot), rule M4.4"
+        page,
+        "statement-cy-line-3",
+        "Cy: Poker pot +3 (split 2 ways, 1 left in the pot) (Tied poker hands, rule M4.4)",
     )
-    shows(page, "statement-cy-line-4", "Cy: Rummoli pot +4, rule M6.1")
-    shows(page, "statement-cy-line-5", "Cy: cards owed +6 (Dan 3, Ann 2, Bob 1), rule A-M11")
+    shows(page, "statement-cy-line-4", "Cy: Rummoli pot +4 (Going out, rule M6.1)")
+    shows(
+        page,
+        "statement-cy-line-5",
+        "Cy: cards owed +6 (Dan 3, Ann 2, Bob 1) (Who gets the per-card chips, our ruling A-M11)",
+    )
     says(page, "round-1-carried", "Poker 1, J♦ 4, Q♣ 4, K♥ 4, A♠ 4, A♦+K♦ 4")
     assert_words_people_use(page, "settlement")
     snap(browser, game_url, "settlement", page)
     # one statement at a time: a tap on a player's net shows theirs
     says(page, "statement-tab-ann", "Ann -10, now 40 chips")
     tap(page, "statement-tab-ann")
-    shows(page, "statement-ann-line-1", "Ann: widow bid from Cy +2, rule M2.3")
-    shows(page, "statement-ann-line-3", "Ann: 2 cards held, paid to Cy -2, rule M6.1")
+    shows(
+        page, "statement-ann-line-1", "Ann: widow bid from Cy +2 (Auctioning the widow, rule M2.3)"
+    )
+    shows(page, "statement-ann-line-3", "Ann: 2 cards held, paid to Cy -2 (Going out, rule M6.1)")
     tap(page, "statement-tab-dan")
-    shows(page, "statement-dan-line-1", "Dan: 10♠ pot +4, rule M5.6")
+    shows(page, "statement-dan-line-1", "Dan: 10♠ pot +4 (Collecting a pot, rule M5.6)")
     tap(page, "statement-tab-bob")
-    shows(page, "statement-bob-line-3", "Bob: 7-8-9 pot +4, rule A-M9")
+    shows(
+        page, "statement-bob-line-3", "Bob: 7-8-9 pot +4 (Winning the 7-8-9 pot, our ruling A-M9)"
+    )
     # a settlement line's rule opens over the table and closes back to it
     tap(page, "statement-bob-line-3-rule")
     expect(page.get_by_test_id("rule-sheet")).to_be_visible(timeout=WAIT)
@@ -328,7 +338,9 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     assert_words_people_use(page, "the rule sheet")
     tap(page, "rule-sheet-close")
     expect(page.get_by_test_id("rule-sheet")).not_to_be_attached(timeout=WAIT)
-    shows(page, "statement-bob-line-3", "Bob: 7-8-9 pot +4, rule A-M9")
+    shows(
+        page, "statement-bob-line-3", "Bob: 7-8-9 pot +4 (Winning the 7-8-9 pot, our ruling A-M9)"
+    )
     # the collapsed scoreboard opens the score sheet (it adds up); a second tap folds it
     tap(page, "scoreline")
     shows(page, "sheet-row-0", "Start: Ann +50, Bob +50, Cy +50, Dan +60")
@@ -361,14 +373,14 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
         tap(page, f"hand-{who.lower()}-type")  # typing, one tap away from the grid
         type_cards(page, f"Type {who}'s hand", cards)
         says(page, f"eval-{who.lower()}", f"{who}: Poker hand: {name}")
-    says(page, "eval-dan", "(JC 10C 7C 6C 3C)")
+    says(page, "eval-dan", "(J♣ 10♣ 7♣ 6♣ 3♣)")
     assert_words_people_use(page, "poker hands")
     stable_screenshot(page, "rummoli-poker-hands-phone")
     tap(page, "judge-poker")
     says(page, "poker-result-verdict", "Dan wins the Poker pot: 5 chips. Dan starts")
     tap(page, "hands-shown")  # the hands shown fold away under the verdict
-    says(page, "poker-result-hand-dan", "Dan: Flush, jack high (JC 10C 7C 6C 3C)")
-    says(page, "poker-result-hand-bob", "Bob: Three of a kind, 9s (9S 9C 9D 5S 2S)")
+    says(page, "poker-result-hand-dan", "Dan: Flush, jack high (J♣ 10♣ 7♣ 6♣ 3♣)")
+    says(page, "poker-result-hand-bob", "Bob: Three of a kind, 9s (9♠ 9♣ 9♦ 5♠ 2♠)")
     says(page, "poker-result-verdict", "Dan wins the Poker pot: 5 chips. Dan starts")
     sheet(page, (31, 37, 42, 48), (0, 4, 8, 8, 8, 8, 8, 4, 4))
     # the live log, card by card, the referee checking each
@@ -381,7 +393,7 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     says(page, "lay-verdict", "Lay. Dan may lay 3♣")
     assert_nothing_moved(before, settled_boxes(page), 2, "the first card of the live log")
     tap(page, "record-lay")
-    says(page, "laid-log", "3C by Dan")
+    says(page, "laid-log", "3♣ by Dan")
     lay(page, "Ann", "4c", "4♣")
     tap(page, "lay-by-bob")
     tap(page, "lay-card-9C")
@@ -402,9 +414,13 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     says(page, "round-2-how", "Impasse")
     assert_words_people_use(page, "impasse settlement")
     tap(page, "statement-tab-ann")
-    shows(page, "statement-ann-line-1", "Ann: impasse, 8 cards held -8, rule M5.7")
+    shows(
+        page,
+        "statement-ann-line-1",
+        "Ann: impasse, 8 cards held -8 (Impasse: nobody can play, rule M5.7)",
+    )
     tap(page, "statement-tab-cy")
-    shows(page, "statement-cy-line-1", "Cy: 10♠ pot +4, rule M5.6")
+    shows(page, "statement-cy-line-1", "Cy: 10♠ pot +4 (Collecting a pot, rule M5.6)")
     sheet(page, (23, 28, 37, 39), (0, 0, 8, 8, 8, 8, 8, 4, 39))
 
     # ---------------------------------------------------------------- round 3: Cy deals
@@ -433,10 +449,18 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     tap(page, "record-out")
     expect(page.get_by_test_id("settlement-3")).to_be_visible(timeout=WAIT)
     assert_words_people_use(page, "round 3 settlement")
-    shows(page, "statement-ann-line-2", "Ann: Rummoli pot +43, rule M6.1")
-    shows(page, "statement-ann-line-3", "Ann: cards owed +6 (Bob 3, Cy 1, Dan 2), rule A-M11")
+    shows(page, "statement-ann-line-2", "Ann: Rummoli pot +43 (Going out, rule M6.1)")
+    shows(
+        page,
+        "statement-ann-line-3",
+        "Ann: cards owed +6 (Bob 3, Cy 1, Dan 2) (Who gets the per-card chips, our ruling A-M11)",
+    )
     tap(page, "statement-tab-dan")
-    shows(page, "statement-dan-line-1", "Dan: A♦+K♦ pot +12, rule A-M8")
+    shows(
+        page,
+        "statement-dan-line-1",
+        "Dan: A♦+K♦ pot +12 (Winning the A♦ + K♦ pot, our ruling A-M8)",
+    )
     sheet(page, (67, 28, 27, 40), (0, 4, 0, 12, 12, 12, 0, 8, 0))
     shows(page, "deal", "Deal round 4: Dan deals")
 
@@ -457,7 +481,9 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     shows(page, "rank-ann", "2. Ann: 67 chips")
     shows(page, "rank-dan", "3. Dan: 40 chips")
     shows(page, "rank-cy", "4. Cy: 27 chips")
-    shows(page, "final-statement-bob-line-0", "Bob: final poker +48, rule M7.2")
+    shows(
+        page, "final-statement-bob-line-0", "Bob: final poker +48 (The final poker hand, rule M7.2)"
+    )
     assert_words_people_use(page, "standings")
     snap(browser, game_url, "standings", page, ready="result")
     assert unexpected_external(page) == []

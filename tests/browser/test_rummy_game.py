@@ -238,7 +238,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
         page,
         "log-verdict",
         "Not allowed. Q♥ K♥ A♥: the ace is low, so Q-K-A is not a run"
-        " (the house rule “Ace high or low” allows it) (rule R2.2)",
+        " (the house rule “Ace high or low” allows it) (Runs, rule R2.2)",
     )
     expect(page.get_by_test_id("log-verdict-rule").get_by_role("button")).to_be_attached()
     expect(page.get_by_test_id("log-record").get_by_role("button")).to_be_disabled()
@@ -252,7 +252,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
         page,
         "log-verdict",
         "Not allowed. Q♥ K♥ A♥: the ace is low, so Q-K-A is not a run"
-        " (the house rule “Ace high or low” allows it) (rule R2.2)",
+        " (the house rule “Ace high or low” allows it) (Runs, rule R2.2)",
     )
 
     tap(page, "log-clear")
@@ -261,7 +261,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     named(
         page,
         "log-verdict",
-        "Run: 24 penalty points out of the hand. 7♥ 8♥ 9♥ is a run of 3 cards (rule R2.2)",
+        "Run: 24 penalty points out of the hand. 7♥ 8♥ 9♥ is a run of 3 cards (Runs, rule R2.2)",
     )
     tap(page, "log-record")
     said(page, "meld-1", "Meld 1: Bob's run, 7♥ 8♥ 9♥")
@@ -282,7 +282,8 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     named(
         page,
         "log-verdict",
-        "Not allowed. J♠ onto 7♥ 8♥ 9♥: J♠ is not a heart; the run would break (rule R3.3)",
+        "Not allowed. J♠ onto 7♥ 8♥ 9♥: J♠ is not a heart; the run would break"
+        " (Lay off onto any meld, rule R3.3)",
     )
     tap(page, "log-clear")
     log_cards(page, ["10H"], "10♥")
@@ -291,7 +292,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
         page,
         "log-verdict",
         "Run: 10 penalty points out of the hand. 10♥ lays off onto 7♥ 8♥ 9♥, making a 4-card run"
-        " (rule R3.3)",
+        " (Lay off onto any meld, rule R3.3)",
     )
     painted_screenshot(page, "rummy-table-log-phone")
     tap(page, "log-record")
@@ -316,7 +317,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
         page,
         "hand-verdict",
         "Hand end: 29 penalty points. hand 1: Bob went out; this hand scores Ann 17, Bob 0, Cy 12"
-        " (rule R6.2)",
+        " (Penalty points, rule R6.2)",
     )
     rule_sheet_and_back(page, "hand-verdict-rule", "Rule R6.2 · Rummy")
     said(page, "rem-ann-chosen", "Ann's cards: K♠ 7♦")

@@ -408,7 +408,7 @@ def test_umtali_screens_sizes_and_dark(
         mode(page, "extend")
         settled_click(page, page.get_by_test_id("meld-bob-0"))
         typed(page, "extend", "extension card", "9S")
-        verdict(page, "play 8S first")
+        verdict(page, "play 8♠ first")
         stable_screenshot(page, f"umtali-extend-{name}")
         mode(page, "go_out")
         tap(page, "pair", "3D 3C")

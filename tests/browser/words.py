@@ -10,14 +10,19 @@
   ``2 point``;
 * a double full stop (``Refused..``);
 * a button named by a bare rule ID (``Rule U8.1``: a rule link shows the rule's
-  title, its ID small) or calling one of our rulings a rule (``rule A-U14``: it is
-  "our ruling A-U14").
+  title, its ID small) or any text calling one of our rulings a rule (``rule A-M11``,
+  a Rummoli statement line's label: it is "our ruling A-M11");
+* a card in letters (``5H 6H 7H``): cards are 5♥ 6♥ 7♥.
 
 ``house_rule_problems(text)`` is stricter, for a house rule's title and explanation
 (issue 18): also no source code or ruling number in brackets (``(A-U17)``,
 ``(U4.2 variant, PGC)``, ``(M5.6)``) -- a house rule says what it changes, in
 players' words -- and no card written in letters (``5H 6H 7H``; ``5♥ 6♥ 7♥``).  The referee's own
-prose on screen (reasons and notes) is held to the same: :func:`prose_problems`.
+prose on screen (reasons and notes) is held to the same: :func:`prose_problems` --
+no rule ID in brackets inside a sentence (``take the discard (U4.2) or end the hand``,
+``Hand 5 (tie-break, U2.4)``: the rule is linked beside it); a label may cite it as a
+link does (``(Sets, rule U5.1)``).  (The rulebook's own text cites rules: the
+whole-screen check does not look for IDs.)
 
 ``penalty_problems(texts)`` is for a game scored in penalty points (Rummy): a meld
 is never "worth" points there (``Run: 24 points``); its points come out of the hand.
@@ -54,6 +59,9 @@ _ID = r"(?:A-)?[URM]\d+(?:\.\d+)*"
 SOURCE_CODE = re.compile(rf"\((?:[^()]*[ ,])?{_ID}(?:-{_ID})?(?:[ ,][^()]*)?\)")
 #: a card in letters: 5H, 10S, QD, AC (not "10-point", not a rule ID)
 CARD_CODE = re.compile(r"(?<![\w.-])(?:10|[2-9AKQJ])[HSDC](?![\w.-])")
+#: a rule ID in brackets in a sentence, not cited as a rule link cites it ("(Sets, rule
+#: U5.1)", "(…, our ruling A-M11)" are labels' citations)
+PROSE_ID = re.compile(rf"\((?:[^()]*[ ,])?(?<!rule )(?<!ruling ){_ID}(?:-{_ID})?(?:[ ,][^()]*)?\)")
 
 #: a button that names a rule by its ID alone ("Rule U8.1", "Rule A-R14")
 BARE_RULE = re.compile(rf"^Rule {_ID}$")
@@ -100,8 +108,9 @@ def word_problems(texts: list[str]) -> list[str]:
     '1 points' in 'Ann: 1 points'
     """
     found: list[str] = []
+    patterns = (SNAKE_CASE, INTERNAL_ID, ONE_PLURAL, MANY_SINGULAR, DOUBLE_STOP)
     for text in texts:
-        for pattern in (SNAKE_CASE, INTERNAL_ID, ONE_PLURAL, MANY_SINGULAR, DOUBLE_STOP):
+        for pattern in (*patterns, RULING_AS_RULE, CARD_CODE):
             found.extend(f"{m.group(0)!r} in {text!r}" for m in pattern.finditer(text))
     return found
 
@@ -116,9 +125,11 @@ def house_rule_problems(text: str) -> list[str]:
     >>> house_rule_problems("a marriage of K♥ Q♥ scores 20")
     []
     """
-    found = word_problems([text])
-    for pattern in (SOURCE_CODE, CARD_CODE):
-        found.extend(f"{m.group(0)!r} in {text!r}" for m in pattern.finditer(text))
+    found = word_problems([text])  # (cards in letters, a rule ID in a sentence)
+    for m in SOURCE_CODE.finditer(text):  # and no citation in brackets at all
+        problem = f"{m.group(0)!r} in {text!r}"
+        if problem not in found:
+            found.append(problem)
     return found
 
 
@@ -131,7 +142,9 @@ def prose_problems(text: str) -> list[str]:
     >>> len(prose_problems('"QH KH AH": the ace is low (A-R3)'))  # (A-R3), QH, KH, AH
     4
     """
-    return house_rule_problems(text)
+    found = word_problems([text])
+    found.extend(f"{m.group(0)!r} in {text!r}" for m in PROSE_ID.finditer(text))
+    return found
 
 
 def link_problems(labels: list[str]) -> list[str]:

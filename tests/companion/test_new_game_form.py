@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from companion.components.kit.common import rule_words
 from companion.components.new_game_form import (
     NewGameForm,
     add_player,
@@ -119,7 +120,8 @@ def test_bad_chips_are_said_at_that_players_chips() -> None:
 def test_the_referees_refusal_is_shown_with_its_rule(refusal: RulesetError, where: str) -> None:
     problems, opening = check(_form(["Ann", "Bob"], dealer="Ann"), FakeRuleset(refuse=refusal))
     said = getattr(problems, where)
-    assert said == f"{refusal.reason} (rule {refusal.rule})"
+    assert said == f"{refusal.words} ({rule_words(refusal.rule or '')})"
+    assert said.endswith(f", rule {refusal.rule})")  # the rule's title, then its ID
     assert opening == []
 
 

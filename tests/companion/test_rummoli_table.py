@@ -128,7 +128,7 @@ def test_m2_4_hand_check_explains_the_pay_card() -> None:
         await t.tap("widow-dealer")
         await t.tap("widow-check-type")
         await t.type_cards("Type Ann's hand", "2c 5h jd")
-        assert "JD" in t.label("pay-card-verdict")
+        assert "J♦" in t.label("pay-card-verdict")
         assert "may not take the widow" in t.label("pay-card-verdict")
 
     play(scenario, [50, 50, 50, 60])
@@ -169,11 +169,11 @@ def test_m4_4_tied_poker_leaves_the_odd_chip_and_a_m8_two_layers_do_not_pay() ->
         assert stack(t, "Cy") == 43 + 4 + 6
         cy = statement_lines(t, "cy")
         assert cy == [
-            "Cy: ante -9, rule M1.3",
-            "Cy: poker bet -1, rule M4.2",
-            "Cy: Poker pot +3 (split 2 ways, 1 left in the pot), rule M4.4",
-            "Cy: Rummoli pot +4, rule M6.1",
-            "Cy: cards owed +6 (Dan 3, Ann 2, Bob 1), rule A-M11",
+            "Cy: ante -9 (The ante, rule M1.3)",
+            "Cy: poker bet -1 (Betting, rule M4.2)",
+            "Cy: Poker pot +3 (split 2 ways, 1 left in the pot) (Tied poker hands, rule M4.4)",
+            "Cy: Rummoli pot +4 (Going out, rule M6.1)",
+            f"Cy: cards owed +6 (Dan 3, Ann 2, Bob 1) ({section('A-M11').name}, our ruling A-M11)",  # type: ignore[union-attr]
         ]
         # every line links to the rule it cites
         assert [t.label(f"statement-cy-line-{i}-rule") for i in range(len(cy))] == [
@@ -197,7 +197,7 @@ def test_m5_live_log_checks_each_card_and_impasse_pays_the_centre() -> None:
         assert "the poker winner Bob starts" in t.label("lay-verdict")
         await t.tap("lay-by-bob")
         await t.tap("lay-card-KD")
-        assert t.label("lay-verdict") == "Lay. Bob may lay K♦ (rule M5.1)"
+        assert t.label("lay-verdict") == "Lay. Bob may lay K♦ (The opening card, rule M5.1)"
         await t.tap("record-lay")
         await t.tap("lay-by-cy")
         await t.tap("lay-card-AD")
@@ -353,7 +353,7 @@ def test_the_bar_counts_chips_not_points() -> None:
 
     async def scenario(t: Table) -> None:
         words = t.label("bar")
-        assert words == "Lay. Cy may lay 10♠ (rule M5.4) Note: Cy +4 (10♠ pot)."
+        assert words == "Lay. Cy may lay 10♠ (After an ace, rule M5.4) Note: Cy +4 (10♠ pot)."
         assert "point" not in words
 
     render_headless(Root, scenario=scenario, screen=Table)

@@ -270,7 +270,7 @@ def test_a_r14_more_cards_than_dealt_is_refused_in_the_bar() -> None:
         await sc.click("rem-ann-card-8S")  # an eighth card: more than Ann was dealt
         problem = sc.label("hand-verdict")
         assert problem.startswith("Not allowed. hand end: Ann cannot hold 8 cards")
-        assert problem.endswith("(rule A-R14)")
+        assert problem.endswith(", our ruling A-R14)")
         assert sc.semantics("confirm-hand").content.disabled
         await sc.click("rem-ann-back")  # take the last card back
         assert "This hand: Ann 28 · Bob 3 · Cy 0" in sc.label("hand-preview")
@@ -289,7 +289,7 @@ def test_r2_2_component_table_log_refuses_and_lays_off() -> None:
         for card in ("QH", "KH", "AH"):
             await sc.click(f"log-card-{card}")
         verdict = sc.label("log-verdict")
-        assert verdict.startswith("Not allowed. ") and verdict.endswith("(rule R2.2)")
+        assert verdict.startswith("Not allowed. ") and verdict.endswith(", rule R2.2)")
         assert sc.semantics("log-record").content.disabled  # the referee says no: greyed
         assert summary(game).detail.table == ()
         await sc.click("log-clear")
@@ -306,7 +306,7 @@ def test_r2_2_component_table_log_refuses_and_lays_off() -> None:
         await sc.click("log-card-10H")
         # the referee refuses a new meld of one card, so the lay-off is the way it takes
         assert sc.semantics("log-target-1").selected
-        assert sc.label("log-verdict").endswith("(rule R3.3)")
+        assert sc.label("log-verdict").endswith(", rule R3.3)")
         await sc.click("log-record")
         assert list(summary(game).detail.table[0].cards) == ["7H", "8H", "9H", "10H"]
         assert game.error is None

@@ -106,3 +106,33 @@ def test_an_undo_saved_unseen_is_said_as_an_undo() -> None:
     shown = phone.reconnect()
     assert shown.offline.startswith("You were offline for"), shown.offline
     assert "Your undo of Cy add was saved. Nothing else changed meanwhile." in shown.offline
+
+
+@pytest.mark.usefixtures("tally")
+def test_a_tap_lost_in_a_short_drop_with_nothing_else_changed_is_said_not_taken() -> None:
+    """A drop of a second, nobody else playing: the tap went into the dead connection
+    (or to the new session, which has no control of its id).  It was not announced
+    when the drop was under 10 s and nothing else changed; it is said like any other."""
+    phone = Phone()
+    phone.services.went_offline()  # the Wi-Fi blinks as Ann taps: the tap is never heard
+
+    shown = phone.reconnect()  # back at once
+    assert shown.offline.startswith("You were offline for 0 s."), shown.offline
+    assert "Nothing from this device was recorded" in shown.offline
+    assert "a tap made as the connection dropped did not count" in shown.offline
+    assert "Nothing changed meanwhile." in shown.offline
+    assert phone.repo.get_game(phone.gid).actions == []
+
+
+@pytest.mark.usefixtures("tally")
+def test_an_entry_saved_in_a_short_drop_is_said_saved() -> None:
+    """The other answer to the same short drop: the tap reached the table, its redraw
+    did not reach the phone."""
+    phone = Phone()
+    assert phone.screen.add(_add("Ann", 2)) is None  # saved; its redraw never arrives
+    phone.services.went_offline()
+
+    shown = phone.reconnect()
+    assert "Your last entry, Ann add, was saved. Nothing else changed meanwhile." in (
+        shown.offline
+    ), shown.offline

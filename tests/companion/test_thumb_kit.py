@@ -215,7 +215,7 @@ def test_bar_primary_is_live_only_when_allowed_and_a_press_records() -> None:
     ok = Verdict(legal=True, kind="sequence", points=3, rule="U5.2", reason="5H 6H 7H")
 
     async def scenario(sc: Screen) -> None:
-        assert sc.label("verdict") == "Sequence: 3 points. 5H 6H 7H (rule U5.2)"
+        assert sc.label("verdict") == "Sequence: 3 points. 5♥ 6♥ 7♥ (Sequences (runs), rule U5.2)"
         await sc.click("add")
         assert presses == ["x"] and len(session.actions) == 2
         await sc.click("undo")
@@ -245,7 +245,7 @@ def test_bar_shows_a_refusal_in_the_same_slot_until_dismissed() -> None:
 
     async def scenario(sc: Screen) -> None:
         label = sc.label("verdict")
-        assert label.startswith("Refused: ") and label.endswith("(rule U5.1)")
+        assert label.startswith("Refused: ") and label.endswith("(Sets, rule U5.1)")
         slot = sc.semantics("verdict").content
         assert slot.height == VERDICT_HEIGHT
         await sc.click("verdict-dismiss")
@@ -283,10 +283,10 @@ def test_verdict_label_words_notes_and_plurals() -> None:
     v = Verdict(
         legal=True, kind="lay_off", points=1, rule="R7.joker_swap", reason="ok", notes=("n",)
     )
-    assert verdict_label(v) == "Lay off: 1 point. ok (rule R7) Note: n."
+    assert verdict_label(v) == "Lay off: 1 point. ok (Swapping out a joker, rule R7) Note: n."
     assert (
         verdict_label(Verdict(legal=False, rule="U5.1", reason="no"))
-        == "Not allowed. no (rule U5.1)"
+        == "Not allowed. no (Sets, rule U5.1)"
     )
 
 

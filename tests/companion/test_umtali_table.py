@@ -51,7 +51,7 @@ def test_u5_1_verdict_line_names_the_rule() -> None:
     v = Verdict(legal=False, rule="U5.1", reason='"JH JD JS": jacks never form a set')
     line = verdict_line(v)
     assert isinstance(line, ft.Semantics)
-    assert line.label == 'Not allowed. "JH JD JS": jacks never form a set (rule U5.1)'
+    assert line.label == "Not allowed. J♥ J♦ J♠: jacks never form a set (Sets, rule U5.1)"
     ok = verdict_line(Verdict(legal=True, kind="marriage", points=20, rule="U5.3", reason="x"))
     assert isinstance(ok, ft.Semantics) and str(ok.label).startswith("Marriage: 20 points.")
 
@@ -126,7 +126,7 @@ def test_u5_1_illegal_meld_refused_live_then_u6_2_extension_on_opponent_side() -
     async def scenario(sc: Screen) -> None:
         assert sc.label("scoreline").startswith("Ann 0 · Bob 0. Hand 1 of 4 · Bob to play.")
         await sc.tap_cards("meld", "JH JD JS")
-        assert str(sc.sem("verdict").label).endswith("(rule U5.1)")
+        assert str(sc.sem("verdict").label).endswith("(Sets, rule U5.1)")
         assert sc.sem("add-meld").content.disabled
         await sc.click("meld-clear")
         await sc.tap_cards("meld", "5H 6H 7H")
@@ -163,7 +163,7 @@ def test_u5_2_a_meld_still_being_picked_is_neutral_not_refused() -> None:
         assert str(sc.sem("verdict").label).startswith("Keep picking. ")
         await sc.tap_cards("meld", "6H")
         label = str(sc.sem("verdict").label)
-        assert label.startswith("Keep picking. ") and "4H or 7H" in label, label
+        assert label.startswith("Keep picking. ") and "4♥ or 7♥" in label, label
         assert sc.sem("add-meld").content.disabled
         await sc.tap_cards("meld", "9C")  # no card mends 5H 6H 9C: refused
         assert str(sc.sem("verdict").label).startswith("Not allowed. ")
@@ -215,7 +215,10 @@ def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
         await sc.click("add-leftovers")
         # Ann: 20 + 1 = 21; Bob: 3 + 2 + 1 + 5 = 11
         assert game.summary.to_json()["hands"][0]["scores"] == {"Ann": 21, "Bob": 11}
-        assert sc.label("next-hand") == "Hand 2 of 4: Bob deals (the deal alternates). (rule U2.3)"
+        assert (
+            sc.label("next-hand")
+            == "Hand 2 of 4: Bob deals (the deal alternates). (Who deals next, rule U2.3)"
+        )
         # edit hand 1: KD was not a leftover after all -> Bob 3 + 2 + 1 = 6
         await sc.click("edit-hand-1")
         await sc.click("fix-leftovers-card-KD")
@@ -259,7 +262,7 @@ def test_u7_2_private_hand_checks_no_breaking_and_suggests_best_line() -> None:
         await sc.click("meld-bob-0")
         await sc.tap_cards("extend", "8H")
         label = str(sc.sem("verdict").label)
-        assert label.startswith("Not allowed.") and label.endswith("(rule U7.2)")
+        assert label.startswith("Not allowed.") and label.endswith(", rule U7.2)")
         assert "Checked against Ann's private hand (4 cards)." in sc.texts()
         # Bob acting: Ann's hand is not his, so nothing is checked against it
         await sc.click("acting-bob")

@@ -207,6 +207,8 @@ def test_a_rummy_meld_is_not_worth_points_under_penalty_scoring() -> None:
         ("Refused: J♥ J♦ J♠: jacks never form a set (Sets, rule U5.1)", False),
         ("Hand 5 (tie-break)", False),
         ("the A♦+K♦ pot", False),
+        ("Rule A-M9 · Rummoli", True),  # a ruling's sheet, headed as a rule
+        ("Our ruling A-M9 · Rummoli", False),
     ],
 )
 def test_screen_words_catch_rulings_ids_in_sentences_and_cards_in_letters(
@@ -214,7 +216,7 @@ def test_screen_words_catch_rulings_ids_in_sentences_and_cards_in_letters(
 ) -> None:
     """What the old screens said: a statement line's label "rule A-M11", a rule ID in
     a refusal or heading, cards in letters (every Umtali verdict, the poker hands)."""
-    assert bool(word_problems([text])) is caught, word_problems([text])
+    assert bool(prose_problems(text)) is caught, prose_problems(text)
 
 
 def _labels(control: object) -> list[str]:
@@ -246,8 +248,8 @@ def test_a_rummoli_statement_line_cites_a_ruling_as_ours() -> None:
     assert lines[1].endswith("our ruling A-M11)") and "The ante, rule M1.3" in lines[0]
 
 
-def _bad(action: dict[str, object], rng: random.Random) -> dict[str, object]:
-    """The action with a card or a player changed: mostly refused, as a slip would be."""
+def _slip(action: dict[str, object], rng: random.Random) -> dict[str, object]:
+    """The action with a card changed: mostly refused, as a slip at the table would be."""
     out = dict(action)
     for key, value in action.items():
         if key == "card":
@@ -260,40 +262,43 @@ def _bad(action: dict[str, object], rng: random.Random) -> dict[str, object]:
 @pytest.mark.parametrize("game", ["umtali", "rummoli"])
 def test_every_referee_text_of_played_games_is_in_players_words(game: str) -> None:
     """Real games (the simulators) pushed entry by entry: the verdict on each entry and
-    on a slip of it (a card changed), and what the summary says, as a screen shows
-    them (``said``, ``said_notes``, ``words``): no rule ID in a sentence, no card in
-    letters.  The referee's own ``reason`` (what ``companion check`` prints) still
-    writes "5H" -- the check catches it, so it is not vacuous."""
+    on a slip of it (a card changed), and the summary's words, as a screen shows them
+    (``said``, ``said_notes``): no rule ID in a sentence, no card in letters.  The
+    referee's own ``reason`` (what ``companion check`` prints) still writes "5H" --
+    the check catches that, so it is not vacuous."""
     simulate = importlib.import_module(f"rulesets.{game}.simulate")
     rng = random.Random(7)
     shown: list[str] = []
     raw: list[str] = []
     for seed in (1, 2):
         record = simulate.random_record(seed)
-        ruleset = load_ruleset(game)
-        live = ruleset.new_game(record.players, record.rules)
-        for action in record.actions[:120]:
-            for v in (live.judge(action), live.judge(_bad(action, rng))):
+        live = load_ruleset(game).new_game(record.players, record.rules)
+        for action in record.actions[:150]:
+            for v in (live.judge(action), live.judge(_slip(action, rng))):
                 shown += [v.said, *v.said_notes]
                 raw.append(v.reason)
             live.push(action)
         detail = live.summary().detail.model_dump(mode="json")
         shown += [t for t in detail.values() if isinstance(t, str)]
-    problems = [p for t in shown for p in word_problems([t])]
+    problems = [p for t in shown for p in prose_problems(t)]
     assert problems == [], problems[:10]
     assert [p for t in raw for p in word_problems([t])], "the check saw no card in letters"
 
 
 def test_an_error_names_its_rule_and_shows_players_words() -> None:
-    """An error's message names the rule (a contract); its ``words`` do not."""
+    """An error's message names the rule (a contract, what ``check`` prints); its
+    ``words``, what a screen shows beside the rule's link, do not."""
+    from rulesets.cards import parse_card
     from rulesets.errors import IllegalActionError
-    from rulesets.umtali import Draw, StartHand, UmtaliGame
+    from rulesets.umtali.house_rules import UmtaliRules
+    from rulesets.umtali.melds import compulsory_discard
 
-    game = UmtaliGame(("Ann", "Bob"), None)
-    game.push(StartHand(dealer="Ann"))
     with pytest.raises(IllegalActionError) as caught:
-        game._state.stock_left = 0  # an empty stock
-        game.push(Draw(player="Bob"))
+        compulsory_discard(parse_card("JH"), (), (), UmtaliRules(compulsory_melding=True), "JH")
     exc = caught.value
-    assert "(U4.2)" in str(exc) and str(exc).endswith("(U4.6)")
-    assert exc.rule == "U4.6" and word_problems([exc.words]) == [], exc.words
+    assert (
+        str(exc)
+        == "JH: JH can go down alone, as every jack can (U5.4); melding is compulsory (U4.4)"
+    )
+    assert exc.rule == "U4.4" and word_problems([exc.words]) == [], exc.words
+    assert exc.words == "J♥: J♥ can go down alone, as every jack can; melding is compulsory"

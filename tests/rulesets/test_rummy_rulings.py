@@ -726,11 +726,11 @@ def test_r3_3_suggest_lays_off_onto_a_set_and_says_onto_which_meld() -> None:
     a = advise(parse_cards("10C 2D"), table=table, owners=("Ann", "Bob"))
     assert a.points == 2 and a.left == ("2D",)
     assert a.plays[0].reason == "lay off 10♣ onto meld 2 (Bob's set)"
-    assert a.can_go_out and a.notes == ("discard 2D to go out (R4.1)",)
+    assert a.can_go_out and a.notes == ("discard 2D to go out",)
     a = advise(parse_cards("7S 8S 9S 2D"), RummyRules(must_discard_to_go_out=True))
     assert a.notes == ("discard 2D to go out (the house rule “Discard to go out”)",)
     assert advise(parse_cards("7S 8S 9S")).notes == (
-        "the last card goes down: the hand ends at once (R4.1)",
+        "the last card goes down: the hand ends at once",
     )
 
 

@@ -159,7 +159,7 @@ def test_switches_fifth_hand_on_tie_meets_winner_deals() -> None:
     assert g.dealer == "Bob"
     g.push(EndHandEmptyStock())  # four hands, 3-3
     assert not g.finished and g.totals == {"Ann": 3, "Bob": 3}
-    assert g.summary().detail.hand_label == "Hand 5 (tie-break, U2.4)"
+    assert g.summary().detail.hand_label == "Hand 5 (tie-break)"
     g.push(StartHand())  # hand 4 was 0-0: the deal alternates into the tie-break
     assert g.dealer == "Ann" and g.summary().detail.hands_in_game == 5
     g.push(Meld(player="Bob", cards=("KH", "QH")))

@@ -404,15 +404,17 @@ def CompactPicker(
         text = typed.current or ""
         try:
             cards = list(parse_cards(text))
-        except RulesetError as exc:
-            set_problem(str(exc))
+        except RulesetError as exc:  # in players' words (the rule ID not in the sentence)
+            set_problem(exc.words)
             return
         if not jokers and any(c.is_joker for c in cards):
             set_problem(f'"{text}": jokers are not in play in this game')
             return
         blocked = [c for c in cards if c in unavailable]
         if blocked:
-            set_problem(f'"{text}": {format_cards(blocked)} already on the table or used')
+            set_problem(
+                f'"{text}": {format_cards(blocked, symbols=True)} already on the table or used'
+            )
             return
         if max_cards is not None and len(cards) > max_cards:
             set_problem(f'"{text}": at most {max_cards} cards here')

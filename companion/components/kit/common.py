@@ -31,6 +31,7 @@ __all__ = [
     "kind_words",
     "readable",
     "rule_link",
+    "rule_words",
     "said",
     "tag",
     "thumb_board_screen",
@@ -57,6 +58,17 @@ def readable(controls: Sequence[ft.Control], *, spacing: int = 8) -> ft.Control:
     )
 
 
+def rule_words(rule: str) -> str:
+    """A rule as a rule link names it, for a label that cites it: its title, then
+    "rule U5.1" or, for one of our rulings, "our ruling A-M11" -- never "rule A-M11".
+
+    >>> rule_words("U5.1"), rule_words("A-M11")
+    ('Sets, rule U5.1', 'Who gets the per-card chips, our ruling A-M11')
+    """
+    sec = rulebook.section(rule)
+    return f"Rule {published_id(rule)}" if sec is None else f"{sec.name}, {sec.cited}"
+
+
 def rule_link(rule: str, ident: str | None = None) -> ft.Control:
     """The link to a rule every verdict, refusal and ledger line carries: the rule's
     title in players' words, with its ID small beside it ("Sets U5.1"), never a bare
@@ -68,9 +80,10 @@ def rule_link(rule: str, ident: str | None = None) -> ft.Control:
     ident = ident or f"rule-{slug(rule)}"
     sec = rulebook.section(rule)
     if sec is None:  # not in the rulebook: its ID is all there is to show
-        title, small, label = f"Rule {published_id(rule)}", "", f"Rule {published_id(rule)}"
+        title, small = f"Rule {published_id(rule)}", ""
     else:
-        title, small, label = sec.title, sec.shown_id, f"{sec.name}, {sec.cited}"
+        title, small = sec.title, sec.shown_id
+    label = rule_words(rule)
     words = ft.Text(
         spans=[
             ft.TextSpan(title),
@@ -208,13 +221,13 @@ def verdict_line(
             [icon, ft.Text(head, weight=ft.FontWeight.BOLD, color=color, expand=True)],
             vertical_alignment=ft.CrossAxisAlignment.CENTER,
         ),
-        ft.Text(v.reason, color=color),
+        ft.Text(v.said, color=color),
     ]
-    for note in v.notes:
+    for note in v.said_notes:
         lines.append(ft.Text(note, size=12, italic=True, color=color))
     if v.rule:
         lines.append(rule_link(v.rule, f"{ident}-rule"))
-    label = f"{head}. {v.reason}" + (f" (rule {v.rule})" if v.rule else "")
+    label = f"{head}. {v.said}" + (f" ({rule_words(v.rule)})" if v.rule else "")
     return ft.Semantics(
         content=ft.Container(
             content=ft.Column(lines, spacing=4), bgcolor=bg, border_radius=8, padding=8

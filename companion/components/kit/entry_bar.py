@@ -23,10 +23,9 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.kit.common import kind_words, rule_link
+from companion.components.kit.common import kind_words, rule_link, rule_words
 from companion.components.kit.phone import tick
 from companion.components.kit.ui import icon_button
-from companion.rulebook import published_id
 from companion.services import Services, ServicesContext
 from companion.session import GameSession, Refusal
 from rulesets.protocol import Units, Verdict
@@ -89,9 +88,9 @@ def verdict_label(v: Verdict, units: Units = Units.POINTS) -> str:
             head += f": {units.meld(v.points) if v.cards else units.of(v.points)}"
     else:  # a meld still being picked is not refused yet: it needs more cards
         head = "Keep picking" if v.incomplete else "Not allowed"
-    label = f"{head}. {v.reason}" + (f" (rule {published_id(v.rule)})" if v.rule else "")
+    label = f"{head}. {v.said}" + (f" ({rule_words(v.rule)})" if v.rule else "")
     if v.notes:
-        label += " Note: " + "; ".join(v.notes) + "."
+        label += " Note: " + "; ".join(v.said_notes) + "."
     return label
 
 
@@ -140,16 +139,16 @@ def verdict_slot(
     if refusal is not None:
         head, reason, rule = "Refused", refusal.message, refusal.rule
         label = f"Refused: {refusal.message}" + (
-            f" (rule {published_id(refusal.rule)})" if refusal.rule else ""
+            f" ({rule_words(refusal.rule)})" if refusal.rule else ""
         )
         fg, bg = ft.Colors.ON_ERROR_CONTAINER, ft.Colors.ERROR_CONTAINER
         icon = ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR, size=20)
     elif verdict is not None:
         head, reason, rule, notes = (
             _head(verdict, units),
-            verdict.reason,
+            verdict.said,
             verdict.rule,
-            list(verdict.notes),
+            list(verdict.said_notes),
         )
         label = verdict_label(verdict, units)
         if verdict.legal:
@@ -163,7 +162,7 @@ def verdict_slot(
             icon = ft.Icon(ft.Icons.BLOCK, color=ft.Colors.ERROR, size=20)
     else:
         head, reason = "", hint
-        label = hint + (f" (rule {published_id(hint_rule)})" if hint_rule else "")
+        label = hint + (f" ({rule_words(hint_rule)})" if hint_rule else "")
         fg, bg = ft.Colors.ON_SURFACE_VARIANT, None
         icon = ft.Icon(ft.Icons.TOUCH_APP, color=ft.Colors.ON_SURFACE_VARIANT, size=20)
     # one plain string: Flet drops the ellipsis of a text made of styled spans, and a

@@ -23,8 +23,13 @@ def switch_title(game: str, name: str) -> str:
 
 
 def rule_heading(sec: rulebook.Section) -> str:
-    """``"Rule U5.3 · Umtali"``: the published rule ID and its game."""
-    return f"Rule {sec.shown_id} · {sec.game_title}"
+    """``"Rule U5.3 · Umtali"``: the published rule ID and its game; one of our rulings
+    is called what it is, ``"Our ruling A-M9 · Rummoli"`` (never "Rule A-M9").
+
+    >>> rule_heading(rulebook.section("U5.3")), rule_heading(rulebook.section("A-M9"))
+    ('Rule U5.3 · Umtali', 'Our ruling A-M9 · Rummoli')
+    """
+    return f"{sec.kind.capitalize()} {sec.shown_id} · {sec.game_title}"
 
 
 def rule_body(sec: rulebook.Section) -> list[ft.Control]:

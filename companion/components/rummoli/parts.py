@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 import flet as ft
 
-from companion.components.kit.common import rule_link, said
+from companion.components.kit.common import rule_link, rule_words, said
 from companion.components.kit.entry_bar import EntryBar, Primary
 from companion.components.kit.thumb_screen import thumb_screen
 from companion.components.kit.ui import labelled, one_line, slug
@@ -24,7 +24,7 @@ from companion.session import GameSession
 from rulesets.protocol import LedgerEntry, Verdict
 from rulesets.rummoli import FinalResult, Phase, PokerResult, RummoliSummary
 from rulesets.rummoli.notes import Note
-from rulesets.words import names_and, plural
+from rulesets.words import card_words, names_and, plural
 
 __all__ = [
     "ROW",
@@ -245,7 +245,9 @@ def _entry_row(name: str, e: LedgerEntry, ident: str) -> ft.Control:
     words = f"{e.label or e.kind} {e.amount:+d}{detail}"
     return ft.Row(
         [
-            said(ft.Text(words, size=14), f"{name}: {words}, rule {e.rule}", ident, expand=3),
+            said(
+                ft.Text(words, size=14), f"{name}: {words} ({rule_words(e.rule)})", ident, expand=3
+            ),
             _link_room(rule_link(e.rule, f"{ident}-rule")),
         ],
         spacing=2,
@@ -298,7 +300,7 @@ def poker_result(
             spacing=2,
             tight=True,
         )
-        out.append(said(column, f"{words} ({' '.join(h.best)})", f"{ident}-hand-{slug(name)}"))
+        out.append(said(column, f"{words} ({card_words(h.best)})", f"{ident}-hand-{slug(name)}"))
     out.append(explain(result.words, result.rule, f"{ident}-verdict"))
     return out
 

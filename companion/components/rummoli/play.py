@@ -56,6 +56,7 @@ from rulesets.rummoli import (
     RummoliSummary,
 )
 from rulesets.rummoli.notes import Note
+from rulesets.words import card_words
 
 #: the kit's compact picker, with a ``key`` (Flet components take one)
 Picker: Any = CompactPicker
@@ -437,7 +438,11 @@ def _laid_log(laid: tuple[tuple[str, str], ...]) -> ft.Control:
     earlier = len(laid) - LOG_CARDS
     if earlier > 0:
         cells.insert(0, ft.Text(f"+{earlier}", size=12, italic=True))
-    words = "Laid: " + ", ".join(f"{c} by {w}" for w, c in laid) if laid else "Nothing laid yet"
+    words = (
+        "Laid: " + ", ".join(f"{card_words(c)} by {w}" for w, c in laid)
+        if laid
+        else "Nothing laid yet"
+    )
     return said(
         ft.Container(
             ft.Row(cells, spacing=3, vertical_alignment=ft.CrossAxisAlignment.END),

@@ -269,7 +269,7 @@ def _evaluation(session: GameSession, who: str, cards: list[Card]) -> list[ft.Co
     best = next((v for v in advice.plays if v.kind == "poker"), None)
     if best is None:
         return []
-    words = f"{who}: {best.reason}"
+    words = f"{who}: {best.said}"
     text = ft.Text(
         words,
         size=14,

@@ -247,7 +247,7 @@ def _hand_verdict(session: GameSession, cards: list[Card]) -> list[ft.Control]:
         ft.Row(
             [
                 ft.Icon(icon, color=color),
-                said(ft.Text(v.reason, color=color), v.reason, "pay-card-verdict", expand=True),
+                said(ft.Text(v.said, color=color), v.said, "pay-card-verdict", expand=True),
                 rule_link(v.rule),
             ],
             vertical_alignment=ft.CrossAxisAlignment.CENTER,

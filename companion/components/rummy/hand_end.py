@@ -659,7 +659,7 @@ def _save(
     try:
         record = corrected(session, index, action)
     except RulesetError as exc:
-        return Refusal(exc.reason, exc.rule)
+        return Refusal(exc.words, exc.rule)
     return session.replace(record)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import flet as ft
 
-from companion.components.kit.common import rule_link, said, tag
+from companion.components.kit.common import rule_link, rule_words, said, tag
 from companion.components.kit.ui import slug
 from companion.components.rummy.entry import cards_of
 from companion.session import Refusal
@@ -45,7 +45,7 @@ def refusal_note(refusal: Refusal | None, ident: str) -> list[ft.Control]:
                 ],
                 vertical_alignment=ft.CrossAxisAlignment.START,
             ),
-            text + (f" (rule {refusal.rule})" if refusal.rule else ""),
+            text + (f" ({rule_words(refusal.rule)})" if refusal.rule else ""),
             ident,
         )
     ]

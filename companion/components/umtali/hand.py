@@ -49,7 +49,7 @@ def suggest_for(
     try:
         return game.suggest(ui.acting(summary), private), None
     except RulesetError as exc:
-        return None, Verdict(legal=False, rule=exc.rule or "U", reason=exc.reason)
+        return None, Verdict(legal=False, rule=exc.rule or "U", reason=exc.reason, words=exc.words)
 
 
 def _lines(sug: Suggestion) -> list[ft.Control]:
