@@ -42,7 +42,9 @@ settlement and the earlier rounds are on the screen), another actor's entries
 through the hub; prints the host's CPU per update per phone for each N (issue 20:
 ≤ 10 ms, and at N=7 ≤ 1.3x N=1) and the controls each phone built per update (Flet
 1.0.5 spends ~0.1 ms of CPU per control built and compared, the floor of a screen
-that must change: a deal changes all nine pots and eight stacks).
+that must change: a deal changes all nine pots and eight stacks).  The collector is
+set as the web server sets it (``companion.serve.tune_gc``); ``--gc-defaults``
+leaves CPython's settings.
 """
 
 from __future__ import annotations
@@ -438,7 +440,7 @@ def per_phone_cost(game: str, phones: int, updates: int) -> tuple[float, float, 
     return result
 
 
-def headless(phone_counts: list[int], updates: int) -> int:
+def headless(phone_counts: list[int], updates: int, *, gc_defaults: bool = False) -> int:
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"host CPU per update per phone, headless sessions, {updates} updates, load {load}:")
     failures = []
@@ -446,6 +448,10 @@ def headless(phone_counts: list[int], updates: int) -> int:
         # untimed: the first screens of a game import and fill caches (Umtali's N=1 was
         # 1.5-2x its N=3 for that alone, which made the N=7 / N=1 ratio meaningless)
         per_phone_cost(game, 1, 4)
+        if not gc_defaults:  # the collector as the web server sets it once the app is imported
+            from companion.serve import tune_gc
+
+            tune_gc()
         figures = {n: per_phone_cost(game, n, updates) for n in phone_counts}
         cells = "  ".join(
             f"N={n}: {cpu:5.1f} ms/phone ({wall:6.1f} ms wall/update, {built:4.0f} controls)"
@@ -556,10 +562,15 @@ def main() -> int:
         "--headless-phones",
         help="e.g. 1,3,7: only the host's CPU per phone, headless sessions, no browser",
     )
+    ap.add_argument(
+        "--gc-defaults",
+        action="store_true",
+        help="headless: CPython's collector settings, not the web server's (companion.serve)",
+    )
     args = ap.parse_args()
     if args.headless_phones:
         counts = [int(n) for n in args.headless_phones.split(",")]
-        return headless(counts, 2 * args.rounds)
+        return headless(counts, 2 * args.rounds, gc_defaults=args.gc_defaults)
     counts = [int(n) for n in args.phones.split(",")]
     games = ["umtali", "rummoli"] if args.game == "both" else [args.game]
     runs: list[dict[str, Any]] = []

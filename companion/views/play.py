@@ -361,19 +361,21 @@ def PlayView() -> ft.View:
 
     meta = session.meta
     table = table_component(meta.game)
-    title: ft.Control = ft.Text(
-        f"{meta.game.title()}: {' · '.join(meta.players)}",
-        size=16,
-        max_lines=1,
-        overflow=ft.TextOverflow.ELLIPSIS,
-    )
     # a one-thumb table fills the screen itself: its board scrolls, its entry and its
     # bar (verdict, refusal, Undo, action) stay put -- the frame must not scroll it;
     # its collapsed scoreboard takes the title slot (a tap opens the score sheet)
     full = is_full_screen(table)
     words = scoreline_of(table)
-    if words is not None:
-        title = scoreline_title(words(session.summary), scoreboard)
+    title: ft.Control = (
+        scoreline_title(words(session.summary), scoreboard)
+        if words is not None
+        else ft.Text(
+            f"{meta.game.title()}: {' · '.join(meta.players)}",
+            size=16,
+            max_lines=1,
+            overflow=ft.TextOverflow.ELLIPSIS,
+        )
+    )
     body: list[ft.BaseControl] = []
     actions: list[ft.Control] = []
     if full:  # the seat in the app bar, the notes on the table's own scrolling board

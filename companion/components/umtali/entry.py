@@ -468,10 +468,12 @@ def _modes(e: _Entry) -> ft.Control:
 @dataclass(frozen=True)
 class _Choose:
     """The grid's change handler for one list of the entry: equal from render to render
-    while it fills the same list for the same player (the picker is memoized)."""
+    while it fills the same list (and, for a private hand, for the same player): the
+    picker is memoized, so the turn passing redraws it only in "My hand"."""
 
     taps: Taps
     field: str
+    #: whose private hand the grid fills ("" for every other list: no owner to set)
     owner: str
 
     def __call__(self, cards: list[Card]) -> None:
@@ -482,7 +484,7 @@ def _picker(e: _Entry, pick: _Pick) -> Any:
     chosen: list[Card] = list(getattr(e.ui, pick.field))
     return Picker(
         chosen,
-        _Choose(e.table.taps, pick.field, e.who),
+        _Choose(e.table.taps, pick.field, e.who if pick.field == "hand" else ""),
         ident=pick.ident,
         key=f"picker-{pick.ident}",
         label=pick.label,
