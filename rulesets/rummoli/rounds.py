@@ -208,7 +208,7 @@ def _deal(s: State) -> None:
 
 
 def _hand_cards(cards: Sequence[Card], what: str) -> tuple[Card, ...]:
-    hand = distinct(tuple(cards))
+    hand = distinct(tuple(cards), rule="M1.1")
     if any(c.is_joker for c in hand):
         raise illegal(f'{what} "{format_cards(hand)}": Rummoli has no jokers', rule="M1.1")
     return hand

@@ -404,7 +404,7 @@ def card_of(card: Card, rules: RummyRules) -> Card:
 
 def cards_of(cards: tuple[Card, ...], rules: RummyRules) -> tuple[Card, ...]:
     """An action's cards: no repeats but jokers; jokers only with ``jokers`` (R1.1)."""
-    distinct(cards)
+    distinct(cards, rule="R1.1")
     if any(c.is_joker for c in cards) and not rules.jokers:
         raise IllegalActionError(
             f'"{format_cards(cards)}": no jokers in the standard game ({house_rule("jokers")})',

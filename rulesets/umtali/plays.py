@@ -74,7 +74,7 @@ def _no_breaking_in(
 
 def meld(s: State, p: int, a: Meld, hand: frozenset[Card] | None) -> Outcome:
     """A set, sequence, marriage or jack goes down on ``p``'s side (U5)."""
-    cards = distinct(a.cards)
+    cards = distinct(a.cards, rule="U1.1")
     head = f"{s.players[p]} melds {quote_cards(cards)}"
     kind = classify_meld(cards)
     fresh(s, cards, head)
@@ -194,7 +194,7 @@ def _discard_checks(s: State, card: Card, head: str) -> None:
 def go_out(s: State, p: int, a: GoOut, hand: frozenset[Card] | None) -> Outcome:
     """``p`` goes out (U8.1): the other player's final turn follows, or the hand ends."""
     who = s.players[p]
-    pair = distinct(a.pair)
+    pair = distinct(a.pair, rule="U1.1")
     head = f"{who} goes out" + (f" with pair {quote_cards(pair)}" if pair else "")
     notes = _out_pair(s, pair, hand, head)
     discard = a.discard
@@ -274,7 +274,7 @@ def _out_discard(
 
 
 def leftovers(s: State, p: int, a: Leftovers, hand: frozenset[Card] | None) -> Outcome:
-    cards = distinct(a.cards)
+    cards = distinct(a.cards, rule="U1.1")
     who = s.players[p]
     head = f"{who}'s leftovers {quote_cards(cards)}"
     if s.phase is not Phase.FINAL or s.went_out is None:

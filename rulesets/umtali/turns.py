@@ -165,7 +165,7 @@ def _no_first_draw(s: State, p: int, what: str) -> None:
 
 
 def take_discards(s: State, p: int, a: TakeDiscards, hand: frozenset[Card] | None) -> Outcome:
-    cards = distinct(a.cards)
+    cards = distinct(a.cards, rule="U1.1")
     who = s.players[p]
     head = f"{who} takes {quote_cards(cards)}"
     if s.drew and s.d1 is not None:

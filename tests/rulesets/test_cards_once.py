@@ -128,13 +128,31 @@ def test_an_action_from_cards_stores_the_same_json_as_from_text(
 
 def test_u1_1_a_doubled_card_is_kept_and_refused_when_judged() -> None:
     """A card picked twice is refused as before, when the action is judged, not when
-    it is built (an entry being picked may still be wrong)."""
+    it is built (an entry being picked may still be wrong), by the one-pack rule."""
     g = load_ruleset("umtali").new_game(["Ann", "Bob"], None)
     g.push(umtali.StartHand(dealer="Bob"))
     twice = umtali.Meld(player="Ann", cards=(Card.parse("5H"), Card.parse("5H")))
     assert twice.to_json()["cards"] == ["5H", "5H"]
     verdict = g.judge(twice)
-    assert not verdict.legal and "5H is listed twice" in verdict.reason
+    assert not verdict.legal and verdict.rule == "U1.1"
+    assert verdict.reason == '"5H 5H": 5H is listed twice'
+
+
+def test_r1_1_a_doubled_card_in_a_rummy_meld_is_refused_by_the_one_pack_rule() -> None:
+    g = _rummy_table()
+    verdict = g.judge({"type": "meld", "player": "Cy", "cards": ["7H", "8H", "7h"]})
+    assert not verdict.legal and verdict.rule == "R1.1"
+    assert verdict.reason == '"7H 8H 7H": 7H is listed twice'
+
+
+def test_m1_1_a_doubled_card_in_a_widow_hand_is_refused_by_the_one_pack_rule() -> None:
+    g = load_ruleset("rummoli").new_game(["Ann", "Bob", "Cy"], None)
+    for entry in ({"type": "start", "chips": [50, 50, 50]}, {"type": "deal"}):
+        g.push(entry)
+    hand = ["2C", "2C", *[f"{r}H" for r in range(2, 11)], "JH", "QH"]
+    verdict = g.judge({"type": "widow", "player": "Ann", "hand": hand})
+    assert not verdict.legal and verdict.rule == "M1.1", verdict
+    assert "2C is listed twice" in verdict.reason
 
 
 def test_u1_1_a_card_that_is_no_card_raises_the_card_error_where_it_is_read() -> None:
