@@ -239,11 +239,17 @@ def standard_deck(jokers: int = 0) -> tuple[Card, ...]:
 
 DECK: Final = standard_deck()
 
+#: every card by its text as a record stores it ("10H", "JK"): one look-up reads it
+_BY_TEXT: Final[dict[str, Card]] = {str(c): c for c in DECK} | {"JK": JOKER}
+
 
 def parse_card(text: str | Card) -> Card:
     """Read one card: ``"10H"``, ``"TH"``, ``"th"``, ``"10♥"``, ``"JK"``/``"🃏"``."""
     if isinstance(text, Card):
         return text
+    known = _BY_TEXT.get(text)
+    if known is not None:
+        return known
     raw = text
     token = text.translate(_INVISIBLE).strip()
     upper = token.upper()
@@ -326,6 +332,8 @@ def distinct(cards: tuple[Card, ...], *, rule: str | None = None) -> tuple[Card,
 
 def _twice(cards: tuple[Card, ...]) -> Card | None:
     """The first card (not a joker) met a second time in ``cards``."""
+    if len(set(cards)) == len(cards):
+        return None  # the common case, in one pass
     seen: set[Card] = set()
     for card in cards:
         if card in seen and not card.is_joker:

@@ -51,7 +51,7 @@ from pydantic import (
 from pydantic_core import PydanticKnownError
 
 from rulesets.cards import Card, parse_card, parse_cards
-from rulesets.errors import HouseRuleError, RecordError, RulesetError
+from rulesets.errors import CardParseError, HouseRuleError, RecordError, RulesetError
 from rulesets.switches import Switch
 
 __all__ = [
@@ -547,10 +547,18 @@ def _read_cards(value: object) -> tuple[Card, ...]:
         return value  # the edge's own Card values: nothing to read
     if not isinstance(value, tuple | list):
         raise PydanticKnownError("tuple_type")
+    cards: list[Card] = []
     for item in value:
-        if not isinstance(item, str | Card):
+        if isinstance(item, Card):
+            cards.append(item)
+        elif not isinstance(item, str):
             raise PydanticKnownError("string_type")
-    return parse_cards(value, allow_duplicates=True)
+        else:
+            try:
+                cards.append(parse_card(item))
+            except CardParseError:  # several cards in one text ("5H 6H"), or the card's error
+                cards.extend(parse_cards(item, allow_duplicates=True))
+    return tuple(cards)
 
 
 def _read_card(value: object) -> Card:
