@@ -35,6 +35,7 @@ __all__ = [
     "Color",
     "Rank",
     "Suit",
+    "distinct",
     "format_cards",
     "parse_card",
     "parse_cards",
@@ -238,11 +239,17 @@ def standard_deck(jokers: int = 0) -> tuple[Card, ...]:
 
 DECK: Final = standard_deck()
 
+#: every card by its text as a record stores it ("10H", "JK"): one look-up reads it
+_BY_TEXT: Final[dict[str, Card]] = {str(c): c for c in DECK} | {"JK": JOKER}
+
 
 def parse_card(text: str | Card) -> Card:
     """Read one card: ``"10H"``, ``"TH"``, ``"th"``, ``"10♥"``, ``"JK"``/``"🃏"``."""
     if isinstance(text, Card):
         return text
+    known = _BY_TEXT.get(text)
+    if known is not None:
+        return known
     raw = text
     token = text.translate(_INVISIBLE).strip()
     upper = token.upper()
@@ -300,14 +307,39 @@ def parse_cards(
     rulesets.errors.DuplicateCardError: "QH qh": QH is listed twice
     """
     cards = tuple(parse_card(t) for t in _tokens(text))
-    if not allow_duplicates:
-        seen: set[Card] = set()
-        for card in cards:
-            if card in seen and not card.is_joker:
-                shown = text if isinstance(text, str) else " ".join(str(t) for t in _tokens(text))
-                raise DuplicateCardError(f"{quote_input(shown)}: {card} is listed twice", rule=rule)
-            seen.add(card)
+    if not allow_duplicates and (twice := _twice(cards)) is not None:
+        shown = text if isinstance(text, str) else " ".join(str(t) for t in _tokens(text))
+        raise DuplicateCardError(f"{quote_input(shown)}: {twice} is listed twice", rule=rule)
     return cards
+
+
+def distinct(cards: tuple[Card, ...], *, rule: str | None = None) -> tuple[Card, ...]:
+    """``cards`` when none is in them twice (jokers may repeat: a pack can hold
+    several), else :class:`DuplicateCardError` naming ``rule``, the game's one-pack
+    rule, as :func:`parse_cards` does for text.
+
+    >>> distinct(parse_cards("5H 5H", allow_duplicates=True), rule="U1.1")
+    Traceback (most recent call last):
+    ...
+    rulesets.errors.DuplicateCardError: "5H 5H": 5H is listed twice (U1.1)
+    """
+    twice = _twice(cards)
+    if twice is not None:
+        shown = " ".join(map(str, cards))
+        raise DuplicateCardError(f"{quote_input(shown)}: {twice} is listed twice", rule=rule)
+    return cards
+
+
+def _twice(cards: tuple[Card, ...]) -> Card | None:
+    """The first card (not a joker) met a second time in ``cards``."""
+    if len(set(cards)) == len(cards):
+        return None  # the common case, in one pass
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen and not card.is_joker:
+            return card
+        seen.add(card)
+    return None
 
 
 def format_cards(cards: Iterable[Card], *, symbols: bool = False, sep: str = " ") -> str:

@@ -38,20 +38,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, ClassVar, Final, Protocol, Self, TypeVar, runtime_checkable
+from typing import Annotated, Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    ValidationError,
+)
+from pydantic_core import PydanticKnownError
 
 from rulesets.cards import Card, parse_card, parse_cards
-from rulesets.errors import HouseRuleError, RecordError, RulesetError
+from rulesets.errors import CardParseError, HouseRuleError, RecordError, RulesetError
 from rulesets.judgement import Judgement
 from rulesets.switches import Switch
-from rulesets.words import card_words, said
+from rulesets.words import said
 
 __all__ = [
     "RECORD_SCHEMA_VERSION",
     "Action",
     "Advice",
+    "Cards",
     "CheckerFacts",
     "Ending",
     "Game",
@@ -60,6 +69,7 @@ __all__ = [
     "HouseRulesBase",
     "LedgerEntry",
     "LedgerRow",
+    "OneCard",
     "Opening",
     "Ruleset",
     "ScoreReport",
@@ -68,6 +78,7 @@ __all__ = [
     "SummaryDetail",
     "Units",
     "Verdict",
+    "card_error",
     "ledger_rows",
     "parse_house_rules",
 ]
@@ -584,88 +595,105 @@ def parse_house_rules(model: type[HR], specs: Sequence[str] | str | None) -> HR:
 # --------------------------------------------------------------------------- records and actions
 
 
-#: where an action keeps the Card values of its card fields (beside the fields, not one of them)
-_VALUES: Final = "_card_values"
+def _read_cards(value: object) -> tuple[Card, ...]:
+    """A card list field's Card values from a record's text ("10H", "th", "10♥") or
+    Card values; a card listed twice is kept (the referee refuses it, by its rule)."""
+    if type(value) is tuple and all(type(c) is Card for c in value):
+        return value  # the edge's own Card values: nothing to read
+    if not isinstance(value, tuple | list):
+        raise PydanticKnownError("tuple_type")
+    cards: list[Card] = []
+    for item in value:
+        if isinstance(item, Card):
+            cards.append(item)
+        elif not isinstance(item, str):
+            raise PydanticKnownError("string_type")
+        else:
+            try:
+                cards.append(parse_card(item))
+            except CardParseError:  # several cards in one text ("5H 6H"), or the card's error
+                cards.extend(parse_cards(item, allow_duplicates=True))
+    return tuple(cards)
+
+
+def _read_card(value: object) -> Card:
+    """A one-card field's Card value from its text or a Card."""
+    if isinstance(value, Card):
+        return value
+    if not isinstance(value, str):
+        raise PydanticKnownError("string_type")
+    return parse_card(value)
+
+
+def _card_texts(cards: tuple[Card, ...]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+#: an action's list of cards: Card values, read from text once, stored as text ["5H", "6H"].
+Cards = Annotated[
+    tuple[Card, ...],
+    PlainValidator(_read_cards),
+    PlainSerializer(_card_texts, return_type=list[str]),
+]
+#: an action's one card: a Card value, read from text once, stored as text "5H".
+OneCard = Annotated[Card, PlainValidator(_read_card), PlainSerializer(str, return_type=str)]
+
+
+def card_error(exc: ValidationError) -> RulesetError | None:
+    """The card error (:class:`~rulesets.errors.CardParseError`) pydantic wrapped in
+    ``exc``, when a card that is no card is all that is wrong with an action."""
+    found: RulesetError | None = None
+    for error in exc.errors():
+        cause = error.get("ctx", {}).get("error")
+        if not isinstance(cause, RulesetError):
+            return None
+        found = found or cause
+    return found
 
 
 class Action(BaseModel):
     """Base of every game's recorded actions (each game's are a discriminated union
     on ``type``).  Frozen, JSON-able; ``to_json`` is what a record stores.
 
-    **Cards are read once, at the edge.**  A card field holds the card as text
-    (``"5H"``: what the record stores, byte for byte), and the action keeps its
-    Card values beside it: given by :meth:`of_cards` where the edge already has
-    Card values (a picker, the command line), else read from the text the first
-    time the referee asks (:meth:`_cards`), and kept for every later look (the
-    judge, the push, the report, the words).  A bad card raises when the referee
-    asks, as text read anywhere else would.
+    **Cards are read once, at the edge.**  A card field (:data:`Cards`,
+    :data:`OneCard`) holds Card values: given as values where the edge has them (a
+    picker, the command line), else read from the record's text when the action is
+    built.  ``to_json`` writes them back as the text a record stores ("5H", byte
+    for byte).  A card that is no card raises
+    :class:`~rulesets.errors.CardParseError` (a ``ValueError``) when the action is
+    built; a card listed twice is kept, for the referee to refuse by its rule.
 
     >>> from rulesets.umtali import Meld
-    >>> m = Meld.of_cards(player="Ann", cards=parse_cards("5♥ 6h 7H"))
-    >>> m.cards, m.card_values == parse_cards("5H 6H 7H"), m.to_json()["cards"]
-    (('5H', '6H', '7H'), True, ['5H', '6H', '7H'])
-    >>> m == Meld(player="Ann", cards=("5H", "6H", "7H"))
+    >>> m = Meld(player="Ann", cards=parse_cards("5♥ 6h 7H"))
+    >>> m.cards == parse_cards("5H 6H 7H"), m.to_json()["cards"]
+    (True, ['5H', '6H', '7H'])
+    >>> m == Meld(player="Ann", cards=("5H", "6♥", "7h"))
     True
+    >>> Meld(player="Ann", cards=("5H", "5X"))
+    Traceback (most recent call last):
+    ...
+    rulesets.errors.CardParseError: "5X": unknown suit 'X' (use S, H, D, C or ♠♥♦♣)
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     type: str
 
-    @classmethod
-    def of_cards(cls, **fields: Any) -> Self:
-        """This action from Card values: each field given a Card (or cards) holds
-        its text, and the action keeps the values, so nothing reads them again.
-
-        Cards listed twice are kept as text only: the referee refuses them as it
-        refuses them typed (the one-pack rule), when it judges the action.
-        """
-        texts: dict[str, Any] = {}
-        given: dict[str, tuple[Card, ...]] = {}
-        for name, value in fields.items():
-            if isinstance(value, Card):
-                texts[name], given[name] = str(value), (value,)
-            elif (
-                isinstance(value, tuple | list)
-                and value
-                and all(isinstance(c, Card) for c in value)
-            ):
-                texts[name], given[name] = tuple(map(str, value)), tuple(value)
-            else:
-                texts[name] = value
-        action = cls(**texts)
-        kept: dict[str, tuple[object, tuple[Card, ...]]] = {}
-        for name, cards in given.items():
-            naturals = [c for c in cards if not c.is_joker]
-            if len(set(naturals)) == len(naturals):
-                kept[name] = (getattr(action, name), cards)
-        if kept:
-            action.__dict__[_VALUES] = kept
-        return action
-
-    def _cards(self, name: str) -> tuple[Card, ...]:
-        """The cards of field ``name`` as values, read from its text at most once for
-        this action (a copy with another value in the field reads its own)."""
-        value = getattr(self, name)
-        kept: dict[str, tuple[object, tuple[Card, ...]]] = self.__dict__.setdefault(_VALUES, {})
-        hit = kept.get(name)
-        if hit is not None and hit[0] is value:
-            return hit[1]
-        cards = (parse_card(value),) if isinstance(value, str) else parse_cards(value)
-        kept[name] = (value, cards)
-        return cards
-
-    def _card(self, name: str) -> Card:
-        """The one card of field ``name`` as a value (see :meth:`_cards`)."""
-        return self._cards(name)[0]
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            error = card_error(exc)
+            if error is None:
+                raise
+            raise error from None
 
     def _said(self, name: str) -> str:
-        """The cards of field ``name`` as people write them ("5♥ 6♥ 7♥"), for
-        :meth:`words`; text that is no card (a damaged entry) is said as written."""
-        try:
-            return " ".join(c.symbol for c in self._cards(name))
-        except RulesetError:
-            return card_words(getattr(self, name))
+        """The cards of field ``name`` as people write them ("5♥ 6♥ 7♥"), for :meth:`words`."""
+        value: Card | tuple[Card, ...] = getattr(self, name)
+        if isinstance(value, Card):
+            return value.symbol
+        return " ".join(c.symbol for c in value)
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")

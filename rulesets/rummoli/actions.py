@@ -8,7 +8,7 @@ exactly.  Lists that have one entry per player (``chips``, ``held``,
 ``hands``) stay lists in seating order.
 
 >>> parse_action({"type": "lay", "player": 1, "card": "5H"})
-Lay(type='lay', player=1, card='5H')
+Lay(type='lay', player=1, card=Card('5H'))
 >>> parse_action({"type": "lay", "player": "Bob", "card": "5H"}).to_json()
 {'type': 'lay', 'player': 'Bob', 'card': '5H'}
 >>> Lay(player=1, card="10S").words(["Ann", "Bob"]), Claim(player="Cy", pot="AD+KD").words()
@@ -28,9 +28,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
-from rulesets.cards import Card
 from rulesets.errors import RecordError
-from rulesets.protocol import Action
+from rulesets.protocol import Action, Cards, OneCard, card_error
 from rulesets.rummoli.board import POT_LABELS
 from rulesets.words import names_and, plural
 
@@ -73,7 +72,7 @@ def who_words(who: Who, players: Sequence[str] = ()) -> str:
 def _showdown_words(
     what: str,
     winners: list[Who] | None,
-    hands: list[list[str] | None] | None,
+    hands: list[Cards | None] | None,
     players: Sequence[str],
 ) -> str:
     if winners:
@@ -125,12 +124,7 @@ class Widow(Action):
     type: Literal["widow"] = "widow"
     player: Who | None = None
     bid: Chips = 0
-    hand: list[str] | None = None
-
-    @property
-    def hand_values(self) -> tuple[Card, ...] | None:
-        """``hand`` as Card values when given, read once."""
-        return None if self.hand is None else self._cards("hand")
+    hand: Cards | None = None
 
     def words(self, players: Sequence[str] = ()) -> str:
         if self.player is None:
@@ -171,7 +165,7 @@ class Poker(Action):
 
     type: Literal["poker"] = "poker"
     winners: list[Who] | None = None
-    hands: list[list[str] | None] | None = None
+    hands: list[Cards | None] | None = None
 
     def words(self, players: Sequence[str] = ()) -> str:
         return _showdown_words("the poker", self.winners, self.hands, players)
@@ -182,7 +176,7 @@ class FinalPoker(Action):
 
     type: Literal["final_poker"] = "final_poker"
     winners: list[Who] | None = None
-    hands: list[list[str] | None] | None = None
+    hands: list[Cards | None] | None = None
 
     def words(self, players: Sequence[str] = ()) -> str:
         return _showdown_words("the final poker", self.winners, self.hands, players)
@@ -193,12 +187,7 @@ class Lay(Action):
 
     type: Literal["lay"] = "lay"
     player: Who
-    card: str
-
-    @property
-    def card_value(self) -> Card:
-        """``card`` as a Card value, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
-        return self._card("card")
+    card: OneCard
 
     def words(self, players: Sequence[str] = ()) -> str:
         return f"{who_words(self.player, players)} lay {self._said('card')}"
@@ -277,6 +266,9 @@ def parse_action(data: Any) -> RummoliAction:
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
+        error = card_error(exc)  # a card that is no card: said as the referee says it
+        if error is not None:
+            raise error from None
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "action"
         raise RecordError(

@@ -71,7 +71,7 @@ def lay(s: State, a: Lay, hand: Sequence[Card] | None = None) -> None:
     """Check and apply one card laid (M5)."""
     r, log = _round_in_play(s, a)
     p = seat_of(s, a.player, f"lay {a.card}")
-    card = a.card_value
+    card = a.card
     _check_public(s, r, p, card)
     plan = _first(s, r, p, card) if r.last is None else _follow(s, r, p, card)
     if hand is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rulesets.cards import Card, format_cards, parse_card, parse_cards
+from rulesets.cards import Card, distinct, format_cards, parse_card
 from rulesets.errors import RulesetError
 from rulesets.protocol import LedgerEntry
 from rulesets.rummoli.actions import (
@@ -207,8 +207,8 @@ def _deal(s: State) -> None:
     s.phase = Phase.WIDOW
 
 
-def _hand_cards(cards: Sequence[str | Card], what: str) -> tuple[Card, ...]:
-    hand = parse_cards(list(cards))
+def _hand_cards(cards: Sequence[Card], what: str) -> tuple[Card, ...]:
+    hand = distinct(tuple(cards), rule="M1.1")
     if any(c.is_joker for c in hand):
         raise illegal(f'{what} "{format_cards(hand)}": Rummoli has no jokers', rule="M1.1")
     return hand
@@ -235,7 +235,7 @@ def _widow(s: State, a: Widow, private: Sequence[Card] | None) -> None:
         _widow_bid(s, p, r.dealer, a.bid, log.number)
     r.counts[p], r.widow_count = r.widow_count, r.counts[p]
     if a.hand is not None:
-        r.dead_hand = set(a.hand_values or ())  # the hand given up is dead (M2.3)
+        r.dead_hand = set(a.hand)  # the hand given up is dead (M2.3)
     log.widow = WidowResult(taken_by=s.name(p), bid=a.bid, dealer=dealer)
     s.phase = Phase.POKER
 
@@ -249,7 +249,7 @@ def _check_widow_taker(s: State, r: RoundState, p: int, bid: int) -> None:
         raise illegal(f"widow bid {bid}: {s.name(p)} has only {s.stacks[p]} chips", rule="M2.3")
 
 
-def _check_widow_hand(s: State, r: RoundState, p: int, cards: Sequence[str | Card]) -> None:
+def _check_widow_hand(s: State, r: RoundState, p: int, cards: Sequence[Card]) -> None:
     """The hand given up for the widow: its size (M2.1) and no pay card (M2.4)."""
     hand = _hand_cards(cards, "widow hand")
     who = s.name(p)
@@ -361,7 +361,7 @@ def _fold(s: State, a: Fold) -> None:
 
 def _judge_hands(
     s: State,
-    hands: list[list[str] | None],
+    hands: list[tuple[Card, ...] | None],
     contenders: list[int],
     *,
     final: bool,
@@ -395,7 +395,7 @@ def _judge_hands(
 
 
 def _shown_hand(
-    s: State, q: int, h: list[str], *, final: bool, max_cards: list[int] | None
+    s: State, q: int, h: tuple[Card, ...], *, final: bool, max_cards: list[int] | None
 ) -> tuple[Card, ...]:
     cards = _hand_cards(h, "poker hand")
     if final and len(cards) != 5:

@@ -141,8 +141,8 @@ def _random_poker(t: _Table, hands: dict[int, list[Card]], final: bool) -> None:
         return
     j = pk.judge([hands[q] for q in live])
     winners = [t.who(live[i]) for i in j.winners]
-    shown: list[list[str] | None] = [
-        [str(c) for c in hands[q]] if q in live else None for q in range(len(s.players))
+    shown: list[tuple[Card, ...] | None] = [
+        tuple(hands[q]) if q in live else None for q in range(len(s.players))
     ]
     mode = rng.random()
     if mode < 0.4:
@@ -180,7 +180,7 @@ def _random_widow(t: _Table, hands: dict[int, list[Card]], widow: list[Card]) ->
 
     choice = rng.random()
     if choice < 0.25 and may(r.dealer):
-        g.push(Widow(player=t.who(r.dealer), hand=[str(c) for c in hands[r.dealer]]))
+        g.push(Widow(player=t.who(r.dealer), hand=tuple(hands[r.dealer])))
         hands[r.dealer], widow[:] = widow[:], hands[r.dealer]
     elif choice < 0.6:
         bidders = [q for q in left_of(s, r.dealer) if q != r.dealer and may(q)]
@@ -189,7 +189,7 @@ def _random_widow(t: _Table, hands: dict[int, list[Card]], widow: list[Card]) ->
             return
         q = rng.choice(bidders)
         bid = rng.randint(0, min(3, s.stacks[q]))
-        shown = [str(c) for c in hands[q]] if rng.random() < 0.5 else None
+        shown = tuple(hands[q]) if rng.random() < 0.5 else None
         g.push(Widow(player=t.who(q), bid=bid, hand=shown))
         hands[q], widow[:] = widow[:], hands[q]
     elif choice < 0.8:
@@ -226,7 +226,7 @@ def _random_round(t: _Table) -> None:
     result = simulate_play(hands, r.starter, len(g.players), rng)
     if rng.random() < 0.6:
         for q, c in result.lays:
-            g.push(Lay(player=t.who(q), card=str(c)))
+            g.push(Lay(player=t.who(q), card=c))
             for p, pot in g.pending_claims:
                 if rng.random() < 0.8:
                     g.push(Claim(player=p if t.by_name else g.players.index(p), pot=pot))

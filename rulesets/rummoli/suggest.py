@@ -130,4 +130,4 @@ def _lay_now(game: RummoliGame, player: str, cards: list[Card]) -> list[Verdict]
                 reason=f"no {play.break_colour} card: the turn passes clockwise",
             )
         ]
-    return [game.judge(Lay(player=player, card=str(card)), hand=cards)]
+    return [game.judge(Lay(player=player, card=card), hand=cards)]

@@ -62,7 +62,7 @@ def _actor(s: State, act: RummoliAction) -> str | None:
 
 def _cards(act: RummoliAction) -> tuple[str, ...]:
     if isinstance(act, Lay):
-        return (str(act.card_value),)
+        return (str(act.card),)
     return ()
 
 
@@ -121,7 +121,7 @@ def _poker_words(after: State) -> tuple[str, str]:
 
 
 def _lay_words(before: State, after: State, act: Lay, who: str) -> tuple[str, str]:
-    card = act.card_value
+    card = act.card
     r = before.round
     assert r is not None
     if r.last is None:

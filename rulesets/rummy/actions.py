@@ -5,7 +5,7 @@ field names and shapes are a public contract.
 
 >>> a = parse_action({"type": "meld", "player": "Ann", "cards": ["7H", "7S", "7D"]})
 >>> a.cards, parse_action(a.to_json()) == a
-(('7H', '7S', '7D'), True)
+((Card('7H'), Card('7S'), Card('7D')), True)
 >>> a.words(), LayOff(player="Bob", cards=("10H",), meld=0).words()
 ('Ann meld 7♥ 7♠ 7♦', 'Bob lay off 10♥ on meld 1')
 >>> HandEnd(went_out="Ann", going_rummy=True, remaining={"Bob": ("KS", "2C")}).words()
@@ -27,7 +27,7 @@ from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 from rulesets.cards import Card
 from rulesets.errors import RecordError
 from rulesets.protocol import Action as BaseAction
-from rulesets.protocol import Summary
+from rulesets.protocol import Cards, OneCard, Summary, card_error
 from rulesets.words import card_words, names_and, ordinal_meld
 
 __all__ = [
@@ -55,7 +55,7 @@ class StartHand(BaseAction):
     type: Literal["start_hand"] = "start_hand"
     dealer: str | None = None
     turns: bool = False
-    upcard: str | None = None
+    upcard: OneCard | None = None
 
     def after_correction(self, before: Summary) -> StartHand:
         """A deal that names its dealer names whoever the rules now name (with
@@ -63,11 +63,6 @@ class StartHand(BaseAction):
         if self.dealer is None or not before.dealer:
             return self
         return self.model_copy(update={"dealer": before.dealer})
-
-    @property
-    def upcard_value(self) -> Card | None:
-        """``upcard`` as a Card value when named, read once."""
-        return None if self.upcard is None else self._card("upcard")
 
     def words(self, players: Sequence[str] = ()) -> str:
         said = f"new hand, {self.dealer} deals" if self.dealer else "new hand"
@@ -80,12 +75,7 @@ class Draw(BaseAction):
     type: Literal["draw"] = "draw"
     player: str
     source: Literal["stock", "discard"] = "stock"
-    card: str | None = None
-
-    @property
-    def card_value(self) -> Card | None:
-        """``card`` as a Card value when named, read once."""
-        return None if self.card is None else self._card("card")
+    card: OneCard | None = None
 
     def words(self, players: Sequence[str] = ()) -> str:
         card = f" {self._said('card')}" if self.card else ""
@@ -98,13 +88,8 @@ class Meld(BaseAction):
 
     type: Literal["meld"] = "meld"
     player: str
-    cards: tuple[str, ...]
+    cards: Cards
     kind: Literal["set", "run"] | None = None
-
-    @property
-    def card_values(self) -> tuple[Card, ...]:
-        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
-        return self._cards("cards")
 
     def words(self, players: Sequence[str] = ()) -> str:
         return f"{self.player} meld {self._said('cards')}"
@@ -115,13 +100,8 @@ class LayOff(BaseAction):
 
     type: Literal["lay_off"] = "lay_off"
     player: str
-    cards: tuple[str, ...]
+    cards: Cards
     meld: int
-
-    @property
-    def card_values(self) -> tuple[Card, ...]:
-        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
-        return self._cards("cards")
 
     def words(self, players: Sequence[str] = ()) -> str:
         return f"{self.player} lay off {self._said('cards')} on {ordinal_meld(self.meld)}"
@@ -134,12 +114,7 @@ class SwapJoker(BaseAction):
     type: Literal["swap_joker"] = "swap_joker"
     player: str
     meld: int
-    card: str
-
-    @property
-    def card_value(self) -> Card:
-        """``card`` as a Card value, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
-        return self._card("card")
+    card: OneCard
 
     def words(self, players: Sequence[str] = ()) -> str:
         where = ordinal_meld(self.meld)
@@ -151,12 +126,7 @@ class Discard(BaseAction):
 
     type: Literal["discard"] = "discard"
     player: str
-    card: str | None = None
-
-    @property
-    def card_value(self) -> Card | None:
-        """``card`` as a Card value when named, read once."""
-        return None if self.card is None else self._card("card")
+    card: OneCard | None = None
 
     def words(self, players: Sequence[str] = ()) -> str:
         return (
@@ -180,7 +150,7 @@ class HandEnd(BaseAction):
     type: Literal["hand_end"] = "hand_end"
     went_out: str | None
     going_rummy: bool | None = None
-    remaining: dict[str, tuple[str, ...]] = {}
+    remaining: dict[str, Cards] = {}
     typed: dict[str, int] = {}
 
     def words(self, players: Sequence[str] = ()) -> str:
@@ -212,6 +182,9 @@ def parse_action(data: Any) -> RummyAction:
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
+        error = card_error(exc)  # a card that is no card: said as the referee says it
+        if error is not None:
+            raise error from None
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "action"
         raise RecordError(f"{data!r}: not a Rummy action: {where}: {first['msg']}") from None

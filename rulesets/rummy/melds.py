@@ -17,7 +17,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol
 
-from rulesets.cards import JOKER, Card, Rank, Suit, parse_card, parse_cards
+from rulesets.cards import (  # noqa: F401 (the examples read cards)
+    JOKER,
+    Card,
+    Rank,
+    Suit,
+    distinct,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
 from rulesets.errors import CardParseError, IllegalActionError
 from rulesets.switches import Switch
 from rulesets.words import card_words as quote
@@ -461,26 +470,21 @@ def layoff_reason(cards: Sequence[Card], onto: MeldShape, shape: MeldShape) -> s
     )
 
 
-def card_of(text: str, rules: MeldRules, card: Card | None = None) -> Card:
-    """One card from its recorded text (or its value ``card``, already read); a joker
-    only with the ``jokers`` switch (R1.1)."""
-    card = parse_card(text) if card is None else card
+def card_of(card: Card, rules: MeldRules) -> Card:
+    """An action's card, a joker only with the ``jokers`` switch (R1.1)."""
     if card.is_joker and not rules.jokers:
         raise IllegalActionError(
-            f'"{text}": no jokers in the standard game ({named(JOKERS)})', rule="R1.1"
+            f'"{card}": no jokers in the standard game ({named(JOKERS)})', rule="R1.1"
         )
     return card
 
 
-def cards_of(
-    texts: Sequence[str], rules: MeldRules, cards: tuple[Card, ...] | None = None
-) -> tuple[Card, ...]:
-    """Cards from their recorded text (or their values ``cards``, already read: no
-    repeats but jokers); jokers only with ``jokers``."""
-    cards = parse_cards(list(texts)) if cards is None else cards
+def cards_of(cards: tuple[Card, ...], rules: MeldRules) -> tuple[Card, ...]:
+    """An action's cards: no repeats but jokers; jokers only with ``jokers`` (R1.1)."""
+    distinct(cards, rule="R1.1")
     if any(c.is_joker for c in cards) and not rules.jokers:
         raise IllegalActionError(
-            f'"{" ".join(texts)}": no jokers in the standard game ({named(JOKERS)})',
+            f'"{format_cards(cards)}": no jokers in the standard game ({named(JOKERS)})',
             rule="R1.1",
         )
     return cards

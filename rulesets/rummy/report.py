@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.cards import parse_cards
 from rulesets.protocol import Ending as GameEnding
 from rulesets.protocol import Verdict
 from rulesets.rummy.actions import (
@@ -194,12 +193,12 @@ class Report(Table):
                 legal=True,
                 kind=out.kind,
                 rule="R7",
-                reason=f"{card_words(parse_cards(act.card))} takes the place of the joker: "
+                reason=f"{card_words(act.card)} takes the place of the joker: "
                 f"{card_words(out.cards)}",
                 cards=tuple(str(c) for c in out.cards),
                 notes=notes,
             )
-        cards = act.card_values if isinstance(act, Meld | LayOff) else ()
+        cards = act.cards if isinstance(act, Meld | LayOff) else ()
         if isinstance(act, LayOff) and st.hand is not None:
             reason = layoff_reason(cards, st.hand.melds[act.meld].shape, out.shape)
             rule = "R3.3"

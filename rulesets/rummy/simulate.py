@@ -84,19 +84,19 @@ def _play_table_hand(game: RummyGame, rng: random.Random, dealer: str | None) ->
             _swap_jokers(game, p, held[p])
         for m in suggest(held[p], rules).melds[: 2 if rules.multi_meld else 1]:
             try:
-                game.push(Meld(player=p, cards=tuple(str(c) for c in m.cards)))
+                game.push(Meld(player=p, cards=tuple(m.cards)))
             except RulesetError:
                 continue
             for c in m.cards:
                 held[p].remove(c)
         for c in list(held[p]):
             for tm in game.table:
-                if game.can(LayOff(player=p, cards=(str(c),), meld=tm.index)):
-                    game.push(LayOff(player=p, cards=(str(c),), meld=tm.index))
+                if game.can(LayOff(player=p, cards=(c,), meld=tm.index)):
+                    game.push(LayOff(player=p, cards=(c,), meld=tm.index))
                     held[p].remove(c)
                     break
     block = rules.block_rummy and rng.random() < 0.2
-    remaining: dict[str, Sequence[str]] = {}
+    remaining: dict[str, Sequence[Card]] = {}
     typed: dict[str, int] = {}
     for p in game.players:
         if p == winner and not block:
@@ -104,7 +104,7 @@ def _play_table_hand(game: RummyGame, rng: random.Random, dealer: str | None) ->
         if rng.random() < 0.15:
             typed[p] = hand_value(held[p], rules)
         else:
-            remaining[p] = [str(c) for c in held[p]]
+            remaining[p] = list(held[p])
     play = game.summary().detail.play
     may = play.may_go_rummy if play is not None else ()
     going_rummy = not block and winner in may and rng.random() < 0.3
@@ -141,7 +141,7 @@ class _Table:
                 self.rng.shuffle(self.stock)
                 self.pile = [self.stock.pop()]
         card = self.stock.pop()
-        game.push(Draw(player=p, card=str(card) if self.rng.random() < 0.5 else None))
+        game.push(Draw(player=p, card=card if self.rng.random() < 0.5 else None))
         self.held[p].append(card)
         return True
 
@@ -158,8 +158,8 @@ def _swap_jokers(game: RummyGame, p: str, mine: list[Card]) -> None:
     """Take back every melded joker a held card stands for (R7, "Joker swap")."""
     for c in [c for c in mine if not c.is_joker]:
         for tm in game.table:
-            if game.can(SwapJoker(player=p, meld=tm.index, card=str(c))):
-                game.push(SwapJoker(player=p, meld=tm.index, card=str(c)))
+            if game.can(SwapJoker(player=p, meld=tm.index, card=c)):
+                game.push(SwapJoker(player=p, meld=tm.index, card=c))
                 mine.remove(c)
                 mine.append(JOKER)
                 break
@@ -170,18 +170,16 @@ def _put_down(game: RummyGame, p: str, mine: list[Card], taken: Card | None) -> 
     if rules.joker_swap:
         _swap_jokers(game, p, mine)
     for m in suggest(mine, rules).melds[: None if rules.multi_meld else 1]:
-        if _keeps(m.cards, mine, taken, rules) and game.can(
-            Meld(player=p, cards=tuple(str(c) for c in m.cards))
-        ):
-            game.push(Meld(player=p, cards=tuple(str(c) for c in m.cards)))
+        if _keeps(m.cards, mine, taken, rules) and game.can(Meld(player=p, cards=tuple(m.cards))):
+            game.push(Meld(player=p, cards=tuple(m.cards)))
             for c in m.cards:
                 mine.remove(c)
     for c in list(mine):
         for tm in game.table:
             if _keeps([c], mine, taken, rules) and game.can(
-                LayOff(player=p, cards=(str(c),), meld=tm.index)
+                LayOff(player=p, cards=(c,), meld=tm.index)
             ):
-                game.push(LayOff(player=p, cards=(str(c),), meld=tm.index))
+                game.push(LayOff(player=p, cards=(c,), meld=tm.index))
                 mine.remove(c)
                 break
 
@@ -193,7 +191,7 @@ def _turn(t: _Table, p: str) -> bool | None:
     taken: Card | None = None
     if t.pile and len(mine) >= 2 and t.rng.random() < 0.3:
         taken = t.pile.pop()
-        game.push(Draw(player=p, source="discard", card=str(taken)))
+        game.push(Draw(player=p, source="discard", card=taken))
         mine.append(taken)
     elif not t.draw_stock(p):
         return None
@@ -204,7 +202,7 @@ def _turn(t: _Table, p: str) -> bool | None:
         c for c in mine if c != taken
     ]
     out = max(dead, key=lambda c: card_value(c, rules))
-    game.push(Discard(player=p, card=str(out)))
+    game.push(Discard(player=p, card=out))
     mine.remove(out)
     t.pile.append(out)
     return not mine
@@ -217,7 +215,7 @@ def _play_logged_hand(game: RummyGame, rng: random.Random, dealer: str | None) -
     """
     mark = len(game.actions)
     t = _Table(game, rng)
-    game.push(StartHand(dealer=dealer, turns=True, upcard=str(t.pile[-1])))
+    game.push(StartHand(dealer=dealer, turns=True, upcard=t.pile[-1]))
     winner: str | None = None
     for _ in range(100):
         p = game.turn
@@ -236,8 +234,8 @@ def _play_logged_hand(game: RummyGame, rng: random.Random, dealer: str | None) -
             game.pop()
         return False
     others = [p for p in game.players if p != winner]
-    remaining: dict[str, Sequence[str]] = {
-        p: [str(c) for c in t.held[p]] for p in others if rng.random() < 0.85
+    remaining: dict[str, Sequence[Card]] = {
+        p: list(t.held[p]) for p in others if rng.random() < 0.85
     }
     typed = {p: hand_value(t.held[p], rules=game.rules) for p in others if p not in remaining}
     game.push(

@@ -55,9 +55,7 @@ class Turns(Table):
         hand = Hand(number=len(st.results) + 1, dealer=dealer, turns=act.turns)
         hand.placed = dict.fromkeys(self._players, 0)
         hand.spent = dict.fromkeys(self._players, 0)
-        upcard = (
-            card_of(act.upcard, self._rules, act.upcard_value) if act.upcard is not None else None
-        )
+        upcard = card_of(act.upcard, self._rules) if act.upcard is not None else None
         hand.pile = [upcard]
         if act.turns:
             pack = 52 + (JOKERS_IN_PACK if self._rules.jokers else 0)
@@ -76,7 +74,7 @@ class Turns(Table):
             raise refuse(f"{what} by {player}: draw a card first", "R3.1")
 
     def _draw(self, hand: Hand, player: str, act: Draw, entered: tuple[Card, ...] | None) -> Draw:
-        card = card_of(act.card, self._rules, act.card_value) if act.card is not None else None
+        card = card_of(act.card, self._rules) if act.card is not None else None
         if card is not None and entered is not None and card in entered and not card.is_joker:
             raise refuse(
                 f"draw {card.symbol} by {player}: {card.symbol} is already in your hand", "R1.1"
@@ -228,7 +226,7 @@ class Turns(Table):
     def _meld(
         self, hand: Hand, player: str, act: Meld, entered: tuple[Card, ...] | None
     ) -> TableMeld:
-        cards = cards_of(act.cards, self._rules, act.card_values)
+        cards = cards_of(act.cards, self._rules)
         what = f"meld {quote(cards)} by {player}"
         shape = analyse_meld(cards, self._rules, kind=act.kind)
         self._check_fresh(hand, cards, what)
@@ -256,7 +254,7 @@ class Turns(Table):
     def _layoff(
         self, hand: Hand, player: str, act: LayOff, entered: tuple[Card, ...] | None
     ) -> TableMeld:
-        cards = cards_of(act.cards, self._rules, act.card_values)
+        cards = cards_of(act.cards, self._rules)
         what = f"lay off {quote(cards)} by {player}"
         target = self._target(hand, act.meld, what)
         if self._rules.meld_before_layoff and player not in hand.melded:
@@ -276,7 +274,7 @@ class Turns(Table):
     def _swap(
         self, hand: Hand, player: str, act: SwapJoker, entered: tuple[Card, ...] | None
     ) -> TableMeld:
-        card = card_of(act.card, self._rules, act.card_value)
+        card = card_of(act.card, self._rules)
         what = f"swap {card.symbol} for a joker by {player}"
         if not self._rules.joker_swap:
             raise refuse(f"{what}: jokers stay put ({house_rule('joker_swap')} allows it)", "R7")
@@ -297,7 +295,7 @@ class Turns(Table):
     def _discard(
         self, hand: Hand, player: str, act: Discard, entered: tuple[Card, ...] | None
     ) -> Discard:
-        card = card_of(act.card, self._rules, act.card_value) if act.card is not None else None
+        card = card_of(act.card, self._rules) if act.card is not None else None
         what = f"discard {card.symbol if card else 'a card'} by {player}"
         if card is not None:
             self._check_holds(entered, [card], what, "R3.4")

@@ -30,9 +30,8 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from rulesets.cards import Card
 from rulesets.errors import RecordError
-from rulesets.protocol import Action
+from rulesets.protocol import Action, Cards, OneCard, card_error
 from rulesets.words import ordinal_meld
 
 __all__ = [
@@ -86,12 +85,7 @@ class TakeDiscards(Action):
 
     type: Literal["take_discards"] = "take_discards"
     player: str
-    cards: tuple[str, ...]
-
-    @property
-    def card_values(self) -> tuple[Card, ...]:
-        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
-        return self._cards("cards")
+    cards: Cards
 
     def words(self, players: Sequence[str] = ()) -> str:
         return f"{self.player} take {self._said('cards')} from the discards"
@@ -102,12 +96,7 @@ class Meld(Action):
 
     type: Literal["meld"] = "meld"
     player: str
-    cards: tuple[str, ...]
-
-    @property
-    def card_values(self) -> tuple[Card, ...]:
-        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
-        return self._cards("cards")
+    cards: Cards
 
     def words(self, players: Sequence[str] = ()) -> str:
         return f"{self.player} meld {self._said('cards')}"
@@ -118,13 +107,8 @@ class Extend(Action):
 
     type: Literal["extend"] = "extend"
     player: str
-    card: str
+    card: OneCard
     anchor: tuple[str, int]
-
-    @property
-    def card_value(self) -> Card:
-        """``card`` as a Card value, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
-        return self._card("card")
 
     def words(self, players: Sequence[str] = ()) -> str:
         side, index = self.anchor
@@ -136,12 +120,7 @@ class Discard(Action):
 
     type: Literal["discard"] = "discard"
     player: str
-    card: str
-
-    @property
-    def card_value(self) -> Card:
-        """``card`` as a Card value, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
-        return self._card("card")
+    card: OneCard
 
     def words(self, players: Sequence[str] = ()) -> str:
         return f"{self.player} discard {self._said('card')}"
@@ -152,19 +131,9 @@ class GoOut(Action):
 
     type: Literal["go_out"] = "go_out"
     player: str
-    pair: tuple[str, ...] = ()
-    discard: str | None = None
+    pair: Cards = ()
+    discard: OneCard | None = None
     face_down: bool = False
-
-    @property
-    def pair_values(self) -> tuple[Card, ...]:
-        """``pair`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
-        return self._cards("pair")
-
-    @property
-    def discard_value(self) -> Card | None:
-        """``discard`` as a Card value when named, read once."""
-        return None if self.discard is None else self._card("discard")
 
     def words(self, players: Sequence[str] = ()) -> str:
         said = f"{self.player} go out"
@@ -181,12 +150,7 @@ class Leftovers(Action):
 
     type: Literal["leftovers"] = "leftovers"
     player: str
-    cards: tuple[str, ...] = ()
-
-    @property
-    def card_values(self) -> tuple[Card, ...]:
-        """``cards`` as Card values, read once (:meth:`~rulesets.protocol.Action.of_cards`)."""
-        return self._cards("cards")
+    cards: Cards = ()
 
     def words(self, players: Sequence[str] = ()) -> str:
         return (
@@ -239,7 +203,7 @@ def parse_action(data: Any) -> UmtaliAction:
     """Read one recorded action (a dict from JSON), raising :class:`RecordError` if malformed.
 
     >>> parse_action({"type": "meld", "player": "Ann", "cards": ["5H", "6H", "7H"]}).cards
-    ('5H', '6H', '7H')
+    (Card('5H'), Card('6H'), Card('7H'))
     >>> parse_action({"type": "fly"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -252,6 +216,9 @@ def parse_action(data: Any) -> UmtaliAction:
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
+        error = card_error(exc)  # a card that is no card: said as the referee says it
+        if error is not None:
+            raise error from None
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise RecordError(

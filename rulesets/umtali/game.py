@@ -114,6 +114,10 @@ class UmtaliGame:
                 action = parse_action(data)
             except RecordError as exc:
                 raise RecordError(f"action {i + 1}: {exc.reason}"[:300]) from None
+            except RulesetError as exc:  # a card that is no card
+                raise IllegalActionError(
+                    f"action {i + 1} {data}: {exc.reason}", rule=exc.rule or "U"
+                ) from None
             try:
                 game.push(action)
             except RecordError:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from rulesets.cards import Card, format_cards
+from rulesets.cards import Card, distinct, format_cards
 from rulesets.errors import IllegalActionError
 from rulesets.protocol import Units
 from rulesets.umtali.actions import Discard, Extend, GoOut, Leftovers, Meld
@@ -74,7 +74,7 @@ def _no_breaking_in(
 
 def meld(s: State, p: int, a: Meld, hand: frozenset[Card] | None) -> Outcome:
     """A set, sequence, marriage or jack goes down on ``p``'s side (U5)."""
-    cards = a.card_values
+    cards = distinct(a.cards, rule="U1.1")
     head = f"{s.players[p]} melds {quote_cards(cards)}"
     kind = classify_meld(cards)
     fresh(s, cards, head)
@@ -112,7 +112,7 @@ def _melds_next(s: State, cards: Sequence[Card], head: str) -> None:
 
 def extend(s: State, p: int, a: Extend, hand: frozenset[Card] | None) -> Outcome:
     """A card played against an anchor becomes a single on ``p``'s side (U6)."""
-    card = a.card_value
+    card = a.card
     side_name, index = a.anchor
     side = s.players.index(name_of(s, side_name))
     head = f'{s.players[p]} plays "{card}" onto {side_name}\'s meld #{index}'
@@ -144,7 +144,7 @@ def extend(s: State, p: int, a: Extend, hand: frozenset[Card] | None) -> Outcome
 
 def discard(s: State, p: int, a: Discard, hand: frozenset[Card] | None) -> Outcome:
     """A face-up discard ends the turn (U4.5), or the final turn (U8.4)."""
-    card = a.card_value
+    card = a.card
     who = s.players[p]
     head = f'{who} discards "{card}"'
     fresh(s, [card], head)
@@ -194,10 +194,10 @@ def _discard_checks(s: State, card: Card, head: str) -> None:
 def go_out(s: State, p: int, a: GoOut, hand: frozenset[Card] | None) -> Outcome:
     """``p`` goes out (U8.1): the other player's final turn follows, or the hand ends."""
     who = s.players[p]
-    pair = a.pair_values
+    pair = distinct(a.pair, rule="U1.1")
     head = f"{who} goes out" + (f" with pair {quote_cards(pair)}" if pair else "")
     notes = _out_pair(s, pair, hand, head)
-    discard = a.discard_value
+    discard = a.discard
     if discard is None and a.face_down:
         raise IllegalActionError(f"{head}: face down needs a discard to be named", rule="U8.1")
     if discard is not None:
@@ -274,7 +274,7 @@ def _out_discard(
 
 
 def leftovers(s: State, p: int, a: Leftovers, hand: frozenset[Card] | None) -> Outcome:
-    cards = a.card_values
+    cards = distinct(a.cards, rule="U1.1")
     who = s.players[p]
     head = f"{who}'s leftovers {quote_cards(cards)}"
     if s.phase is not Phase.FINAL or s.went_out is None:

@@ -222,7 +222,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
         return _advice(sug)
 
 
-def _play_verdict(act: PlanAction, kinds: dict[tuple[str, ...], tuple[str, int]]) -> Verdict:
+def _play_verdict(act: PlanAction, kinds: dict[tuple[Card, ...], tuple[str, int]]) -> Verdict:
     if isinstance(act, Meld):
         kind, pts = kinds.get(act.cards, ("meld", 0))
         return Verdict(
@@ -230,11 +230,11 @@ def _play_verdict(act: PlanAction, kinds: dict[tuple[str, ...], tuple[str, int]]
             kind=kind,
             points=pts,
             rule=meld_rule(MeldKind(kind)),
-            reason=f'meld "{" ".join(act.cards)}" as a {kind}: {_plural(pts)}',
-            cards=act.cards,
+            reason=f'meld "{format_cards(act.cards)}" as a {kind}: {_plural(pts)}',
+            cards=tuple(map(str, act.cards)),
         )
     if isinstance(act, Extend):
-        pts = card_points(act.card_value)
+        pts = card_points(act.card)
         return Verdict(
             legal=True,
             kind="extension",
@@ -242,7 +242,7 @@ def _play_verdict(act: PlanAction, kinds: dict[tuple[str, ...], tuple[str, int]]
             rule="U6.2",
             reason=f'play "{act.card}" onto {act.anchor[0]}\'s meld #{act.anchor[1] + 1}: '
             f"{_plural(pts)}",
-            cards=(act.card,),
+            cards=(str(act.card),),
         )
     return _out_verdict(act)
 
@@ -251,8 +251,8 @@ def _out_verdict(act: GoOut) -> Verdict:
     parts = []
     pts = 0
     if act.pair:
-        pts = sum(card_points(c) for c in act.pair_values)
-        parts.append(f'lay the pair "{" ".join(act.pair)}" ({_plural(pts)})')
+        pts = sum(card_points(c) for c in act.pair)
+        parts.append(f'lay the pair "{format_cards(act.pair)}" ({_plural(pts)})')
     if act.discard:
         parts.append(f'discard "{act.discard}"')
     return Verdict(
@@ -261,13 +261,13 @@ def _out_verdict(act: GoOut) -> Verdict:
         points=pts,
         rule="U8.1",
         reason="go out: " + (", ".join(parts) if parts else "nothing left in hand"),
-        cards=act.pair,
+        cards=tuple(map(str, act.pair)),
     )
 
 
 def _advice(sug: Suggestion) -> Advice:
     """An exact :class:`Suggestion` as the protocol's :class:`Advice`."""
-    kinds = {tuple(str(c) for c in p.cards): (p.kind, p.points) for p in sug.plays}
+    kinds = {tuple(p.cards): (p.kind, p.points) for p in sug.plays}
     plays = tuple(_play_verdict(a, kinds) for a in sug.best)
     out = bool(sug.best) and isinstance(sug.best[-1], GoOut)
     reason = f"Best this turn: {_plural(sug.best_points)} on your side"

@@ -13,7 +13,6 @@ time, exactly as at a real table.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
 from rulesets.cards import DECK, Card
 from rulesets.protocol import GameRecord
@@ -35,18 +34,14 @@ from rulesets.umtali.suggest import PlanAction
 __all__ = ["random_game", "random_record"]
 
 
-def _text(cards: Iterable[Card]) -> tuple[str, ...]:
-    return tuple(str(c) for c in cards)
-
-
 def _played(action: Meld | Extend | GoOut) -> set[Card]:
     if isinstance(action, Meld):
-        return set(action.card_values)
+        return set(action.cards)
     if isinstance(action, Extend):
-        return {action.card_value}
-    out = set(action.pair_values)
-    if action.discard_value is not None:
-        out.add(action.discard_value)
+        return {action.card}
+    out = set(action.pair)
+    if action.discard is not None:
+        out.add(action.discard)
     return out
 
 
@@ -114,7 +109,7 @@ class _Hand:
         both = _two_discard_meld(game, cur, h, pile) if stock else None
         if both is not None and rng.random() < 0.7:
             d1, d2 = pile.pop(), pile.pop()
-            game.push(TakeDiscards(player=game.players[cur], cards=_text([d1, d2])), hand=h)
+            game.push(TakeDiscards(player=game.players[cur], cards=(d1, d2)), hand=h)
             h |= {d1, d2}
             game.push(both, hand=h)  # D1 and D2 melded at once (U4.2)
             h -= _played(both)
@@ -124,7 +119,7 @@ class _Hand:
         single = pile and not self.rules.compulsory_melding
         if single and rng.random() < 0.25 and len(stock) > 0:
             top = pile.pop()
-            game.push(TakeDiscards(player=game.players[cur], cards=_text([top])), hand=h)
+            game.push(TakeDiscards(player=game.players[cur], cards=(top,)), hand=h)
             h.add(top)
             return top, False
         if stock:
@@ -161,7 +156,7 @@ class _Hand:
         # a take, and the no-draw opening turn of the 11-10 deal, are followed by a
         # recorded discard so that the app knows where that turn ends
         if took is not None or opening or rng.random() < 0.7:
-            game.push(Discard(player=game.players[cur], card=str(card)), hand=h)
+            game.push(Discard(player=game.players[cur], card=card), hand=h)
         h.discard(card)
         self.pile.append(card)
         return ""
@@ -174,8 +169,8 @@ class _Hand:
                 act = act.model_copy(update={"face_down": face_down})
             self.game.push(act, hand=h)
             h -= _played(act)
-            if isinstance(act, GoOut) and act.discard_value is not None and not act.face_down:
-                self.pile.append(act.discard_value)
+            if isinstance(act, GoOut) and act.discard is not None and not act.face_down:
+                self.pile.append(act.discard)
 
     def final_turn(self, opp: int) -> None:
         """U8.3-U8.4: the opponent's last turn, then the leftovers."""
@@ -184,7 +179,7 @@ class _Hand:
         face_up = game.summary().detail.current
         if self.pile and face_up is not None and not face_up.face_down and rng.random() < 0.2:
             took = self.pile.pop()  # the going-out discard, face up: draw as usual (U8.2)
-            game.push(TakeDiscards(player=game.players[opp], cards=_text([took])), hand=h)
+            game.push(TakeDiscards(player=game.players[opp], cards=(took,)), hand=h)
             h.add(took)
         elif self.stock:
             if rng.random() < 0.6:
@@ -202,9 +197,9 @@ class _Hand:
         keep = {took} if took is not None and self.rules.no_rediscard else set()
         if h - keep and rng.random() < 0.5:
             card = rng.choice(sorted(h - keep))  # not a card just taken (U4.3)
-            game.push(Discard(player=game.players[opp], card=str(card)), hand=h)
+            game.push(Discard(player=game.players[opp], card=card), hand=h)
             h.discard(card)
-        game.push(Leftovers(player=game.players[opp], cards=_text(sorted(h))), hand=h)
+        game.push(Leftovers(player=game.players[opp], cards=tuple(sorted(h))), hand=h)
 
 
 def random_game(

@@ -14,10 +14,10 @@ chains (U6.3).  A pair is tried only where it lets the player go out (U5.5).
 >>> s = g.suggest("Ann", "8H 9H 10H KS QS 2C")
 >>> s.best_points, s.can_go_out
 (27, True)
->>> [(a.type, getattr(a, "cards", None)) for a in s.best]
-[('meld', ('QS', 'KS')), ('meld', ('8H', '9H', '10H')), ('go_out', None)]
+>>> [(a.type, a.to_json().get("cards")) for a in s.best]
+[('meld', ['QS', 'KS']), ('meld', ['8H', '9H', '10H']), ('go_out', None)]
 >>> s.best[-1].discard
-'2C'
+Card('2C')
 """
 
 from __future__ import annotations
@@ -435,19 +435,11 @@ class _Search:
         acts: list[PlanAction] = []
         for _kind, cs, anchor in run.plan:
             if anchor is None:
-                acts.append(Meld(player=name, cards=tuple(str(c) for c in cs)))
+                acts.append(Meld(player=name, cards=tuple(cs)))
             else:
-                acts.append(
-                    Extend(player=name, card=str(cs[0]), anchor=(players[anchor[0]], anchor[1]))
-                )
+                acts.append(Extend(player=name, card=cs[0], anchor=(players[anchor[0]], anchor[1])))
         if out:
-            acts.append(
-                GoOut(
-                    player=name,
-                    pair=tuple(str(c) for c in pair),
-                    discard=None if discard is None else str(discard),
-                )
-            )
+            acts.append(GoOut(player=name, pair=pair, discard=discard))
         return tuple(acts)
 
     def plays(self) -> list[Play]:
@@ -455,7 +447,7 @@ class _Search:
         name = self.name
         plays = [
             Play(
-                Meld(player=name, cards=tuple(str(c) for c in cs)),
+                Meld(player=name, cards=tuple(cs)),
                 kind.value,
                 cs,
                 meld_points(kind, cs),
@@ -464,12 +456,12 @@ class _Search:
         ]
         for i, c in enumerate(self.H):
             if c.r is Rank.JACK:
-                plays.append(Play(Meld(player=name, cards=(str(c),)), "jack", (c,), card_points(c)))
+                plays.append(Play(Meld(player=name, cards=(c,)), "jack", (c,), card_points(c)))
             elif c in self.all_acc and not self.blocked(i, self.full & ~(1 << i)):
                 for side, k in self.all_acc[c]:
                     plays.append(
                         Play(
-                            Extend(player=name, card=str(c), anchor=(self.players[side], k)),
+                            Extend(player=name, card=c, anchor=(self.players[side], k)),
                             "extension",
                             (c,),
                             card_points(c),

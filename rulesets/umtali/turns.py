@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rulesets.cards import Card, format_cards
+from rulesets.cards import Card, distinct, format_cards
 from rulesets.errors import IllegalActionError
 from rulesets.umtali.actions import StartHand, TakeDiscards
 from rulesets.umtali.melds import HANDS_PER_GAME, STOCK_AFTER_DEAL
@@ -165,7 +165,7 @@ def _no_first_draw(s: State, p: int, what: str) -> None:
 
 
 def take_discards(s: State, p: int, a: TakeDiscards, hand: frozenset[Card] | None) -> Outcome:
-    cards = a.card_values
+    cards = distinct(a.cards, rule="U1.1")
     who = s.players[p]
     head = f"{who} takes {quote_cards(cards)}"
     if s.drew and s.d1 is not None:

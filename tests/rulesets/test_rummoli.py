@@ -858,7 +858,7 @@ def test_bad_seat_and_bad_card_raise_only_the_error_family() -> None:
     g = in_play()
     for action in (
         Lay(player=7, card="3C"),
-        Lay(player=1, card="3X"),
+        {"type": "lay", "player": 1, "card": "3X"},  # a card typo: read when pushed
         Claim(player=-1, pot="KH"),
         Adjust(player=0, chips=5),
         {"type": "lay", "player": "x", "card": 3},

@@ -123,7 +123,7 @@ def test_suggest_is_exact_against_brute_force(data: st.DataObject) -> None:
 def test_suggest_finds_the_chain() -> None:
     g = table("5H 6H 7H")
     s = g.suggest("Ann", "8H 9H 2C 4D")
-    assert [(a.card, a.anchor) for a in s.best if isinstance(a, Extend)] == [
+    assert [(str(a.card), a.anchor) for a in s.best if isinstance(a, Extend)] == [
         ("8H", ("Bob", 0)),
         ("9H", ("Ann", 0)),
     ]
@@ -150,7 +150,7 @@ def test_suggest_goes_out_with_a_pair() -> None:
     s = g.suggest("Ann", "9S 9D 2C 3C 4C 8H")
     assert s.can_go_out and s.go_out is not None
     last = s.go_out[-1]
-    assert isinstance(last, GoOut) and last.pair == ("9S", "9D") and last.discard == "8H"
+    assert isinstance(last, GoOut) and last.pair == C("9S 9D") and last.discard == C("8H")[0]
     assert s.go_out_points == 3 + 2
 
 
@@ -165,7 +165,7 @@ def test_suggest_final_turn_extends_the_going_out_pair() -> None:
 def test_suggest_must_meld_the_two_taken_discards() -> None:
     g = table("5H 6H 7H")
     s = g.suggest("Ann", "8H 4S 4D 4C 2C", must_meld="8H")
-    assert any(isinstance(a, Extend) and a.card == "8H" for a in s.best)
+    assert any(isinstance(a, Extend) and str(a.card) == "8H" for a in s.best)
     impossible = g.suggest("Ann", "KC 2D 3S", must_meld="KC")
     assert impossible.best == () and impossible.notes
 
@@ -199,8 +199,8 @@ def test_u4_2_suggest_melds_the_taken_discards_first_in_order() -> None:
     hand = set(C("8S 4D 8D 8C 4C 4H 2C"))
     assert g.must_meld_now("Ann") == tuple(C("4D 8S"))
     s = g.suggest("Ann", hand)
-    assert isinstance(s.best[0], Meld) and "4D" in s.best[0].cards
-    assert isinstance(s.best[1], Meld) and "8S" in s.best[1].cards
+    assert isinstance(s.best[0], Meld) and C("4D")[0] in s.best[0].cards
+    assert isinstance(s.best[1], Meld) and C("8S")[0] in s.best[1].cards
     apply_plan(g, "Ann", s.best, hand)  # the referee accepts the order (U4.2)
 
 

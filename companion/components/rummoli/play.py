@@ -484,14 +484,14 @@ def _live_action(
             icon=ft.Icons.BLOCK,
         )
     chosen = list(ui.lay_card)
-    action = Lay.of_cards(player=who, card=chosen[0]) if who and chosen else None
+    action = Lay(player=who, card=chosen[0]) if who and chosen else None
 
     def record() -> Refusal | None:
         # who and the card as they are now, not as they were when this was drawn
         now_who = ui.lay_by or who
         if not (now_who and ui.lay_card):
             return None
-        return session.add(Lay.of_cards(player=now_who, card=ui.lay_card[0]))
+        return session.add(Lay(player=now_who, card=ui.lay_card[0]))
 
     verdict = session.judge(action) if action is not None else None
     return verdict, Primary(

@@ -77,11 +77,11 @@ def unavailable(play: RummyPlay | None) -> set[Card]:
 
 def meld_action(player: str, cards: Sequence[Card]) -> Meld:
     """A new meld from the cards picked: the referee takes their values, unread again."""
-    return Meld.of_cards(player=player, cards=tuple(cards))
+    return Meld(player=player, cards=tuple(cards))
 
 
 def lay_off_action(player: str, cards: Sequence[Card], meld: int) -> LayOff:
-    return LayOff.of_cards(player=player, cards=tuple(cards), meld=meld)
+    return LayOff(player=player, cards=tuple(cards), meld=meld)
 
 
 def meld_verdict(session: GameSession, player: str, cards: Sequence[Card]) -> Verdict:

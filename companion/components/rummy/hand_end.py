@@ -42,7 +42,6 @@ from companion.components.rummy.entry import (
     ask_hand_over,
     cards_expected,
     cards_known,
-    cards_of,
     corrected,
     hand_end_index,
     live_game,
@@ -110,7 +109,7 @@ def hand_over_ui(session: GameSession, number: int) -> HandOverUi:
         number,
         went_out=NOBODY if action.went_out is None else action.went_out,
         rummy=bool(action.going_rummy),
-        remaining={p: cards_of(c) for p, c in action.remaining.items()},
+        remaining={p: list(c) for p, c in action.remaining.items()},
         typed={p: str(v) for p, v in action.typed.items()},
     )
     order = _order(session, ui)

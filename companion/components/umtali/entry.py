@@ -76,7 +76,7 @@ MODES_FINAL = (
 def _go_out(ui: TableUi, who: str) -> list[UmtaliAction]:
     disc = ui.out_discard
     return [
-        GoOut.of_cards(
+        GoOut(
             player=who,
             pair=tuple(ui.pair),
             discard=disc[0] if disc else None,
@@ -88,8 +88,8 @@ def _go_out(ui: TableUi, who: str) -> list[UmtaliAction]:
 def _leftovers(ui: TableUi, who: str) -> list[UmtaliAction]:
     out: list[UmtaliAction] = []
     if ui.out_discard:
-        out.append(Discard.of_cards(player=who, card=ui.out_discard[0]))
-    out.append(Leftovers.of_cards(player=who, cards=tuple(ui.cards)))
+        out.append(Discard(player=who, card=ui.out_discard[0]))
+    out.append(Leftovers(player=who, cards=tuple(ui.cards)))
     return out
 
 
@@ -102,11 +102,11 @@ def entry_actions(ui: TableUi, mode: str, who: str) -> list[UmtaliAction]:
     if not ui.cards:
         return []
     if mode == "meld":
-        return [Meld.of_cards(player=who, cards=tuple(ui.cards))]
+        return [Meld(player=who, cards=tuple(ui.cards))]
     if mode == "discard":
-        return [Discard.of_cards(player=who, card=ui.cards[0])]
+        return [Discard(player=who, card=ui.cards[0])]
     if mode == "extend" and ui.anchor is not None:
-        return [ExtendAction.of_cards(player=who, card=ui.cards[0], anchor=ui.anchor)]
+        return [ExtendAction(player=who, card=ui.cards[0], anchor=ui.anchor)]
     return []
 
 

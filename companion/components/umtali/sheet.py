@@ -189,7 +189,7 @@ def _leftovers_of(
     for i in range(last, first - 1, -1):
         a = actions[i] if i < len(actions) else None
         if isinstance(a, Leftovers):
-            return i, parse_cards(list(a.cards))
+            return i, a.cards
     return None, ()
 
 
@@ -228,7 +228,7 @@ def _leftovers_rows(session: GameSession, ui: TableUi, hand: UmtaliHand, at: int
     }
 
     def save(_: Any) -> None:
-        fixed = Leftovers(player=old.player, cards=tuple(str(c) for c in ui.fix))
+        fixed = Leftovers(player=old.player, cards=tuple(ui.fix))
         if session.replace([*actions[:at], fixed, *actions[at + 1 :]]) is None:
             ui.editing = None
 

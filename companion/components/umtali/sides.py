@@ -17,7 +17,7 @@ from companion.components.kit.cards import card_face
 from companion.components.kit.common import kind_words, rule_link
 from companion.components.kit.ui import slug
 from companion.components.umtali.ui import Table
-from rulesets.cards import format_cards, parse_cards
+from rulesets.cards import Card, format_cards, parse_cards
 from rulesets.protocol import Units
 from rulesets.umtali import Phase, Said, UmtaliHand, UmtaliMeld, UmtaliSummary
 
@@ -369,6 +369,6 @@ def hand_result(hand: UmtaliHand, players: Sequence[str]) -> ft.Control:
     return ft.Column(parts, spacing=6)
 
 
-def cards_text(cards: Sequence[str] | str) -> str:
+def cards_text(cards: Sequence[Card] | Card) -> str:
     """Cards as a person reads them ("K♠ Q♠")."""
-    return format_cards(parse_cards(cards if isinstance(cards, str) else list(cards)), symbols=True)
+    return format_cards((cards,) if isinstance(cards, Card) else cards, symbols=True)

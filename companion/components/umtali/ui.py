@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import flet as ft
 
 from companion.session import GameSession
-from rulesets.cards import Card, parse_card, parse_cards
+from rulesets.cards import Card, parse_card
 from rulesets.protocol import Verdict
 from rulesets.umtali import (
     Discard,
@@ -133,11 +133,11 @@ def next_mode(actions: Sequence[UmtaliAction], after: UmtaliSummary) -> str:
 def cards_of(action: UmtaliAction) -> tuple[Card, ...]:
     """The cards an action takes out of a hand."""
     if isinstance(action, Meld | Leftovers):
-        return parse_cards(list(action.cards))
+        return action.cards
     if isinstance(action, Extend | Discard):
-        return parse_cards(action.card)
+        return (action.card,)
     if isinstance(action, GoOut):
-        return parse_cards([*action.pair, *([action.discard] if action.discard else [])])
+        return (*action.pair, *(() if action.discard is None else (action.discard,)))
     return ()
 
 
