@@ -178,7 +178,11 @@ def _verdict_panel(outcome: Outcome, dark: bool) -> ft.Control:
         headline = outcome.headline
     if v is not None or outcome.error is not None:
         body.extend(ft.Text(line, color=fg) for line in outcome.lines)
-    link = rule_link(outcome.rule, "checker-rule-link") if outcome.rule else None
+    link = (
+        rule_link(outcome.rule, "checker-rule-link", align=ft.Alignment.CENTER_LEFT)
+        if outcome.rule
+        else None
+    )
     return _panel("checker-verdict", bg, ft.Icon(icon, color=fg), headline, fg, body, link)
 
 
@@ -244,8 +248,10 @@ def _panel(
         ft.Column(list(body), spacing=4, scroll=ft.ScrollMode.AUTO, expand=True),
     ]
     if link is not None:
-        # the box is of fixed height and pinned: its last line is always in one place
-        rows.append(ft.Container(link, height=LINK_LINE_HEIGHT, alignment=ft.Alignment.CENTER_LEFT))
+        # the box is of fixed height and pinned: its last line is always in one place,
+        # and the link fills that line (its words at the left), so a longer or shorter
+        # title from one verdict to the next does not resize it under a thumb
+        rows.append(ft.Row([ft.Container(link, height=LINK_LINE_HEIGHT, expand=True)]))
     return ft.Semantics(
         identifier=ident,
         container=True,
