@@ -178,7 +178,11 @@ def _verdict_panel(outcome: Outcome, dark: bool) -> ft.Control:
         headline = outcome.headline
     if v is not None or outcome.error is not None:
         body.extend(ft.Text(line, color=fg) for line in outcome.lines)
-    link = rule_link(outcome.rule, "checker-rule-link") if outcome.rule else None
+    link = (
+        rule_link(outcome.rule, "checker-rule-link", align=ft.Alignment.CENTER_LEFT)
+        if outcome.rule
+        else None
+    )
     return _panel("checker-verdict", bg, ft.Icon(icon, color=fg), headline, fg, body, link)
 
 
@@ -190,12 +194,21 @@ def _suggestion_panel(outcome: Outcome, dark: bool) -> ft.Control:
     return _panel("checker-suggestion", bg, icon, outcome.headline, accent, lines)
 
 
+def verdict_box(outcome: Outcome, *, advice_only: bool, dark: bool) -> ft.Control:
+    """The panel under the grid: the referee's advice on a whole hand where the game
+    gives only advice (``advice_only``), else the verdict (or why the cards cannot
+    be checked)."""
+    if advice_only and outcome.error is None:
+        return _suggestion_panel(outcome, dark)
+    return _verdict_panel(outcome, dark)
+
+
 #: px: the verdict panel, whatever it says (its lines scroll inside it): nothing moves
-VERDICT_PANEL_HEIGHT = 124
+VERDICT_PANEL_HEIGHT = 148
 
-
-#: the verdict's rule link: its title wraps to two lines inside this width
-LINK_WIDTH = 150
+#: px: the rule link's line, the panel's last: the link sits there whatever the verdict
+#: says, so it never moves under a thumb, and the headline has the panel's whole width
+LINK_LINE_HEIGHT = 44
 
 
 def _panel(
@@ -207,24 +220,38 @@ def _panel(
     body: Sequence[ft.Control],
     link: ft.Control | None = None,
 ) -> ft.Control:
-    """A coloured box of fixed height, read out when it changes: icon, headline and the
-    rule link, then the lines (scrolling inside the box when there are many)."""
-    head: list[ft.Control] = [
-        icon,
-        ft.Text(
-            headline,
-            size=17,
-            weight=ft.FontWeight.BOLD,
-            color=color,
-            expand=True,
-            max_lines=2,
-            overflow=ft.TextOverflow.ELLIPSIS,
-        ),
+    """A coloured box of fixed height, read out when it changes: icon and headline, then
+    the lines (scrolling inside the box when there are many), then the rule link on a
+    line of its own at the bottom.
+
+    The headline has the box's whole width (at 360 px a link beside it squeezed
+    "Legal: extension, 1 card" to "Legal: extension, 1 …"); it wraps to a second line
+    before it is ever cut, and its label says all of it."""
+    head = ft.Row(
+        [
+            icon,
+            ft.Text(
+                headline,
+                size=17,
+                weight=ft.FontWeight.BOLD,
+                color=color,
+                expand=True,
+                max_lines=2,
+                overflow=ft.TextOverflow.ELLIPSIS,
+                semantics_label=headline,
+            ),
+        ],
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+    rows: list[ft.Control] = [
+        head,
+        ft.Column(list(body), spacing=4, scroll=ft.ScrollMode.AUTO, expand=True),
     ]
     if link is not None:
-        # a slot of fixed width, filled by the link: a rule's title is longer or shorter
-        # from one verdict to the next, and the link must not move under a thumb
-        head.append(ft.Container(link, width=LINK_WIDTH))
+        # the box is of fixed height and pinned: its last line is always in one place,
+        # and the link fills that line (its words at the left), so a longer or shorter
+        # title from one verdict to the next does not resize it under a thumb
+        rows.append(ft.Row([ft.Container(link, height=LINK_LINE_HEIGHT, expand=True)]))
     return ft.Semantics(
         identifier=ident,
         container=True,
@@ -234,13 +261,7 @@ def _panel(
             border_radius=10,
             padding=ft.Padding(12, 6, 12, 6),
             height=VERDICT_PANEL_HEIGHT,
-            content=ft.Column(
-                [
-                    ft.Row(head, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-                    ft.Column(list(body), spacing=4, scroll=ft.ScrollMode.AUTO, expand=True),
-                ],
-                spacing=2,
-            ),
+            content=ft.Column(rows, spacing=2),
         ),
     )
 
@@ -519,14 +540,8 @@ def CheckerView() -> ft.View:
     modes = checks[:1] if len(facts.modes) > 1 else []
     names = _target_names(eff_mode)
     board += [*modes, *_targets(targets, active, names, groups, set_target), *checks[len(modes) :]]
-    if eff_mode == "hand" and not facts.hand_verdict and (cards or outcome.error):
-        verdict = (
-            _suggestion_panel(outcome, dark)
-            if outcome.error is None
-            else _verdict_panel(outcome, dark)
-        )
-    else:
-        verdict = _verdict_panel(outcome, dark)
+    advice_only = eff_mode == "hand" and not facts.hand_verdict and bool(cards)
+    verdict = verdict_box(outcome, advice_only=advice_only, dark=dark)
     others = _unavailable(eff_mode, active, groups, use_hand)
     change = functools.partial(set_group, active)
     entry: list[ft.Control] = [

@@ -20,7 +20,9 @@ import pytest
 from companion.hub import TableHub
 from companion.session import GameSession
 from companion.storage import MemoryRepository
+from companion.views.checker import evaluate, verdict_box
 from rulesets import load_ruleset
+from rulesets.cards import parse_card
 from rulesets.protocol import GameRecord
 from tests.companion.flet_harness import HeadlessScreen, render_headless
 from tests.companion.test_game_over import Host, Screen
@@ -152,3 +154,61 @@ def test_no_text_is_cut_at_the_largest_table_in_any_state_or_entry(
     assert session.summary.finished  # the script reached the ending
     assert opened >= set(OPENERS[game]) - {"mode-leftovers"}, opened
     assert not found, f"{len(found)} texts cut:\n  " + "\n  ".join(found.values())
+
+
+#: the meld checker's states, as a player reaches them: (mode, cards, anchor, going out)
+CHECKER_STATES: list[tuple[str, str, str, bool]] = [
+    ("meld", "", "", False),  # nothing picked yet
+    ("meld", "5H", "", False),
+    ("meld", "5H 6H", "", False),  # one card short: keep picking
+    ("meld", "5H 6H 7H", "", False),
+    ("meld", "7H 7S 7D 7C", "", False),
+    ("meld", "5H 6H 7H", "", True),
+    ("meld", "5H 6H 9C", "", False),  # not a meld
+    ("meld", "5H 5H 5H 5H 5H", "", False),  # more copies than the decks hold
+    ("extend", "5C", "", False),  # the anchor not picked yet
+    ("extend", "5C", "2C 3C 4C", False),  # the docs' "Legal: extension, 1 card"
+    ("extend", "5C 6C 7C", "2C 3C 4C", False),
+    ("extend", "9D", "2C 3C 4C", False),
+    ("hand", "", "", False),
+    ("hand", "5H 6H 7H 9S 9D 9C KC", "", False),
+    ("hand", "2S 5D 8C JH KS AD 3C", "", False),
+]
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("game", ["umtali", "rummy", "rummoli"])
+def test_no_text_is_cut_in_any_state_of_the_meld_checker(game: str, dark: bool) -> None:
+    """Each verdict (or advice) the checker shows for each game, drawn as the screen
+    draws it: the headline, the reason, the notes and the rule link.  (The headline
+    squeezed beside a link of fixed width read "Legal: extension, 1 …" at 360 px, an
+    ellipsis with nothing to open.)"""
+    facts = load_ruleset(game).checker
+    rules: dict[str, Any] = {}  # the game's own rules
+    found: list[str] = []
+    shown = 0
+    for mode, cards, anchor, going_out in CHECKER_STATES:
+        if mode not in facts.modes or (going_out and not facts.going_out):
+            continue
+        picked = [parse_card(c) for c in cards.split()]
+        outcome = evaluate(
+            game,
+            rules,
+            mode,  # type: ignore[arg-type]
+            picked,
+            anchor=[parse_card(c) for c in anchor.split()],
+            going_out=going_out,
+        )
+        advice_only = mode == "hand" and not facts.hand_verdict and bool(picked)
+        where = f"checker, {game}, {mode} {cards or 'nothing'}" + (
+            f" onto {anchor}" if anchor else ""
+        )
+
+        def box(o: Any = outcome, a: bool = advice_only) -> ft.Control:
+            return verdict_box(o, advice_only=a, dark=dark)
+
+        _render(box, lambda sc, w=where: found.extend(cut_texts(sc.controls(), w)))
+        shown += 1
+    # the states reached, not skipped (Rummoli's checker has the whole hand only)
+    assert shown >= (3 if facts.modes == ("hand",) else 13), (facts.modes, shown)
+    assert not found, f"{len(found)} texts cut:\n  " + "\n  ".join(found)

@@ -69,13 +69,16 @@ def rule_words(rule: str) -> str:
     return f"Rule {published_id(rule)}" if sec is None else f"{sec.name}, {sec.cited}"
 
 
-def rule_link(rule: str, ident: str | None = None) -> ft.Control:
+def rule_link(
+    rule: str, ident: str | None = None, *, align: ft.Alignment | None = None
+) -> ft.Control:
     """The link to a rule every verdict, refusal and ledger line carries: the rule's
     title in players' words, with its ID small beside it ("Sets U5.1"), never a bare
     "Rule U5.1".
 
     It opens the rule in a sheet over the current screen (``rule_sheet``), so
     reading a rule never leaves the table; the sheet closes back to it with one tap.
+    ``align`` places the words in a link made wider than them (a slot it fills).
     """
     ident = ident or f"rule-{slug(rule)}"
     sec = rulebook.section(rule)
@@ -102,7 +105,7 @@ def rule_link(rule: str, ident: str | None = None) -> ft.Control:
             content=words,
             icon=ft.Icons.MENU_BOOK,
             on_click=lambda _, r=rule: show_rule(r),
-            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6)),
+            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=6), alignment=align),
             height=44,
         ),
         label,

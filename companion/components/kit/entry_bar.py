@@ -253,19 +253,25 @@ def _primary(primary: Primary | None) -> ft.Control:
         tick(primary.press())
 
     button = ft.FilledButton(
-        # one line, "…" where it does not fit; its label says all of it (a tooltip here
-        # would add a node of its own to the accessibility tree, apart from the button)
+        # the action's words read whole: they wrap to a second line inside the button's
+        # fixed height (at 390 px one line cut "Cy went out: collects 4 + the Rummoli
+        # pot" to "Cy went out: collects 4 + …"); "…" only past two lines, and its
+        # label says all of it (a tooltip here would add a node of its own to the
+        # accessibility tree, apart from the button)
         content=ft.Text(
             primary.text,
-            max_lines=1,
+            max_lines=2,
             overflow=ft.TextOverflow.ELLIPSIS,
             semantics_label=primary.text,
             size=15,
+            text_align=ft.TextAlign.CENTER,
+            style=ft.TextStyle(height=1.1),
         ),
         icon=primary.icon,
         on_click=press,
         disabled=not primary.enabled,
         height=BAR_BUTTON_HEIGHT,
+        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12)),
         expand=True,
     )
     # the button names itself; the wrapper only carries the test id (and expands)
