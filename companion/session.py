@@ -463,7 +463,7 @@ class GameSession:
                     "Nothing else changed meanwhile" if mine else "Nothing changed meanwhile"
                 )
             self.offline = ". ".join(words) + "."
-        self._pull()
+        self._pull(keep_offline=True)
 
     def _saved_words(self, event: TableEvent) -> str:
         """This device's own change, which its screen never showed, in words."""
@@ -524,8 +524,11 @@ class GameSession:
         elif getattr(page, "app_visible", True):
             call_in_page(page, self._pull)  # offline: caught up when it comes back
 
-    def _pull(self) -> None:
-        """Take the live game's latest summary and what others did since we looked."""
+    def _pull(self, *, keep_offline: bool = False) -> None:
+        """Take the live game's latest summary and what others did since we looked.
+
+        The note slot holds one note: table news newer than a back-online note
+        replaces it (``keep_offline``: the news is what that note already says)."""
         live = self._live
         with live.lock:
             if live.revision == self._synced:
@@ -540,6 +543,8 @@ class GameSession:
         object.__setattr__(self, "summary", summary)
         if missed:
             self.notice = missed[-1].line
+            if not keep_offline:
+                self.offline = ""
         if problem is not None and self.error is None:
             self.error = problem
         self._changed()

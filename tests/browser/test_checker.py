@@ -150,7 +150,7 @@ def test_umtali_extension_and_whole_hand(app_server: AppServer, phone_page: Any)
     _tap(page, hand)
     _says(
         page.get_by_test_id("checker-suggestion"),
-        re.compile(rf'meld "QS KS" as a marriage: 20 points[\s\S]*Best this turn: {best} points'),
+        re.compile(rf"meld Q♠ K♠ as a marriage: 20 points[\s\S]*Best this turn: {best} points"),
         timeout=10_000,
     )
     stable_screenshot(page, "checker-umtali-hand-phone")
@@ -196,7 +196,7 @@ def test_rummoli_widow_and_poker(app_server: AppServer, page: Any) -> None:
         re.compile(rf"^May take the widow[\s\S]*Poker hand: {re.escape(poker)}"),
     )
     _tap(page, "JD")
-    _says(_verdict(page), re.compile(r"^May not take the widow[\s\S]*JD"), timeout=10_000)
+    _says(_verdict(page), re.compile(r"^May not take the widow[\s\S]*J♦"), timeout=10_000)
     stable_screenshot(page, f"checker-rummoli-{page.size_name}")
     _open_rule_sheet(page, "M2.4", "Rummoli")
     assert unexpected_external(page) == []

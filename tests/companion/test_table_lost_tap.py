@@ -136,3 +136,17 @@ def test_an_entry_saved_in_a_short_drop_is_said_saved() -> None:
     assert "Your last entry, Ann add, was saved. Nothing else changed meanwhile." in (
         shown.offline
     ), shown.offline
+
+
+@pytest.mark.usefixtures("tally")
+def test_table_news_after_a_back_online_note_takes_the_one_slot() -> None:
+    """Every drop is said, a reload's too, but that note must not hide what the table
+    does next: newer news from another device replaces it in the one note slot."""
+    phone = Phone()
+    phone.services.went_offline()
+    shown = phone.reconnect()
+    shown.follow_screen()
+    assert shown.offline.startswith("You were offline for"), shown.offline
+    assert phone.host.add(_add("Bob", 4)) is None  # the host enters next
+    assert shown.offline == "", shown.offline
+    assert "Bob add" in shown.notice, shown.notice
