@@ -124,3 +124,23 @@ def render_headless(
             _context_page.reset(token)
 
     run_async(main())
+
+
+async def open_play_screen(hub: Any, gid: str) -> Session:
+    """One more device's session with the play screen of game ``gid`` drawn, as the
+    web app's main builds it for a phone that opens ``/play/<gid>``."""
+    from companion.app import build_main
+    from companion.config import AppConfig
+
+    conn = RecordingConnection()
+    conn.pubsubhub = PubSubHub()
+    fs = Session(conn)
+    token = _context_page.set(fs.page)
+    try:
+        fs.page.route = f"/play/{gid}"
+        build_main(AppConfig(), hub)(fs.page)
+        fs.get_page_patch()
+        await flush(100)
+    finally:
+        _context_page.reset(token)
+    return fs

@@ -27,13 +27,9 @@ from typing import Any
 
 import pytest
 from flet.controls import id_counter
-from flet.controls.context import _context_page
 from flet.messaging.session import Session
-from flet.pubsub.pubsub_hub import PubSubHub
 
-from companion.app import build_main
 from companion.components.rummoli import parts, statement
-from companion.config import AppConfig
 from companion.hub import Actor, TableHub
 from companion.session import GameSession
 from companion.storage import MemoryRepository
@@ -47,7 +43,7 @@ from rulesets.rummoli.simulate import (
     _Table,
     simulate_play,
 )
-from tests.companion.flet_harness import RecordingConnection, flush, run_async
+from tests.companion.flet_harness import flush, open_play_screen, run_async
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -85,18 +81,7 @@ def _chip_late(rounds: int, phones: int, monkeypatch: pytest.MonkeyPatch) -> dic
     async def run() -> dict[str, Any]:
         sessions: list[Session] = []
         for _ in range(phones):
-            conn = RecordingConnection()
-            conn.pubsubhub = PubSubHub()
-            fs = Session(conn)
-            token = _context_page.set(fs.page)
-            try:
-                fs.page.route = f"/play/{game.game_id}"
-                build_main(AppConfig(), hub)(fs.page)
-                fs.get_page_patch()
-                await flush(100)
-            finally:
-                _context_page.reset(token)
-            sessions.append(fs)
+            sessions.append(await open_play_screen(hub, game.game_id))
         drawn.clear()
         first = id_counter.ControlId.next()
         live.submit([{"type": "adjust", "player": 3, "chips": 1}], actor=Actor("elsewhere", "Bob"))
@@ -181,18 +166,7 @@ def test_a_card_laid_draws_none_of_the_hands_shown_at_the_poker(
     async def run() -> int:
         sessions: list[Session] = []
         for _ in range(2):
-            conn = RecordingConnection()
-            conn.pubsubhub = PubSubHub()
-            fs = Session(conn)
-            token = _context_page.set(fs.page)
-            try:
-                fs.page.route = f"/play/{game.game_id}"
-                build_main(AppConfig(), hub)(fs.page)
-                fs.get_page_patch()
-                await flush(100)
-            finally:
-                _context_page.reset(token)
-            sessions.append(fs)
+            sessions.append(await open_play_screen(hub, game.game_id))
         # the hands fold away under the verdict: not drawn, not on the screen
         drawn_first = shown["hand"]
         assert live.submit([lay], actor=Actor("elsewhere", "Bob")).refusal is None
