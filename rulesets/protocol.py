@@ -36,6 +36,7 @@ Two protocols, one per level (python-chess / OpenSpiel style):
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Protocol, TypeVar, runtime_checkable
@@ -185,18 +186,7 @@ class Verdict(BaseModel):
         >>> Verdict.of(Judgement(legal=False, rule="U5.2", reason="x")).to_json()["legal"]
         False
         """
-        return cls(
-            legal=judgement.legal,
-            kind=judgement.kind,
-            points=judgement.points,
-            rule=judgement.rule,
-            reason=judgement.reason,
-            cards=judgement.cards,
-            notes=judgement.notes,
-            incomplete=judgement.incomplete,
-            words=judgement.words,
-            note_words=judgement.note_words,
-        )
+        return cls(**{f.name: getattr(judgement, f.name) for f in dataclasses.fields(judgement)})
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude={"words", "note_words"})
