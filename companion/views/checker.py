@@ -113,12 +113,15 @@ def evaluate(
         if not cards:
             return Outcome(headline="Tap cards to check them.")
         if mode == "hand":
-            advice = advice_lines(ruleset.suggest(list(cards), rules=model))
+            suggestion = ruleset.suggest(list(cards), rules=model)
             if not facts.hand_verdict:
-                return Outcome(headline="Best play of this hand", lines=advice)
+                return Outcome(headline="Best play of this hand", lines=advice_lines(suggestion))
             verdict = ruleset.check(list(cards), rules=model)
             headline = facts.headline(verdict, ruleset.units(model))
-            return Outcome(verdict=verdict, rule=verdict.rule, headline=headline, lines=advice)
+            # the verdict says the outcome (Rummoli's widow); the advice adds its plays
+            # only -- its reason and notes say the plays and that outcome over again
+            plays = [p.said for p in suggestion.plays]
+            return Outcome(verdict=verdict, rule=verdict.rule, headline=headline, lines=plays)
         if mode == "extend" and not anchor:
             return Outcome(headline="Now pick the meld on the table to extend (Anchor).")
         verdict = ruleset.check(
