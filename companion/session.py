@@ -445,7 +445,8 @@ class GameSession:
         mine = [e for e in changes if e.actor.device == self._device]
         missed = [e for e in changes if e.actor.device != self._device]
         if offline_seconds is not None:
-            words = [f"You were offline for {_duration(offline_seconds)}"]
+            gone = _duration(offline_seconds) if offline_seconds >= 0.5 else "a moment"
+            words = [f"You were offline for {gone}"]
             if mine:
                 words.append(self._saved_words(mine[-1]))
             else:
