@@ -182,3 +182,36 @@ def test_a_ruling_is_labelled_in_players_words() -> None:
     for ruling in RULINGS:
         assert not ruling.name.lower().startswith("our ruling"), ruling.id
         assert "_" not in ruling.name and ruling.cited.startswith("our ruling "), ruling.id
+
+
+# --------------------------------------------------------------------------- one word wrong
+
+
+def _title_queries() -> list[tuple[str, str, list[str], int]]:
+    """(rule, game, title words, index of one meaningful word) for every plain rule whose
+    title has two meaningful words or more."""
+    out = []
+    for s in sections():
+        words = [w.strip(",:()\"'") for w in s.title.lower().split()]
+        meaningful = [i for i, w in enumerate(words) if w not in STOP_WORDS and len(w) > 1]
+        if s.is_ruling or len(meaningful) < 2:
+            continue
+        out += [(s.id, s.game, words, i) for i in meaningful]
+    return out
+
+
+def test_one_unknown_or_misspelt_word_still_finds_the_rule() -> None:
+    """Issue 18 ("who deals nxt"), for every rule title: one word the rulebook does not
+    know leaves the best partial matches, and one dropped letter still finds the rule."""
+    cases = _title_queries()
+    assert len(cases) > 150
+    lost = []
+    for rule_id, game, words, i in cases:
+        unknown = " ".join([*words[:i], "zzqx", *words[i + 1 :]])
+        if rule_id not in [h.section.id for h in search(unknown, game=game)]:
+            lost.append(unknown)
+        if len(words[i]) >= 4:
+            typo = " ".join([*words[:i], words[i][0] + words[i][2:], *words[i + 1 :]])
+            if rule_id not in [h.section.id for h in search(typo, game=game)[:5]]:
+                lost.append(typo)
+    assert not lost, lost
