@@ -14,6 +14,7 @@ long is named.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from functools import cache
@@ -33,6 +34,7 @@ from rulesets.protocol import GameRecord
 from tests.companion.flet_harness import HeadlessScreen, render_headless
 from tests.companion.test_game_over import Host, Screen
 from tests.companion.text_cut import bar_actions, cut_texts, unfit_actions
+from tests.companion.text_width import FONT, FONT_SHA256, lines_needed
 
 #: (game, seed of ``random_record``, players): a long game at the game's largest table
 SCRIPTS = [("umtali", 33, 2), ("rummy", 35, 6), ("rummoli", 2, 8)]
@@ -311,3 +313,12 @@ def test_no_text_is_cut_in_any_state_of_the_meld_checker(game: str, dark: bool) 
     # the states reached, not skipped (Rummoli's checker has the whole hand only)
     assert shown >= (3 if facts.modes == ("hand",) else 13), (facts.modes, shown)
     assert not found, f"{len(found)} texts cut:\n  " + "\n  ".join(found)
+
+
+def test_the_widths_are_of_the_font_the_app_draws_with() -> None:
+    """The advances were measured from Flet's bundled Roboto: a Flet that ships
+    another font must be measured again (``python -m tests.companion.text_width``)."""
+    assert hashlib.sha256(FONT.read_bytes()).hexdigest() == FONT_SHA256
+    assert lines_needed("Deal round 4: Maximilian deals", 15, 174.9, 0.1) == 2
+    assert lines_needed("Deal", 15, 174.9) == 1
+    assert lines_needed("Unquestionablyextraordinarylongword", 15, 174.9) is None
