@@ -7,6 +7,7 @@ The text lives in small markdown files next to this module (``umtali.md``, ``rum
     keywords: extend, lay off            <- optional metadata lines right under a heading
     example: 5H 6H 7H | a heart sequence <- cards in canonical notation | caption (repeatable)
     house_rule: marriage_extendable | what the switch changes here (repeatable)
+    refines: U6.2                        <- a ruling: the plain rule(s) it refines
 
     Body paragraphs and bullet lists in light markdown.
 
@@ -85,6 +86,9 @@ class Section:
     house_rule_notes: tuple[HouseRuleNote, ...] = ()
     parent: str | None = None
     level: int = 2
+    #: a ruling's plain rules that it refines (``A-U4`` refines ``U6.2``): search
+    #: ranks the ruling below each of them
+    refines: tuple[str, ...] = ()
 
     @property
     def heading(self) -> str:
@@ -220,7 +224,7 @@ def games() -> list[GameInfo]:
 # --------------------------------------------------------------------------- parsing
 
 _HEADING = re.compile(r"^(#{1,2})\s+(\S+)\s+(.+?)\s*$")
-_META = re.compile(r"^(keywords|example|house_rule):\s*(.*)$")
+_META = re.compile(r"^(keywords|example|house_rule|refines):\s*(.*)$")
 _ID_IN_TEXT = re.compile(r"A-[URM]\d+(?:\.\d+)*|[URM]\d+(?:\.[0-9A-Za-z_]+)*", re.IGNORECASE)
 
 
@@ -238,6 +242,7 @@ class _Draft:
     examples: list[Example] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
     notes: list[HouseRuleNote] = field(default_factory=list)
+    refines: list[str] = field(default_factory=list)
     body: list[str] = field(default_factory=list)
     in_meta: bool = True
 
@@ -253,6 +258,7 @@ class _Draft:
             house_rule_notes=tuple(self.notes),
             parent=self.parent,
             level=self.level,
+            refines=tuple(self.refines),
         )
 
 
@@ -282,6 +288,8 @@ def _parse(game: str, text: str) -> list[Section]:
         key, value = meta.groups()
         if key == "keywords":
             draft.keywords.extend(k.strip() for k in value.split(",") if k.strip())
+        elif key == "refines":
+            draft.refines.extend(r.strip() for r in value.split(",") if r.strip())
         elif key == "example":
             cards, caption = _split_pair(value)
             draft.examples.append(Example(tuple(cards.split()), caption))
@@ -562,20 +570,29 @@ def _score(
 
 
 def _rulings_after_rules(
-    scored: list[tuple[float, int, _Index, list[str]]],
+    scored: list[tuple[float, int, _Index, list[str]]], terms: list[str]
 ) -> list[tuple[float, int, _Index, list[str]]]:
-    """Our rulings (``A-...``) refine a game's plain rules: one ranks just below the best
-    plain rule of its game that answers the query too (at least half as well)."""
+    """Our rulings (``A-...``) refine a game's plain rules, so a ruling ranks below
+    every plain rule it refines (:attr:`Section.refines`) that answers the query too,
+    however weakly; and just below the best plain rule of its game when that one
+    answers at least half as well.  A ruling asked for by its ID ("A-U14") stays first."""
     best_plain: dict[str, float] = {}
+    found: dict[str, float] = {}
     for sc, _, ix, _ in scored:
-        if not ix.section.id.startswith("A-"):
+        found[ix.section.id] = sc
+        if not ix.section.is_ruling:
             g = ix.section.game
             best_plain[g] = max(best_plain.get(g, 0.0), sc)
     out = []
     for sc, order, ix, words in scored:
-        plain = best_plain.get(ix.section.game, 0.0)
-        if ix.section.id.startswith("A-") and sc >= plain >= sc / 2:
-            sc = plain - 0.5
+        s = ix.section
+        if s.is_ruling and ix.id not in terms:
+            plain = best_plain.get(s.game, 0.0)
+            if sc >= plain >= sc / 2:
+                sc = plain - 0.5
+            refined = [found[r] for r in s.refines if r in found]
+            if refined:
+                sc = min(sc, min(refined) - 0.5)
         out.append((sc, order, ix, words))
     return out
 
@@ -632,7 +649,7 @@ def search(query: str, game: str | None = None, limit: int = 20) -> list[Hit]:
                 scored.append((found[0], order, ix, found[1]))
         if scored:
             break
-    scored = _rulings_after_rules(scored)
+    scored = _rulings_after_rules(scored, terms)
     scored.sort(key=lambda t: (-t[0], t[1]))
     hits = [Hit(ix.section, _snippet(ix.section, words), sc) for sc, _, ix, words in scored]
     if game is None:

@@ -20,7 +20,7 @@ def problems() -> list[str]:
     """Everything a writer should fix in the text files (empty when all is well)."""
     found: list[str] = []
     seen: set[str] = set()
-    misplaced = re.compile(r"^(keywords|example|house_rule):", re.M)
+    misplaced = re.compile(r"^(keywords|example|house_rule|refines):", re.M)
     for s in rulebook.sections():
         if s.id in seen:
             found.append(f"{s.id}: duplicate ID")
@@ -29,6 +29,10 @@ def problems() -> list[str]:
             found.append(f"{s.id}: empty body")
         if misplaced.search(s.body):
             found.append(f"{s.id}: metadata line below the body (put it right under the heading)")
+        for rule_id in s.refines:  # a ruling refines plain rules of its own game
+            plain = rulebook.section(rule_id)
+            if plain is None or plain.id != rule_id or plain.is_ruling or plain.game != s.game:
+                found.append(f"{s.id}: refines {rule_id}, not a plain rule of its game")
         for example in s.examples:
             try:
                 parse_cards(list(example.cards))

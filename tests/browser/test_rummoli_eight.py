@@ -151,7 +151,7 @@ def play_eight(page: Any, size: str) -> Table:
     others = [p for p in EIGHT if p != "Cy"]
     step(page, "held-eve", "Eve holds", 1)
     step(page, "held-hal", "Hal holds", 3)  # the 8th player's row: it was cut off
-    shows(page, "record-out", "Cy went out: collects 4 + the Rummoli pot")
+    shows(page, "record-out", "Cy went out: 4 chips + the Rummoli pot")
     t.check(
         "going-out",
         [*quick, *each("held-", others)] + [f"held-{p.lower()}-plus" for p in others],

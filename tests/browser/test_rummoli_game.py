@@ -293,7 +293,7 @@ def test_four_player_rummoli_game_three_rounds_and_final_poker(
     step(page, "held-ann", "Ann holds", 2)
     step(page, "held-bob", "Bob holds", 1)
     step(page, "held-dan", "Dan holds", 3)
-    shows(page, "record-out", "Cy went out: collects 6 + the Rummoli pot")
+    shows(page, "record-out", "Cy went out: 6 chips + the Rummoli pot")
     assert_words_people_use(page, "going out")
     stable_screenshot(page, "rummoli-going-out-phone")
     tap(page, "record-out")

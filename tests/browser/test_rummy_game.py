@@ -205,6 +205,8 @@ def rule_sheet_and_back(page: Any, link: str, heading: str) -> None:
     tap(page, link)
     expect(page.get_by_test_id("rule-sheet")).to_be_visible(timeout=TIMEOUT)
     expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=TIMEOUT)
+    # the rules search is one tap away inside a game too (issue 18; test_rules follows it)
+    expect(page.get_by_test_id("rule-sheet-search")).to_be_visible(timeout=TIMEOUT)
     assert page.url == before  # nothing navigated: the table is still underneath
     assert_words_people_use(page, "the rule sheet", penalty=True)
     tap(page, "rule-sheet-close")

@@ -199,7 +199,7 @@ def test_parents_are_the_enclosing_groups() -> None:
 
 
 def test_no_metadata_line_ended_up_in_a_body() -> None:
-    misplaced = re.compile(r"^(keywords|example|house_rule):", re.M)
+    misplaced = re.compile(r"^(keywords|example|house_rule|refines):", re.M)
     for s in sections():
         assert not misplaced.search(s.body), s.id
 
@@ -303,8 +303,13 @@ def test_multi_word_queries_need_every_word() -> None:
 
 def test_title_and_keyword_hits_rank_above_body_only_hits() -> None:
     hits = search("marriage", game="umtali")
+    # a house-rule switch a section names counts as one of its keywords: U6.2 names
+    # marriage_extendable (and ranks above A-U4, the ruling that refines it)
     head = [
-        h for h in hits if "marriage" in (h.section.title + " ".join(h.section.keywords)).lower()
+        h
+        for h in hits
+        if "marriage"
+        in " ".join((h.section.title, *h.section.keywords, *h.section.house_rules)).lower()
     ]
     body_only = [h for h in hits if h not in head]
     assert head and body_only
@@ -402,10 +407,12 @@ def test_parser_reads_the_writer_format() -> None:
         "<!-- comment -->\n# X1 Group\nkeywords: a, b c\n\nIntro.\n\n"
         "## X1.1 Title here\nexample: 5H 6H 7H | a run\nhouse_rule: sw | what sw does\n\n"
         "Para one.\n\n- bullet\n"
+        "## A-X1 Our ruling: on it\nrefines: X1.1, X1\n\nRuled.\n"
     )
     parsed = rulebook._parse("umtali", text)
-    assert [s.id for s in parsed] == ["X1", "X1.1"]
-    group, rule = parsed
+    assert [s.id for s in parsed] == ["X1", "X1.1", "A-X1"]
+    group, rule, ruling = parsed
+    assert ruling.refines == ("X1.1", "X1") and ruling.body == "Ruled." and not rule.refines
     assert group.keywords == ("a", "b c") and group.body == "Intro."
     assert rule.parent == "X1" and rule.title == "Title here"
     assert rule.examples[0].cards == ("5H", "6H", "7H") and rule.examples[0].caption == "a run"

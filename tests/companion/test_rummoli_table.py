@@ -224,7 +224,7 @@ def test_a_m17_the_ending_button_says_what_a_short_stack_really_pays() -> None:
         await t.step("held-ann", 1)
         await t.step("held-bob", 7)
         await t.step("held-dan", 1)
-        assert t.label("record-out") == "Cy went out: collects 5 + the Rummoli pot"
+        assert t.label("record-out") == "Cy went out: 5 chips + the Rummoli pot"
         await t.tap("impasse")
         assert t.label("record-impasse") == "Record the impasse: 5 chips to the centre"
         await t.tap("out-cy")

@@ -6,10 +6,16 @@ state).
 
 The check is not vacuous: texts built to be cut (one line clipped, one ending in an
 ellipsis nobody can open) are named, and the same texts done right are not.
+
+The same states check that the primary action's words fit its button at a 360 px
+phone in its two lines (and so at 390 px and on a desktop); an action built too
+long is named.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -17,6 +23,7 @@ from typing import Any
 import flet as ft
 import pytest
 
+from companion.components.kit.entry_bar import EntryBar, Primary
 from companion.hub import TableHub
 from companion.session import GameSession
 from companion.storage import MemoryRepository
@@ -26,7 +33,8 @@ from rulesets.cards import parse_card
 from rulesets.protocol import GameRecord
 from tests.companion.flet_harness import HeadlessScreen, render_headless
 from tests.companion.test_game_over import Host, Screen
-from tests.companion.text_cut import cut_texts
+from tests.companion.text_cut import bar_actions, cut_texts, unfit_actions
+from tests.companion.text_width import FONT, FONT_SHA256, lines_needed
 
 #: (game, seed of ``random_record``, players): a long game at the game's largest table
 SCRIPTS = [("umtali", 33, 2), ("rummy", 35, 6), ("rummoli", 2, 8)]
@@ -38,15 +46,45 @@ OPENERS = {
     "rummoli": ["rummoli-mode-live", "rummoli-mode-quick"],
 }
 
+#: what a player picks in an open entry (the first and the last of each kind are
+#: tapped): the action's words name who and what ("Hal went out: 12 chips + the
+#: Rummoli pot"), so its longest words come only once something is picked
+PICKS = {
+    "umtali": [r"-card-[0-9AJQK]"],
+    "rummy": [r"^log-player-", r"^log-card-", r"^log-target-", r"^went-out-", r"^going-rummy$"],
+    "rummoli": [r"^out-", r"^impasse$", r"^lay-by-", r"^lay-card-", r"^winner-", r"^bidder-"],
+}
+
 
 #: the entries are opened in every third state (and the last): each opening draws the
 #: table again, and a whole game of them is minutes of drawing on a busy machine
 OPEN_EVERY = 3
 
 
+#: the names at the table: long ones, as people's names are ("Maximilian went out: 12
+#: chips + the Rummoli pot" must still read whole at 360 px)
+LONG_NAMES = [
+    "Christopher", "Maximilian", "Alexandra", "Gwendolyn",
+    "Sebastian", "Francesca", "Jonathan", "Josephine",
+]  # fmt: skip
+
+
+def _renamed(value: Any, names: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [_renamed(v, names) for v in value]
+    if isinstance(value, dict):
+        return {names.get(k, k): _renamed(v, names) for k, v in value.items()}
+    return value
+
+
 @cache
 def script(game: str, seed: int) -> GameRecord:
-    return load_ruleset(game).random_record(seed)
+    """The game's long scripted record, its players given long names."""
+    record = load_ruleset(game).random_record(seed)
+    names = dict(zip(record.players, LONG_NAMES, strict=False))
+    return GameRecord.from_json(_renamed(record.model_dump(), names))
 
 
 def _render(build: Callable[[], ft.Control], check: Callable[[HeadlessScreen], Any]) -> None:
@@ -109,6 +147,41 @@ def test_an_ellipsis_nobody_can_open_is_named_and_a_tooltip_tap_or_label_is_a_wa
         assert len(alone) == 1 and why in alone[0], (pick, alone)
 
 
+def _bar(words: str) -> Callable[[], ft.Control]:
+    session = GameSession.start(TableHub(MemoryRepository()), "rummy", ["Ann", "Bob"], {})
+    return lambda: EntryBar(session, None, Primary(words, "act", lambda: None))
+
+
+@pytest.mark.parametrize(
+    ("words", "fits"),
+    [
+        ("Deal", True),
+        ("Cy went out: collects 4 + the Rummoli pot", True),  # two lines at 360 px
+        ("Christopher went out: 12 chips + the Rummoli pot", True),
+        ("Christopher went out: collects 12 + the Rummoli pot", False),  # the old words
+        ("Record the whole hand of everybody at the table, then deal", False),  # 3 lines
+        ("Unquestionablyextraordinarylongword", False),  # one word wider than the button
+    ],
+)
+def test_an_action_too_long_for_its_button_is_named(words: str, fits: bool) -> None:
+    found: list[str] = []
+    actions: list[Any] = []
+
+    def check(sc: HeadlessScreen) -> None:
+        actions.extend(bar_actions(sc.controls(), 360))
+        found.extend(unfit_actions(sc.controls(), "built"))
+
+    _render(_bar(words), check)
+    assert [a.words for a in actions] == [words]
+    # the room the browser gives the words at 360 px: a 225 px action less its padding
+    # (12 + 12) and icon (18 + 8); measured, with Undo 99 px wide (a 360x640 Rummoli page)
+    assert actions[0].room == pytest.approx(224.9 - 50, abs=0.2)
+    assert actions[0].max_lines == 2
+    assert (found == []) == fits, found
+    if not fits:
+        assert found[0].startswith(f"built: the action {words!r} needs "), found
+
+
 @pytest.mark.timeout(900)  # (a safety net only: at a load of 28 the Umtali game took > 300 s)
 @pytest.mark.parametrize(("game", "seed", "players"), SCRIPTS, ids=[g for g, *_ in SCRIPTS])
 def test_no_text_is_cut_at_the_largest_table_in_any_state_or_entry(
@@ -124,11 +197,36 @@ def test_no_text_is_cut_at_the_largest_table_in_any_state_or_entry(
     )
     found: dict[str, str] = {}
     opened: set[str] = set()
+    picked: set[str] = set()
+    actions: set[str] = set()
 
     async def scenario(sc: Screen) -> None:
-        def look(k: int, where: str) -> None:
-            for problem in cut_texts(sc.controls(), f"{game}, entry {k}, {where}"):
+        def look(k: int, where: str, texts: bool = True) -> None:
+            controls = sc.controls()
+            for problem in [
+                *(cut_texts(controls, f"{game}, entry {k}, {where}") if texts else []),
+                *unfit_actions(controls, f"{game}, entry {k}, {where}", screen_width=360),
+            ]:
                 found.setdefault(problem.split(": ", 1)[1], problem)
+            actions.update(a.words for a in bar_actions(controls))
+
+        async def pick(k: int) -> None:
+            """Tap the first and the last of each kind of pick, reading the action."""
+            for kind in PICKS[game]:
+                idents = [
+                    str(c.identifier)
+                    for c in sc.controls()
+                    if isinstance(c, ft.Semantics)
+                    and re.search(kind, str(c.identifier or ""))
+                    and isinstance(c.content, ft.Control)
+                    and not c.content.disabled
+                    and not isinstance(c.content, ft.Switch)
+                ]
+                for ident in dict.fromkeys(idents[:1] + idents[-1:]):
+                    if sc.has(ident) and not getattr(sc.semantics(ident).content, "disabled", 0):
+                        await sc.click(ident)
+                        picked.add(kind)
+                        look(k, f"after picking {ident}", texts=False)
 
         for k, action in enumerate([None, *record.actions]):
             if action is not None:
@@ -149,10 +247,13 @@ def test_no_text_is_cut_at_the_largest_table_in_any_state_or_entry(
                     await sc.click(ident)
                 opened.add(ident)
                 look(k, f"after tapping {ident}")
+                await pick(k)
 
     render_headless(Host, session, scenario=scenario, screen=Screen)
     assert session.summary.finished  # the script reached the ending
     assert opened >= set(OPENERS[game]) - {"mode-leftovers"}, opened
+    assert picked, picked  # something was picked
+    assert len(actions) >= 3, actions  # the actions were read (each fits at 360 px)
     assert not found, f"{len(found)} texts cut:\n  " + "\n  ".join(found.values())
 
 
@@ -212,3 +313,12 @@ def test_no_text_is_cut_in_any_state_of_the_meld_checker(game: str, dark: bool) 
     # the states reached, not skipped (Rummoli's checker has the whole hand only)
     assert shown >= (3 if facts.modes == ("hand",) else 13), (facts.modes, shown)
     assert not found, f"{len(found)} texts cut:\n  " + "\n  ".join(found)
+
+
+def test_the_widths_are_of_the_font_the_app_draws_with() -> None:
+    """The advances were measured from Flet's bundled Roboto: a Flet that ships
+    another font must be measured again (``python -m tests.companion.text_width``)."""
+    assert hashlib.sha256(FONT.read_bytes()).hexdigest() == FONT_SHA256
+    assert lines_needed("Deal round 4: Maximilian deals", 15, 174.9, 0.1) == 2
+    assert lines_needed("Deal", 15, 174.9) == 1
+    assert lines_needed("Unquestionablyextraordinarylongword", 15, 174.9) is None

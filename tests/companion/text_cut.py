@@ -31,17 +31,29 @@ none does).  It reads the controls of a headless session
 (``tests/companion/flet_harness.py``), so it runs over every state a scripted
 game passes through, and it fails on a text built to be cut
 (``tests/companion/test_text_cut.py``).
+
+The **primary action** of the entry bar wraps its words to two lines inside its
+48 px ("Cy went out: 4 chips + the Rummoli pot"), and an ellipsis only past
+them.  ``unfit_actions(controls, where, screen_width=360)`` names each action
+whose words need more lines than that (or hold a word wider than the button) at
+a phone that wide: the bar's width is what is left of the screen beside Undo
+(Material 3's button metrics, as the browser draws them: at 360 px Undo is 99 px
+and the action 225 px wide, 175 px of it for words beside the icon), the words'
+widths come from the app's own font (``tests/companion/text_width.py``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import flet as ft
 
-__all__ = ["cut_texts", "may_be_cut"]
+from tests.companion.text_width import lines_needed, text_width
+
+__all__ = ["BarAction", "bar_actions", "cut_texts", "may_be_cut", "unfit_actions"]
 
 _TAPS = ("on_click", "on_tap", "on_long_press", "on_press")
 
@@ -116,3 +128,100 @@ def cut_texts(controls: Iterable[Any], where: str = "") -> list[str]:
                 "(no tooltip, no semantics label with its words, no tap)"
             )
     return list(dict.fromkeys(out))
+
+
+# --------------------------------------------------------------------------- the bar's action
+
+#: px: the full-screen play view's padding at each side (companion/views/play.py)
+FRAME_PADDING = 12
+#: Material 3 (as Flutter draws it): a button's words at 14 px, 0.1 px between letters;
+#: a button with an icon has 16 px before the icon and 24 after the words, the icon
+#: 18 px and 8 px beside it
+BUTTON_FONT, BUTTON_SPACING = 14.0, 0.1
+ICON_PADDING, ICON, ICON_GAP = (16.0, 24.0), 18.0, 8.0
+#: (a button without an icon: 24 px each side)
+TEXT_PADDING = (24.0, 24.0)
+
+
+@dataclass(frozen=True)
+class BarAction:
+    """The entry bar's primary action as drawn on a screen ``screen_width`` px wide."""
+
+    words: str
+    size: float  # px, the words' font size
+    room: float  # px, the width its words may take
+    max_lines: int
+    lines: int | None  # the lines its words take (None: a word wider than ``room``)
+
+    @property
+    def fits(self) -> bool:
+        return self.lines is not None and self.lines <= self.max_lines
+
+
+def _padding(button: Any, icon: bool) -> tuple[float, float]:
+    pad = getattr(getattr(button, "style", None), "padding", None)
+    if isinstance(pad, ft.Padding):
+        return float(pad.left), float(pad.right)
+    return ICON_PADDING if icon else TEXT_PADDING
+
+
+def _button_width(button: Any) -> float:
+    """px: a button of fixed words (Undo) as wide as its words, icon and padding."""
+    icon = button.icon is not None
+    words = button.content if isinstance(button.content, str) else str(button.content.value)
+    left, right = _padding(button, icon)
+    width = text_width(words, BUTTON_FONT, BUTTON_SPACING)
+    return left + (ICON + ICON_GAP if icon else 0) + width + right
+
+
+def _is(control: Any, ident: str) -> bool:
+    return isinstance(control, ft.Semantics) and getattr(control, "identifier", None) == ident
+
+
+def bar_actions(controls: Iterable[Any], screen_width: float = 360) -> list[BarAction]:
+    """The primary action of each entry bar among ``controls`` (the row that holds Undo:
+    Undo, a gap, the action taking the rest), measured at ``screen_width``."""
+    controls = list(controls)
+    # a part of the bar drawn by a component shows as the control the component drew
+    drawn = {id(c.parent): c for c in controls if c.parent is not None}
+    found = []
+    for undo in (c for c in controls if _is(c, "undo")):
+        row = next((up for up in _ancestors(undo) if isinstance(up, ft.Row)), None)
+        if row is None:
+            continue
+        kids = [c for c in row.controls if c.visible]
+        fixed = float(row.spacing or 0) * (len(kids) - 1)
+        action = None
+        for kid in kids:
+            shown = kid if isinstance(kid, ft.Control) else drawn.get(id(kid))
+            if _is(shown, "undo"):
+                fixed += _button_width(shown.content)
+            elif isinstance(shown, ft.Semantics) and isinstance(shown.content, ft.FilledButton):
+                action = shown.content
+            elif getattr(shown, "width", None) is not None:
+                fixed += float(shown.width)
+        if action is None or not isinstance(action.content, ft.Text):
+            continue  # no action in this state (an empty slot)
+        text, icon = action.content, action.icon is not None
+        left, right = _padding(action, icon)
+        width = screen_width - 2 * FRAME_PADDING - fixed
+        room = width - left - right - (ICON + ICON_GAP if icon else 0)
+        size = float(text.size or BUTTON_FONT)
+        words = _words(str(text.value))
+        lines = lines_needed(words, size, room, BUTTON_SPACING)
+        found.append(BarAction(words, size, room, text.max_lines or 1, lines))
+    return found
+
+
+def unfit_actions(controls: Iterable[Any], where: str = "", screen_width: float = 360) -> list[str]:
+    """Each primary action whose words do not fit its button at ``screen_width``."""
+    out = []
+    for a in bar_actions(controls, screen_width):
+        if a.fits:
+            continue
+        need = "a word wider than the button" if a.lines is None else f"{a.lines} lines"
+        out.append(
+            f"{where}: the action {a.words!r} needs {need} in its {a.room:.0f} px "
+            f"at {screen_width:g} px wide (it shows {a.max_lines})"
+        )
+    return out

@@ -333,7 +333,9 @@ def _ending_action(
         verdict = session.judge(Out(player=ending, held=held))
         words = f"{ending} went out"
         if verdict.legal:  # what the others pay, as the referee settles it (short stacks too)
-            words += f": collects {_paid(verdict)} + the Rummoli pot"
+            # "12 chips", not "collects 12": with a long name ("Christopher went out:
+            # collects 12 + the Rummoli pot") the words took 3 lines at 360 px
+            words += f": {plural(_paid(verdict), 'chip')} + the Rummoli pot"
         return verdict, Primary(
             words,
             "record-out",
