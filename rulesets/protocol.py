@@ -127,6 +127,10 @@ class Units(StrEnum):
 # --------------------------------------------------------------------------- verdicts
 
 
+#: the fields :meth:`Verdict.of` copies, read once (every check's verdict is built so)
+_JUDGEMENT_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Judgement))
+
+
 class Verdict(BaseModel):
     """The referee's answer to "is this legal?".
 
@@ -186,7 +190,7 @@ class Verdict(BaseModel):
         >>> Verdict.of(Judgement(legal=False, rule="U5.2", reason="x")).to_json()["legal"]
         False
         """
-        return cls(**{f.name: getattr(judgement, f.name) for f in dataclasses.fields(judgement)})
+        return cls(**{name: getattr(judgement, name) for name in _JUDGEMENT_FIELDS})
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude={"words", "note_words"})
