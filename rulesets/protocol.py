@@ -39,7 +39,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Annotated, Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    ClassVar,
+    Protocol,
+    TypeVar,
+    cast,
+    runtime_checkable,
+)
 
 from pydantic import (
     BaseModel,
@@ -56,6 +65,9 @@ from rulesets.errors import CardParseError, HouseRuleError, RecordError, Ruleset
 from rulesets.judgement import Judgement
 from rulesets.switches import Switch
 from rulesets.words import said
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 __all__ = [
     "RECORD_SCHEMA_VERSION",
@@ -80,6 +92,7 @@ __all__ = [
     "Units",
     "Verdict",
     "card_error",
+    "read_action",
     "ledger_rows",
     "parse_house_rules",
 ]
@@ -125,6 +138,10 @@ class Units(StrEnum):
 
 
 # --------------------------------------------------------------------------- verdicts
+
+
+#: the fields :meth:`Verdict.of` copies, read once (every check's verdict is built so)
+_JUDGEMENT_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Judgement))
 
 
 class Verdict(BaseModel):
@@ -186,7 +203,7 @@ class Verdict(BaseModel):
         >>> Verdict.of(Judgement(legal=False, rule="U5.2", reason="x")).to_json()["legal"]
         False
         """
-        return cls(**{f.name: getattr(judgement, f.name) for f in dataclasses.fields(judgement)})
+        return cls(**{name: getattr(judgement, name) for name in _JUDGEMENT_FIELDS})
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude={"words", "note_words"})
@@ -639,6 +656,34 @@ def card_error(exc: ValidationError) -> RulesetError | None:
             return None
         found = found or cause
     return found
+
+
+ActionT = TypeVar("ActionT")
+
+
+def read_action(
+    data: Any, adapter: TypeAdapter[ActionT], types: tuple[type, ...], what: str
+) -> ActionT:
+    """One game's action (``types``, read by ``adapter``) from itself, another action
+    or model (through its JSON) or a JSON dict: each game's ``parse_action``.
+
+    A card that is no card raises its card error, as the referee says it; anything
+    else a :class:`RecordError` naming ``what`` ("an Umtali action") and the field,
+    cut to 300 characters (a record may be as long as you like).
+    """
+    if isinstance(data, types):
+        return cast(ActionT, data)
+    if isinstance(data, BaseModel):
+        data = data.model_dump(mode="json")
+    try:
+        return adapter.validate_python(data)
+    except ValidationError as exc:
+        error = card_error(exc)  # a card that is no card: said as the referee says it
+        if error is not None:
+            raise error from None
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "action"
+        raise RecordError(f"{data!r}: not {what}: {where}: {first['msg']}"[:300]) from None
 
 
 class Action(BaseModel):

@@ -78,18 +78,21 @@ def card_words(cards: str | Card | Iterable[str | Card], *, limit: int = INPUT_L
 
     Words never fail: a text that is no card (a damaged entry) is kept as written.
     """
-    from rulesets.cards import Card, parse_card  # cards.py words its errors with this module
-
-    items = [cards] if isinstance(cards, str | Card) else list(cards)
+    # Cards are told from texts by type, without importing cards.py (it words its
+    # errors with this module); this runs for every refusal, so it stays cheap.
+    one = isinstance(cards, str) or not isinstance(cards, Iterable)
+    items: Iterable[str | Card] = (cards,) if one else cards  # type: ignore[assignment]
     out: list[str] = []
     for item in items:
-        if isinstance(item, Card):
+        if not isinstance(item, str):
             out.append(item.symbol)
             continue
+        from rulesets.cards import parse_card
+
         try:
             out.append(parse_card(item).symbol)
         except ValueError:
-            out.append(str(item))
+            out.append(item)
     text = " ".join(out)
     return text if len(text) <= limit else quote_input(text, limit=limit)[1:-1]
 

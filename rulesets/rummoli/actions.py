@@ -26,10 +26,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
-from rulesets.errors import RecordError
-from rulesets.protocol import Action, Cards, OneCard, card_error
+from rulesets.protocol import Action, Cards, OneCard, read_action
 from rulesets.rummoli.board import POT_LABELS
 from rulesets.words import names_and, plural
 
@@ -259,18 +258,4 @@ _TYPES = (Start, Adjust, Deal, Widow, Bet, Fold, Poker, FinalPoker, Lay, Claim, 
 
 def parse_action(data: Any) -> RummoliAction:
     """An action model from a model or its JSON dict (raises :class:`RecordError`)."""
-    if isinstance(data, _TYPES):
-        return data
-    if isinstance(data, Action):
-        data = data.to_json()
-    try:
-        return _ADAPTER.validate_python(data)
-    except ValidationError as exc:
-        error = card_error(exc)  # a card that is no card: said as the referee says it
-        if error is not None:
-            raise error from None
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "action"
-        raise RecordError(
-            f"{data!r}: not a Rummoli action: {where}: {first['msg']}"[:300]
-        ) from None
+    return read_action(data, _ADAPTER, _TYPES, "a Rummoli action")

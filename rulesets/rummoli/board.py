@@ -92,7 +92,7 @@ class PotRule:
     label: str
     wins: str
     rule: str
-    cards: tuple[str, ...] = ()
+    cards: tuple[Card, ...] = ()
     #: won only when one player lays every card of it (A-M8, A-M9, A-M19)
     combo: bool = False
 
@@ -101,17 +101,19 @@ POTS: dict[str, PotRule] = {
     p.pot: p
     for p in (
         PotRule(pot="poker", label="Poker", wins="the poker winner", rule="M4.3"),
-        PotRule(pot="10S", label="10♠", wins="whoever lays 10♠", rule="M5.6", cards=("10S",)),
-        PotRule(pot="JD", label="J♦", wins="whoever lays J♦", rule="M5.6", cards=("JD",)),
-        PotRule(pot="QC", label="Q♣", wins="whoever lays Q♣", rule="M5.6", cards=("QC",)),
-        PotRule(pot="KH", label="K♥", wins="whoever lays K♥", rule="M5.6", cards=("KH",)),
-        PotRule(pot="AS", label="A♠", wins="whoever lays A♠", rule="M5.6", cards=("AS",)),
+        PotRule(
+            pot="10S", label="10♠", wins="whoever lays 10♠", rule="M5.6", cards=parse_cards("10S")
+        ),
+        PotRule(pot="JD", label="J♦", wins="whoever lays J♦", rule="M5.6", cards=parse_cards("JD")),
+        PotRule(pot="QC", label="Q♣", wins="whoever lays Q♣", rule="M5.6", cards=parse_cards("QC")),
+        PotRule(pot="KH", label="K♥", wins="whoever lays K♥", rule="M5.6", cards=parse_cards("KH")),
+        PotRule(pot="AS", label="A♠", wins="whoever lays A♠", rule="M5.6", cards=parse_cards("AS")),
         PotRule(
             pot="AD+KD",
             label="A♦+K♦",
             wins="one player lays both K♦ and A♦ in this round",
             rule="A-M8",
-            cards=("KD", "AD"),
+            cards=parse_cards("KD AD"),
             combo=True,
         ),
         PotRule(

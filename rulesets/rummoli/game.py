@@ -227,7 +227,7 @@ class RummoliGame:
     def laid(self) -> list[tuple[str, str]]:
         """The cards laid this round, in order, with the player who laid each."""
         s = self._state
-        return [(s.players[q], c) for q, c in s.rounds[-1].laid] if s.rounds else []
+        return [(s.players[q], str(c)) for q, c in s.rounds[-1].laid] if s.rounds else []
 
     @property
     def chips_total(self) -> int:
@@ -236,7 +236,7 @@ class RummoliGame:
     def next_card(self) -> str | None:
         """The card that continues the suit now (M5.2), whoever holds it."""
         play = self.summary().detail.play
-        return None if play is None else play.next_card
+        return None if play is None or play.next_card is None else str(play.next_card)
 
     def expected_layers(self) -> list[str]:
         """Players who may lay next if the sequence breaks, in the order the turn passes

@@ -242,7 +242,7 @@ def _apply(s: State, r: RoundState, log: RoundLog, p: int, card: Card, plan: _Pl
     r.laid[card] = p
     r.last = (p, card)
     log.mode = "live"
-    log.laid.append((p, str(card)))
+    log.laid.append((p, card))
     s.pending.clear()
     for pot, rule, cards in completed_pots(s, r, p, card):
         if s.rules.claim == "auto":

@@ -13,6 +13,8 @@ the screen finds it by.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, ConfigDict
 
 from rulesets.rummoli.board import (
@@ -22,6 +24,9 @@ from rulesets.rummoli.board import (
 )
 from rulesets.rummoli.house_rules import RummoliRules
 from rulesets.words import names_and, plural
+
+if TYPE_CHECKING:
+    from rulesets.cards import Card
 
 __all__ = [
     "Note",
@@ -218,7 +223,7 @@ def final_notes(pot: str, label: str, amount: int, dealer: str) -> list[Note]:
 def play_notes(
     *,
     laid: bool,
-    next_card: str | None,
+    next_card: Card | None,
     expected: tuple[str, ...],
     colour: str | None,
     rule: str,
@@ -229,10 +234,8 @@ def play_notes(
     if not laid:
         hint = f"{first} starts with their lowest card."
     elif next_card is not None:
-        from rulesets.cards import parse_card
-
         hint = (
-            f"Next: whoever holds {parse_card(next_card).symbol} must lay it. If nobody does, "
+            f"Next: whoever holds {next_card.symbol} must lay it. If nobody does, "
             f"{first} lays their lowest {colour} card."
         )
     else:

@@ -317,13 +317,18 @@ def _close_widow(s: State) -> None:
         s.phase = Phase.POKER
 
 
-def _bet(s: State, a: Bet) -> None:
-    p = seat_of(s, a.player, "bet")
+def _need_betting(s: State, what: str) -> None:
+    """Bets and folds are recorded only at a table that bets (M4.2)."""
     if s.rules.poker_betting != "one_round":
         raise illegal(
-            f"bet {a.chips}: this table plays without betting ({s.rules.setting('poker_betting')})",
+            f"{what}: this table plays without betting ({s.rules.setting('poker_betting')})",
             rule="M4.2",
         )
+
+
+def _bet(s: State, a: Bet) -> None:
+    p = seat_of(s, a.player, "bet")
+    _need_betting(s, f"bet {a.chips}")
     bets, folded, pot, hand = betting(s)
     who = s.name(p)
     if not s.in_game[p] or p in folded:
@@ -344,11 +349,7 @@ def _bet(s: State, a: Bet) -> None:
 
 def _fold(s: State, a: Fold) -> None:
     p = seat_of(s, a.player, "fold")
-    if s.rules.poker_betting != "one_round":
-        raise illegal(
-            f"fold: this table plays without betting ({s.rules.setting('poker_betting')})",
-            rule="M4.2",
-        )
+    _need_betting(s, "fold")
     _bets, folded, _pot, _hand = betting(s)
     if not s.in_game[p] or p in folded:
         raise illegal(f"fold: {s.name(p)} is not in this poker hand", rule="M4.2")

@@ -65,7 +65,7 @@ class RoundLog:
     out: int | None = None
     impasse: bool = False
     held: list[int] = field(default_factory=list)
-    laid: list[tuple[int, str]] = field(default_factory=list)
+    laid: list[tuple[int, Card]] = field(default_factory=list)
     mode: str | None = None
     finished: bool = False
     carried: dict[str, int] = field(default_factory=dict)

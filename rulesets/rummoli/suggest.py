@@ -113,8 +113,8 @@ def _lay_now(game: RummoliGame, player: str, cards: list[Card]) -> list[Verdict]
     play = game.summary().detail.play
     if game.phase is not Phase.PLAY or play is None or player not in play.layers:
         return []
-    if play.next_card is not None and any(str(c) == play.next_card for c in cards):
-        card: Card | None = next(c for c in cards if str(c) == play.next_card)
+    if play.next_card is not None and play.next_card in cards:
+        card: Card | None = play.next_card
     elif play.next_card is not None or (play.expected and play.expected[0] != player):
         return []
     else:

@@ -18,7 +18,17 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from rulesets import seats
-from rulesets.protocol import Ending, HandSummary, LedgerEntry, Summary, SummaryDetail, Units
+from rulesets.cards import Card
+from rulesets.protocol import (
+    Cards,
+    Ending,
+    HandSummary,
+    LedgerEntry,
+    OneCard,
+    Summary,
+    SummaryDetail,
+    Units,
+)
 from rulesets.rummoli.board import (
     ANTE,
     POT_LABELS,
@@ -112,7 +122,7 @@ class RummoliHand(HandSummary):
     out: str | None = None
     impasse: bool = False
     held: dict[str, int]
-    laid: tuple[tuple[str, str], ...] = ()
+    laid: tuple[tuple[str, OneCard], ...] = ()
     mode: str | None = None
     carried: dict[str, int]
     finished: bool = False
@@ -140,7 +150,7 @@ class RummoliHand(HandSummary):
             "out": self.out,
             "impasse": self.impasse,
             "held": dict(self.held),
-            "laid": [[who, card] for who, card in self.laid],
+            "laid": [[who, str(card)] for who, card in self.laid],
             "mode": self.mode,
             "carried": dict(self.carried),
             "finished": self.finished,
@@ -194,7 +204,7 @@ class PotView(_Frozen):
     chips: int
     wins: str
     rule: str
-    cards: tuple[str, ...] = ()
+    cards: Cards = ()
     combo: bool = False
     #: may still be entered as won in this round's quick settlement (M5.6)
     open: bool = False
@@ -280,11 +290,11 @@ class PlayView(_Frozen):
 
     starter: str | None
     mode: str | None
-    laid: tuple[tuple[str, str], ...]
+    laid: tuple[tuple[str, OneCard], ...]
     held: dict[str, int]
     #: players who may lay a card now: in the game and holding cards
     layers: tuple[str, ...]
-    next_card: str | None
+    next_card: OneCard | None
     expected: tuple[str, ...]
     break_colour: str | None
     #: the rule that says what the next card is (M5.1 first card, M5.2 next of the
@@ -645,14 +655,14 @@ def _betting_view(s: State) -> BettingView | None:
     )
 
 
-def _next_card(s: State) -> str | None:
+def _next_card(s: State) -> Card | None:
     r = s.round
     if s.phase is not Phase.PLAY or r is None or r.last is None:
         return None
     card = next_card_after(r.last[1])
     if card is None or card in r.laid or card in r.dead:
         return None
-    return str(card)
+    return card
 
 
 def _play_view(s: State) -> PlayView | None:

@@ -22,12 +22,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from rulesets.cards import Card
-from rulesets.errors import RecordError
 from rulesets.protocol import Action as BaseAction
-from rulesets.protocol import Cards, OneCard, Summary, card_error
+from rulesets.protocol import Cards, OneCard, Summary, read_action
 from rulesets.words import card_words, names_and, ordinal_meld
 
 __all__ = [
@@ -175,16 +174,9 @@ def parse_action(data: Any) -> RummyAction:
     >>> parse_action({"type": "draw", "player": "Bob"}).source
     'stock'
     """
-    if isinstance(data, StartHand | Draw | Meld | LayOff | SwapJoker | Discard | HandEnd):
-        return data
-    if isinstance(data, BaseAction):
-        data = data.to_json()
-    try:
-        return _ADAPTER.validate_python(data)
-    except ValidationError as exc:
-        error = card_error(exc)  # a card that is no card: said as the referee says it
-        if error is not None:
-            raise error from None
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "action"
-        raise RecordError(f"{data!r}: not a Rummy action: {where}: {first['msg']}") from None
+    return read_action(
+        data,
+        _ADAPTER,
+        (StartHand, Draw, Meld, LayOff, SwapJoker, Discard, HandEnd),
+        "a Rummy action",
+    )

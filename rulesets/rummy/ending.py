@@ -116,7 +116,7 @@ class Ending(Table):
             raise refuse(
                 f"{what}: {p} holds {hand.counts[p]} cards, not {len(cards)} ({shown})", "R6.2"
             )
-        return Loss(hand_value(cards, self._rules), tuple(str(c) for c in cards))
+        return Loss(hand_value(cards, self._rules), cards)
 
     def _end(self, st: State, act: HandEnd) -> RummyHand:
         hand = self._need_hand(st, "hand end")

@@ -69,7 +69,7 @@ class Report(Table):
             drawn=hand.drawn,
             stock=hand.stock if hand.turns else None,
             pile=len(hand.pile) if hand.turns else None,
-            top=str(hand.top) if hand.top is not None else None,
+            top=hand.top,
             held=dict(hand.counts),
             went_out=hand.out,
             deal_size=deal_size(len(players)),
@@ -77,7 +77,7 @@ class Report(Table):
             may_win=may_win,
             may_go_rummy=rummy,
             may_end_without_winner=self._may_end_without_winner(hand),
-            unavailable=tuple(str(c) for c in sorted(unavailable)),
+            unavailable=tuple(sorted(unavailable)),
         )
 
     def _detail(self, st: State) -> RummyDetail:

@@ -68,7 +68,7 @@ class TableMeld:
             index=self.index,
             owner=self.owner,
             kind=self.shape.kind,
-            cards=tuple(str(c) for c in self.shape.cards),
+            cards=self.shape.cards,
             jokers=self.shape.stands_for(),
         )
 
@@ -125,7 +125,7 @@ class Loss:
     """What one loser's hand-end entry comes to."""
 
     penalty: int
-    cards: tuple[str, ...] | None  # None: typed
+    cards: tuple[Card, ...] | None  # None: typed
 
 
 #: actions in the words of a refusal.

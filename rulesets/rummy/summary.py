@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
-from functools import cached_property
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from rulesets.cards import Card, parse_cards
-from rulesets.protocol import HandSummary, LedgerEntry, Summary, SummaryDetail
+from rulesets.cards import Card
+from rulesets.protocol import Cards, HandSummary, LedgerEntry, OneCard, Summary, SummaryDetail
 
 __all__ = [
     "HandLine",
@@ -51,27 +50,23 @@ class Phase(StrEnum):
 
 
 class RummyMeld(BaseModel):
-    """A meld on the table: its number (0-based), who put it down, its cards, its jokers."""
+    """A meld on the table: its number (0-based), who put it down, its cards, and
+    for each joker what it stands for (``"JK=7H"``, words rather than a card)."""
 
     model_config = ConfigDict(frozen=True, defer_build=True)
 
     index: int
     owner: str
     kind: str
-    cards: tuple[str, ...]
+    cards: Cards
     jokers: tuple[str, ...] = ()
-
-    @cached_property
-    def card_values(self) -> tuple[Card, ...]:
-        """``cards`` as Card values, read once for this summary however often it is drawn."""
-        return parse_cards(self.cards, allow_duplicates=True)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "index": self.index,
             "owner": self.owner,
             "kind": self.kind,
-            "cards": list(self.cards),
+            "cards": [str(c) for c in self.cards],
             "jokers": list(self.jokers),
         }
 
@@ -99,7 +94,7 @@ class RummyPlay(BaseModel):
     drawn: bool = False
     stock: int | None = None
     pile: int | None = None
-    top: str | None = None
+    top: OneCard | None = None
     held: dict[str, int] = {}
     went_out: str | None = None
     deal_size: int
@@ -107,7 +102,7 @@ class RummyPlay(BaseModel):
     may_win: tuple[str, ...] = ()
     may_go_rummy: tuple[str, ...] = ()
     may_end_without_winner: bool = False
-    unavailable: tuple[str, ...] = ()
+    unavailable: Cards = ()
 
 
 class HandLine(BaseModel):
@@ -118,7 +113,7 @@ class HandLine(BaseModel):
     player: str
     went_out: bool = False
     typed: bool = False
-    cards: tuple[str, ...] | None = None
+    cards: Cards | None = None
     penalty: int | None = None
     score: int = 0
 
@@ -134,7 +129,7 @@ class RummyHand(HandSummary):
     penalties: dict[str, int] = {}
     totals: dict[str, int] = {}
     typed: tuple[str, ...] = ()
-    remaining: dict[str, tuple[str, ...]] = {}
+    remaining: dict[str, Cards] = {}
 
     def lines(self, players: Sequence[str]) -> list[HandLine]:
         """One :class:`HandLine` per player, in seat order."""
@@ -162,7 +157,7 @@ class RummyHand(HandSummary):
             "scores": dict(self.scores),
             "totals": dict(self.totals),
             "typed": list(self.typed),
-            "remaining": {p: list(c) for p, c in self.remaining.items()},
+            "remaining": {p: [str(c) for c in cards] for p, cards in self.remaining.items()},
         }
 
 
@@ -314,7 +309,7 @@ def hand_ledger(
     scoring: str,
     winner: str | None,
     penalties: dict[str, int],
-    remaining: dict[str, tuple[str, ...]],
+    remaining: dict[str, tuple[Card, ...]],
     doubled: bool,
 ) -> tuple[LedgerEntry, ...]:
     """Every score of one hand as ledger entries (see the module doc for the kinds).
@@ -324,8 +319,9 @@ def hand_ledger(
     out: then penalty scoring charges everyone (R5.2) and the other scorings
     move nothing.
 
+    >>> from rulesets.cards import parse_cards
     >>> [e.line() for e in hand_ledger(number=1, scoring="penalty", winner="Ann",
-    ...     penalties={"Bob": 7}, remaining={"Bob": ("7S",)}, doubled=True)]
+    ...     penalties={"Bob": 7}, remaining={"Bob": parse_cards("7S")}, doubled=True)]
     ['cards held +7 [R6.2]', 'going rummy ×2 +7 (doubles Bob) [R7]']
     >>> [e.line() for e in hand_ledger(number=1, scoring="cash", winner="Ann",
     ...     penalties={"Bob": 7}, remaining={}, doubled=False)]
@@ -333,7 +329,8 @@ def hand_ledger(
     """
     out: list[LedgerEntry] = []
     for p, v in penalties.items():
-        cards = remaining.get(p)
+        held = remaining.get(p)
+        cards = None if held is None else tuple(str(c) for c in held)  # a ledger's cards are text
         if scoring == "penalty":
             out += _penalty_entries(p, v, cards, number, block=winner is None, doubled=doubled)
         elif winner is None:

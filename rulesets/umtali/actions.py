@@ -28,10 +28,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter
 
-from rulesets.errors import RecordError
-from rulesets.protocol import Action, Cards, OneCard, card_error
+from rulesets.protocol import Action, Cards, OneCard, read_action
 from rulesets.words import ordinal_meld
 
 __all__ = [
@@ -209,18 +208,4 @@ def parse_action(data: Any) -> UmtaliAction:
     ...
     rulesets.errors.RecordError: {'type': 'fly'}: not an Umtali action: ...
     """
-    if isinstance(data, ACTION_TYPES):
-        return data
-    if isinstance(data, BaseModel):
-        data = data.model_dump(mode="json")
-    try:
-        return _ADAPTER.validate_python(data)
-    except ValidationError as exc:
-        error = card_error(exc)  # a card that is no card: said as the referee says it
-        if error is not None:
-            raise error from None
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise RecordError(
-            f"{data!r}: not an Umtali action: {where}: {first['msg']}"[:300]
-        ) from None
+    return read_action(data, _ADAPTER, ACTION_TYPES, "an Umtali action")

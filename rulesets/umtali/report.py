@@ -143,12 +143,12 @@ def _current(s: State) -> UmtaliCurrent | None:
         scores=side_scores(s),
         sides={s.players[i]: tuple(m.to_model(s.players) for m in s.sides[i]) for i in (0, 1)},
         stock_left=s.stock_left,
-        must_meld=() if turn is None else tuple(str(c) for c in must_meld_now(s, turn)),
-        taken=() if turn is None else tuple(str(c) for c in sorted(taken_this_turn(s, turn))),
-        on_table=tuple(str(c) for c in sorted(s.used)),
+        must_meld=() if turn is None else tuple(must_meld_now(s, turn)),
+        taken=() if turn is None else tuple(sorted(taken_this_turn(s, turn))),
+        on_table=tuple(sorted(s.used)),
         final_turn=final,
         first_action=s.hand_start,
-        discard_top=str(s.pile[-1]) if s.pile else None,
+        discard_top=s.pile[-1] if s.pile else None,
         discard_pile=_pile_is(s),
     )
 

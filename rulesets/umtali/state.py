@@ -93,7 +93,7 @@ def _meld_model(meld: TableMeld, players: tuple[str, ...]) -> UmtaliMeld:
     """A meld as the summary shows it (melds are frozen: each is converted once)."""
     return UmtaliMeld(
         kind=meld.kind,
-        cards=tuple(str(c) for c in meld.cards),
+        cards=meld.cards,
         points=meld.points,
         by=players[meld.player],
         anchor=None if meld.anchor is None else (players[meld.anchor[0]], meld.anchor[1]),

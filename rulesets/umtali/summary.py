@@ -29,8 +29,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from rulesets.cards import format_cards, parse_cards
-from rulesets.protocol import HandSummary, LedgerEntry, Summary, SummaryDetail
+from rulesets.cards import format_cards
+from rulesets.protocol import Cards, HandSummary, LedgerEntry, OneCard, Summary, SummaryDetail
 from rulesets.umtali.melds import MeldKind
 
 __all__ = [
@@ -71,7 +71,7 @@ class UmtaliMeld(BaseModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
 
     kind: MeldKind
-    cards: tuple[str, ...]
+    cards: Cards
     points: int
     by: str
     anchor: tuple[str, int] | None = None
@@ -79,12 +79,12 @@ class UmtaliMeld(BaseModel):
     @property
     def words(self) -> str:
         """ "Set 7♣ 7♦ 7♥": the kind and the cards, as a person reads them."""
-        return f"{_KIND_WORDS[self.kind]} {format_cards(parse_cards(self.cards), symbols=True)}"
+        return f"{_KIND_WORDS[self.kind]} {format_cards(self.cards, symbols=True)}"
 
     def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind.value,
-            "cards": list(self.cards),
+            "cards": [str(c) for c in self.cards],
             "points": self.points,
             "by": self.by,
             "anchor": None if self.anchor is None else list(self.anchor),
@@ -126,7 +126,7 @@ def meld_ledger(
                     amount=m.points,
                     kind=m.kind.value,
                     rule="U9.2" if m.kind is MeldKind.MARRIAGE else "U9.1",
-                    cards=m.cards,
+                    cards=tuple(str(c) for c in m.cards),  # a ledger's cards are text
                     hand=hand,
                     label=m.words,
                     detail=detail,
@@ -193,12 +193,12 @@ class UmtaliCurrent(BaseModel):
     scores: dict[str, int]
     sides: dict[str, tuple[UmtaliMeld, ...]]
     stock_left: int | None = None
-    must_meld: tuple[str, ...] = ()
-    taken: tuple[str, ...] = ()
-    on_table: tuple[str, ...] = ()
+    must_meld: Cards = ()
+    taken: Cards = ()
+    on_table: Cards = ()
     final_turn: Said | None = None
     first_action: int = 0
-    discard_top: str | None = None
+    discard_top: OneCard | None = None
     discard_pile: Literal["card", "empty", "face_down", "unknown"] = "unknown"
 
     def to_json(self) -> dict[str, Any]:

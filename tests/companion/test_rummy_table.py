@@ -300,7 +300,7 @@ def test_r2_2_component_table_log_refuses_and_lays_off() -> None:
             "Run: 24 penalty points out of the hand. 7♥ 8♥ 9♥ is a run"
         )
         await sc.click("log-record")
-        assert [list(m.cards) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
+        assert [list(map(str, m.cards)) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
         # the turn passes: Cy is next after Bob
         assert sc.semantics("log-player-cy").selected
         await sc.click("log-card-10H")
@@ -308,7 +308,7 @@ def test_r2_2_component_table_log_refuses_and_lays_off() -> None:
         assert sc.semantics("log-target-1").selected
         assert sc.label("log-verdict").endswith(", rule R3.3)")
         await sc.click("log-record")
-        assert list(summary(game).detail.table[0].cards) == ["7H", "8H", "9H", "10H"]
+        assert [str(c) for c in summary(game).detail.table[0].cards] == ["7H", "8H", "9H", "10H"]
         assert game.error is None
         # the cards on the table are not offered in the hand over
         await sc.click("hand-over")
@@ -488,7 +488,7 @@ def test_r2_2_table_log_cards_can_be_typed_too() -> None:
             "Run: 24 penalty points out of the hand. 7♥ 8♥ 9♥ is a run"
         )
         await sc.click("log-record")
-        assert [list(m.cards) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
+        assert [list(map(str, m.cards)) for m in summary(game).detail.table] == [["7H", "8H", "9H"]]
         # recorded: the typed text goes, the next player comes up with nothing chosen
         field = next(c for c in sc.controls() if isinstance(c, ft.TextField))
         assert not field.value

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rulesets.cards import parse_cards
+from rulesets.cards import parse_card, parse_cards
 from rulesets.errors import IllegalActionError, RecordError, RulesetError
 from rulesets.protocol import Game, GameRecord, Ruleset, Units
 from rulesets.rummoli import (
@@ -253,8 +253,8 @@ def test_m5_2_the_play_view_names_the_next_card_and_who_may_break() -> None:
     lay(g, "Bob", "KH")
     p = g.summary().detail.play
     assert p is not None
-    assert (p.next_card, p.rule, p.break_colour) == ("AH", "M5.2", "black")
-    assert p.laid == (("Bob", "KH"),) and p.won == {"KH": "Bob"}
+    assert (p.next_card, p.rule, p.break_colour) == (parse_card("AH"), "M5.2", "black")
+    assert p.laid == (("Bob", parse_card("KH")),) and p.won == {"KH": "Bob"}
     assert p.open_pots == ()  # a live log: no quick settlement
     assert g.summary().turn is None  # whoever holds A♥
     lay(g, "Cy", "AH")

@@ -671,7 +671,7 @@ def test_r6_2_a_finished_hand_is_judged_in_place_without_a_replay() -> None:
     index = 2  # start, meld, hand end
     before = timeline.summary_at(g, index)
     assert before.phase is Phase.PLAY and [m.cards for m in before.detail.table] == [
-        ("7H", "8H", "9H")
+        parse_cards("7H 8H 9H")
     ]
     fixed = {
         "type": "hand_end",

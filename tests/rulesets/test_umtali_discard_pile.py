@@ -44,7 +44,7 @@ def now(g: UmtaliGame) -> UmtaliCurrent:
 def top(g: UmtaliGame) -> tuple[str, str | None]:
     """(what the pile is, its top card): ("card", "5H"), ("unknown", None), ..."""
     c = now(g)
-    return c.discard_pile, c.discard_top
+    return c.discard_pile, None if c.discard_top is None else str(c.discard_top)
 
 
 def three_discards() -> UmtaliGame:

@@ -42,7 +42,7 @@ from companion.components.rummoli.parts import (
     summary_of,
 )
 from companion.session import GameSession, Refusal
-from rulesets.cards import Card, parse_card, parse_cards
+from rulesets.cards import Card
 from rulesets.protocol import Verdict
 from rulesets.rummoli import (
     Claim,
@@ -424,11 +424,11 @@ class LiveUi(Draft):
 LOG_CARDS = 10
 
 
-def _laid_log(laid: tuple[tuple[str, str], ...]) -> ft.Control:
+def _laid_log(laid: tuple[tuple[str, Card], ...]) -> ft.Control:
     cells: list[ft.Control] = [
         ft.Column(
             [
-                mini_card(parse_card(card), width=28),
+                mini_card(card, width=28),
                 one_line(who, size=10, width=32, text_align=ft.TextAlign.CENTER),
             ],
             spacing=1,
@@ -555,7 +555,7 @@ def live_log(
             pick_card,
             ident="lay",
             label="Card laid",
-            unavailable={c for _, text in play.laid for c in parse_cards(text)},
+            unavailable={c for _, c in play.laid},
             max_cards=1,  # a tap on another card replaces it
             key="lay",
         )

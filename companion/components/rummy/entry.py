@@ -9,12 +9,12 @@ the referee gave it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from companion.session import GameSession
 from rulesets import RulesetError, seats, timeline
-from rulesets.cards import Card, parse_cards
+from rulesets.cards import Card
 from rulesets.protocol import Action, Verdict
 from rulesets.rummy import (
     RULESET,
@@ -32,7 +32,6 @@ __all__ = [
     "ask_hand_over",
     "cards_expected",
     "cards_known",
-    "cards_of",
     "corrected",
     "hand_end_action",
     "hand_end_index",
@@ -65,14 +64,9 @@ def summary_of(session: GameSession) -> RummySummary:
     return summary
 
 
-def cards_of(texts: Iterable[str]) -> list[Card]:
-    """Cards from their recorded text (``["7H", "JK"]``); jokers may repeat."""
-    return list(parse_cards(list(texts), allow_duplicates=True))
-
-
 def unavailable(play: RummyPlay | None) -> set[Card]:
     """Cards nobody can hold: on the table or face up on the pile (the referee's list)."""
-    return set(cards_of(play.unavailable)) if play is not None else set()
+    return set(play.unavailable) if play is not None else set()
 
 
 def meld_action(player: str, cards: Sequence[Card]) -> Meld:
@@ -105,9 +99,7 @@ def hand_end_action(
     return HandEnd(
         went_out=went_out,
         going_rummy=bool(going_rummy) if went_out is not None else False,
-        remaining={
-            p: tuple(str(c) for c in remaining.get(p, [])) for p in losers if p not in typed
-        },
+        remaining={p: tuple(remaining.get(p, [])) for p in losers if p not in typed},
         typed={p: typed[p] for p in losers if p in typed},
     )
 
@@ -150,7 +142,8 @@ def replayed_change(
     One card added or taken away is replayed on ``now``, so neither tap is lost;
     anything else (typed cards) replaces the list.
 
-    >>> a, b, c = cards_of(["7H", "8H", "9H"])
+    >>> from rulesets.cards import parse_cards
+    >>> a, b, c = parse_cards("7H 8H 9H")
     >>> def show(cards): return " ".join(map(str, cards))
     >>> show(replayed_change([a], [a, b], [a, c]))  # 8H tapped while 9H was on its way
     '7H 9H 8H'

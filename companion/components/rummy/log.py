@@ -87,7 +87,7 @@ class _Way:
         lay-off goes onto reads on the chip, not only in the list above it."""
         if self.meld is None:
             return "New meld"
-        cards = [c.symbol for c in self.meld.card_values]
+        cards = [c.symbol for c in self.meld.cards]
         return " ".join(cards) if len(cards) <= 3 else f"{' '.join(cards[:2])} +{len(cards) - 2}"
 
     @property
@@ -100,12 +100,12 @@ class _Way:
     def button(self) -> str:
         if self.meld is None:
             return "Meld"
-        return f"Lay off onto {format_cards(self.meld.card_values, symbols=True)}"
+        return f"Lay off onto {format_cards(self.meld.cards, symbols=True)}"
 
 
 def _meld_words(m: RummyMeld) -> str:
     """ "Bob's run 7♥ 8♥ 9♥"."""
-    return f"{m.owner}'s {m.kind} {format_cards(m.card_values, symbols=True)}"
+    return f"{m.owner}'s {m.kind} {format_cards(m.cards, symbols=True)}"
 
 
 def _ways(session: GameSession, who: str, cards: list[Card]) -> list[_Way]:
@@ -128,7 +128,7 @@ def _chosen_way(ui: LogUi, ways: list[_Way]) -> _Way | None:
 
 
 def _meld_line(m: RummyMeld) -> ft.Control:
-    shown = format_cards(m.card_values, symbols=True)
+    shown = format_cards(m.cards, symbols=True)
     text = f"{m.index + 1}. {m.owner}'s {m.kind}: {shown}"
     if m.jokers:
         text += f" ({', '.join(m.jokers)})"

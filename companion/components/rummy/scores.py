@@ -13,7 +13,6 @@ import flet as ft
 
 from companion.components.kit.common import rule_link, rule_words, said, tag
 from companion.components.kit.ui import slug
-from companion.components.rummy.entry import cards_of
 from companion.session import Refusal
 from rulesets.cards import format_cards
 from rulesets.rummy import RULESET, HandLine, RummyHand, RummySummary
@@ -134,7 +133,7 @@ def _line_text(line: HandLine, doubled: bool) -> str:
     if line.typed:
         what = f"typed {line.penalty}"
     elif line.cards is not None:
-        shown = format_cards(cards_of(line.cards), symbols=True) or "no cards"
+        shown = format_cards(line.cards, symbols=True) or "no cards"
         what = f"{shown} = {line.penalty}"
     else:
         what = str(line.penalty or 0)

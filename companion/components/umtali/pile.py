@@ -14,7 +14,7 @@ from typing import Final
 import flet as ft
 
 from companion.components.kit.cards import card_face
-from rulesets.cards import parse_card
+from rulesets.cards import Card
 from rulesets.umtali import UmtaliSummary
 
 __all__ = ["PILE_SLOT_WIDTH", "DiscardTop", "discard_top"]
@@ -36,9 +36,8 @@ def discard_top(summary: UmtaliSummary) -> ft.Control:
     return _slot(current.discard_pile, current.discard_top)
 
 
-def _slot(pile: str, top: str | None) -> ft.Control:
-    if pile == "card" and top is not None:
-        card = parse_card(top)
+def _slot(pile: str, card: Card | None) -> ft.Control:
+    if pile == "card" and card is not None:
         shown: ft.Control = card_face(card, width=_CARD_WIDTH)
         label = f"Top of the discard pile: {card.symbol}"
     else:
@@ -62,7 +61,7 @@ def _slot(pile: str, top: str | None) -> ft.Control:
 
 
 @ft.component
-def _discard_slot(pile: str, top: str | None) -> ft.Control:
+def _discard_slot(pile: str, top: Card | None) -> ft.Control:
     return _slot(pile, top)
 
 

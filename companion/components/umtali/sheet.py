@@ -19,7 +19,7 @@ from companion.components.kit.ui import icon_button, one_line
 from companion.components.umtali.sides import cards_text
 from companion.components.umtali.ui import Table, TableUi
 from companion.session import GameSession
-from rulesets.cards import Card, parse_cards
+from rulesets.cards import Card
 from rulesets.protocol import Action
 from rulesets.umtali import (
     Discard,
@@ -224,7 +224,7 @@ def _leftovers_rows(session: GameSession, ui: TableUi, hand: UmtaliHand, at: int
         for melds in hand.sides.values()
         for m in melds
         if m.kind.value != "leftover"
-        for c in parse_cards(list(m.cards))
+        for c in m.cards
     }
 
     def save(_: Any) -> None:

@@ -17,7 +17,7 @@ from companion.components.kit.cards import card_face
 from companion.components.kit.common import kind_words, rule_link
 from companion.components.kit.ui import slug
 from companion.components.umtali.ui import Table
-from rulesets.cards import Card, format_cards, parse_cards
+from rulesets.cards import Card, format_cards
 from rulesets.protocol import Units
 from rulesets.umtali import Phase, Said, UmtaliHand, UmtaliMeld, UmtaliSummary
 
@@ -62,7 +62,7 @@ def meld_tile(
     on_pick: OnPick | None,
 ) -> ft.Control:
     """One meld: its cards and "#n Kind · points"; in Extend mode a tappable anchor."""
-    cards = parse_cards(list(meld.cards))
+    cards = meld.cards
     # Only the content is hidden from assistive technology, not the tap: an excluding
     # wrapper around the tappable box would leave screen readers nothing to press.
     box = ft.Container(
@@ -188,7 +188,7 @@ def meld_chip(
 ) -> ft.Control:
     """One meld on the live board, one thumb-sized line: "5♥ 6♥ 7♥ · 3".  A tap on it
     extends it (it becomes the anchor of the entry)."""
-    cards = parse_cards(list(meld.cards))
+    cards = meld.cards
     # Only the content is hidden from assistive technology, not the tap (see meld_tile).
     box = ft.Container(
         content=ft.Semantics(

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import flet as ft
 
 from companion.session import GameSession
-from rulesets.cards import Card, parse_card
+from rulesets.cards import Card
 from rulesets.protocol import Verdict
 from rulesets.umtali import (
     Discard,
@@ -144,7 +144,7 @@ def cards_of(action: UmtaliAction) -> tuple[Card, ...]:
 def on_table(summary: UmtaliSummary) -> frozenset[Card]:
     """Every card on either side of the hand in play (no picker offers them)."""
     current = summary.detail.current
-    return frozenset(parse_card(c) for c in current.on_table) if current else frozenset()
+    return frozenset(current.on_table) if current else frozenset()
 
 
 @dataclass(frozen=True, eq=False)
