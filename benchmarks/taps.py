@@ -21,7 +21,10 @@ thumb would make it, and counted:
   tree, not Flutter's canvas).
 
 Targets (issue 15): 0 scrolls for every entry; Umtali <= cards + 2 taps an entry;
-Rummy hand end <= 2 + cards held + 1; Rummoli also at its largest table, 8 players
+Rummy hand end <= 2 + cards held + 1, at 3 and at its largest table, 6 players;
+Rummoli card by card <= the card + the player chip if turn order guessed wrong + record;
+each quick entry at its fewest taps (one per step: a bet, a pot and its winner, the
+player out + one per card held + record), at 4 and at its largest table, 8 players
 (issue 18).  A scenario is a function taking a
 :class:`Driver` and a game id; ``SCENARIOS`` lists them (other tables add theirs).
 Exits 1 when a target is missed.
@@ -329,42 +332,42 @@ def rummoli_round(d: Driver, gid: str) -> None:
     d.open(f"/play/{gid}")
     _rummoli_says(d, "scoreline", "Round 1")
 
-    d.entry("Deal round 1", 0, None)
+    d.entry("Deal round 1", 0, 1)
     d.tap("deal")
     _rummoli_says(d, "deal-sizes", "widow 10")
 
-    d.entry("Nobody takes the widow", 0, None)
+    d.entry("Nobody takes the widow", 0, 2)
     d.tap("widow-none")
     d.tap("widow-confirm")
     _rummoli_says(d, "widow-result", "Nobody took the widow")
 
     for who, what in (("Bob", "bet"), ("Cy", "bet"), ("Dan", "fold"), ("Ann", "bet")):
-        d.entry(f"{who} {'folds' if what == 'fold' else 'bets 1'}", 0, None)
+        d.entry(f"{who} {'folds' if what == 'fold' else 'bets 1'}", 0, 1)
         d.tap(f"{what}-{who.lower()}")
         if what == "fold":
             _rummoli_says(d, f"folded-{who.lower()}", f"{who} folded")
         else:
             _rummoli_says(d, f"stack-{who}", f"{who}: 40 chips")  # 50, ante 9, bet 1
 
-    d.entry("Bob wins the poker", 0, None)
+    d.entry("Bob wins the poker", 0, 2)
     d.ensure("poker-mode-tap")
     d.tap("winner-bob")
     d.tap("record-poker")
     _rummoli_says(d, "poker-result-verdict", "Bob wins the Poker pot")
 
-    d.entry("Dan laid 10♠: his pot", 0, None)
+    d.entry("Dan laid 10♠: his pot", 0, 2)
     d.ensure("rummoli-mode-quick")
     d.tap("pot-10S", "pot 10♠")
     d.tap("claim-by-dan")
     _rummoli_says(d, "won-so-far", "10♠ by Dan")
 
-    d.entry("Bob laid all of 7-8-9: his pot", 0, None)
+    d.entry("Bob laid all of 7-8-9: his pot", 0, 3)
     d.tap("pot-7-8-9", "pot 7-8-9")
     d.tap("combo-yes")
     d.tap("claim-by-bob")
     _rummoli_says(d, "won-so-far", "7-8-9 by Bob")
 
-    d.entry("Cy goes out; Ann 2, Bob 1, Dan 3 cards", 6, None)
+    d.entry("Cy goes out; Ann 2, Bob 1, Dan 3 cards", 6, 1 + 6 + 1)
     d.tap("out-cy")
     for who, held in (("ann", 2), ("bob", 1), ("dan", 3)):
         for _ in range(held):
@@ -392,13 +395,13 @@ def rummoli_live(d: Driver, gid: str) -> None:
     d.ensure("lay-by-bob")
     d.cards("lay", "3C")
     d.tap("record-lay")
-    _rummoli_says(d, "laid-log", "3C by Bob")
+    _rummoli_says(d, "laid-log", "3♣ by Bob")
 
     d.entry("Cy lays 4♣", 1, 3)
     d.ensure("lay-by-cy")
     d.cards("lay", "4C")
     d.tap("record-lay")
-    _rummoli_says(d, "laid-log", "4C by Cy")
+    _rummoli_says(d, "laid-log", "4♣ by Cy")
 
     d.entry("Nobody can lay: an impasse", 0, 2)
     d.tap("impasse-live")
@@ -420,37 +423,37 @@ def rummoli8_round(d: Driver, gid: str) -> None:
     d.open(f"/play/{gid}")
     _rummoli_says(d, "scoreline", "Round 1")
 
-    d.entry("Deal round 1 (8 players)", 0, None)
+    d.entry("Deal round 1 (8 players)", 0, 1)
     d.tap("deal")
     _rummoli_says(d, "deal-sizes", "widow")
 
-    d.entry("Nobody takes the widow", 0, None)
+    d.entry("Nobody takes the widow", 0, 2)
     d.tap("widow-none")
     d.tap("widow-confirm")
     _rummoli_says(d, "widow-result", "Nobody took the widow")
 
     for who in EIGHT[1:] + EIGHT[:1]:
         what = "bet" if who in ("Bob", "Cy") else "fold"
-        d.entry(f"{who} {'folds' if what == 'fold' else 'bets 1'}", 0, None)
+        d.entry(f"{who} {'folds' if what == 'fold' else 'bets 1'}", 0, 1)
         d.tap(f"{what}-{who.lower()}")
         if what == "fold":
             _rummoli_says(d, f"folded-{who.lower()}", f"{who} folded")
         else:
             _rummoli_says(d, f"stack-{who}", f"{who}: 40 chips")
 
-    d.entry("Bob wins the poker", 0, None)
+    d.entry("Bob wins the poker", 0, 2)
     d.ensure("poker-mode-tap")
     d.tap("winner-bob")
     d.tap("record-poker")
     _rummoli_says(d, "poker-result-verdict", "Bob wins the Poker pot")
 
-    d.entry("Dan laid 10♠: his pot", 0, None)
+    d.entry("Dan laid 10♠: his pot", 0, 2)
     d.ensure("rummoli-mode-quick")
     d.tap("pot-10S", "pot 10♠")
     d.tap("claim-by-dan")
     _rummoli_says(d, "won-so-far", "10♠ by Dan")
 
-    d.entry("Cy goes out; Eve 1, Hal 3 cards", 4, None)
+    d.entry("Cy goes out; Eve 1, Hal 3 cards", 4, 1 + 4 + 1)
     d.tap("out-cy")
     d.tap("held-eve-plus")
     for _ in range(3):
@@ -478,13 +481,13 @@ def rummoli8_live(d: Driver, gid: str) -> None:
     d.ensure("lay-by-bob")
     d.cards("lay", "3C")
     d.tap("record-lay")
-    _rummoli_says(d, "laid-log", "3C by Bob")
+    _rummoli_says(d, "laid-log", "3♣ by Bob")
 
     d.entry("Cy lays 4♣", 1, 3)
     d.ensure("lay-by-cy")
     d.cards("lay", "4C")
     d.tap("record-lay")
-    _rummoli_says(d, "laid-log", "4C by Cy")
+    _rummoli_says(d, "laid-log", "4♣ by Cy")
 
     d.entry("Nobody can lay: an impasse", 0, 2)
     d.tap("impasse-live")

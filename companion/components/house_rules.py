@@ -57,8 +57,10 @@ def _number_field(
             on_value(text)  # the model refuses it, with a message
 
     return labelled(
+        # no label inside the box: its title is the line above it, and a 160 px box
+        # wrapped "Fixed number of hands" onto two cramped lines (the screen reader
+        # still hears the title, from ``labelled``)
         ft.TextField(
-            label=label,
             value="" if value is None else str(value),
             hint_text="off" if optional else None,
             keyboard_type=ft.KeyboardType.NUMBER,

@@ -343,8 +343,14 @@ def HouseRulesDialog(form: NewGameForm, data_dir: Any, services: Services) -> ft
         content=ft.Column(
             [
                 ft.Text("House rules", size=20, weight=ft.FontWeight.BOLD),
-                # the switches scroll; the title and Done stay in reach
-                ft.Column(body, scroll=ft.ScrollMode.AUTO, expand=True, expand_loose=True),
+                # the switches scroll; the title and Done stay in reach.  The scrollbar
+                # gets its own gutter: over the rows it covered the switches' edge
+                ft.Column(
+                    [ft.Container(ft.Column(body), padding=ft.Padding.only(right=12))],
+                    scroll=ft.ScrollMode.AUTO,
+                    expand=True,
+                    expand_loose=True,
+                ),
                 ft.Divider(height=1),
                 ft.Row([done], alignment=ft.MainAxisAlignment.END),
             ],

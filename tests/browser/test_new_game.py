@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.browser.conftest import AT_DESKTOP, AT_PHONE, AppServer, flutter_fill, open_app
+from tests.browser.conftest import AT_PHONE, AppServer, flutter_fill, open_app
 from tests.browser.shots import painted_screenshot
 
 T = 15_000
@@ -83,7 +83,7 @@ def test_chips_problem_shows_at_that_players_chips(
     expect(page.get_by_test_id("dealer-error")).to_have_count(0)
 
 
-@AT_DESKTOP
+# both sizes: docs/new-game-{phone,desktop}.png, docs/new-game-house-rules-*.png
 def test_house_rules_fold_into_one_row(fresh_server: AppServer, page: Any) -> None:
     open_new_game(page, fresh_server.url, "rummy")
     row = page.get_by_test_id("house-rules")

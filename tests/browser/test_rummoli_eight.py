@@ -90,6 +90,10 @@ class Table:
         if box is not None:
             self.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             self.page.mouse.wheel(0, -10_000)
+            # and the pointer off the board: left there, it painted the button under it
+            # hovered (grey) in the next state's picture, which no phone shows
+            size = self.page.viewport_size
+            self.page.mouse.move(size["width"] - 1, size["height"] // 2)  # the margin
 
 
 def play_eight(page: Any, size: str) -> Table:
