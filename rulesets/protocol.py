@@ -147,8 +147,15 @@ class Verdict(BaseModel):
     (what ``companion check`` prints); a screen shows :attr:`said` and
     :attr:`said_notes` instead: the same in players' words (cards as 5♥, no rule ID
     in a sentence -- ``rule`` is linked beside it).  ``words`` and ``note_words`` hold
-    that form where it differs by more than the cards; they are not printed by
+    that form where it differs by more than the cards (``note_words`` None: the notes
+    as they are; empty: a screen says none of them); they are not printed by
     ``check --json``.
+
+    ``unchecked`` are the rules a check could not apply for want of the player's hand
+    (Umtali's no-breaking rule U7.2 without a hand entered).  ``notes`` say so, for
+    ``companion check``; a screen says it once beside its hand field
+    (:meth:`CheckerFacts.hand_line`), not on every verdict -- ``note_words`` leave it
+    out.  Not printed by ``check --json`` either.
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
@@ -163,7 +170,8 @@ class Verdict(BaseModel):
     moves: tuple[LedgerEntry, ...] = ()
     incomplete: bool = False
     words: str = ""
-    note_words: tuple[str, ...] = ()
+    note_words: tuple[str, ...] | None = None
+    unchecked: tuple[str, ...] = ()
 
     @property
     def said(self) -> str:
@@ -176,8 +184,15 @@ class Verdict(BaseModel):
 
     @property
     def said_notes(self) -> tuple[str, ...]:
-        """The notes in players' words (what a screen shows)."""
-        return tuple(said(n) for n in (self.note_words or self.notes))
+        """The notes in players' words (what a screen shows).
+
+        >>> Verdict(legal=True, rule="U6.2", reason="x", notes=("5H is low",)).said_notes
+        ('5♥ is low',)
+        >>> Verdict(legal=True, rule="U6.2", reason="x", notes=("n",), note_words=()).said_notes
+        ()
+        """
+        notes = self.notes if self.note_words is None else self.note_words
+        return tuple(said(n) for n in notes)
 
     @classmethod
     def of(cls, judgement: Judgement) -> Verdict:
@@ -189,7 +204,7 @@ class Verdict(BaseModel):
         return cls(**{f.name: getattr(judgement, f.name) for f in dataclasses.fields(judgement)})
 
     def to_json(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", exclude={"words", "note_words"})
+        return self.model_dump(mode="json", exclude={"words", "note_words", "unchecked"})
 
 
 class ScoreReport(BaseModel):
@@ -757,6 +772,9 @@ class CheckerFacts(BaseModel):
     * ``hand_verdict`` -- the whole-hand mode also asks ``check`` (Rummoli's widow).
     * ``legal_words`` / ``illegal_words`` -- the verdict's headline; with
       ``plain_headline`` the legal words stand alone (no kind and points).
+    * ``unchecked_words`` -- the line beside the rest-of-hand switch when a verdict
+      could not apply a rule for want of the hand (:attr:`Verdict.unchecked`): said
+      there once, not on every verdict (:meth:`hand_line`).
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
@@ -769,6 +787,18 @@ class CheckerFacts(BaseModel):
     legal_words: str = "Legal"
     illegal_words: str = "Not legal"
     plain_headline: bool = False
+    unchecked_words: str = ""
+
+    def hand_line(self, verdict: Verdict | None) -> str:
+        """What to say beside the hand field about ``verdict``: empty unless it could
+        not apply a rule for want of the hand.
+
+        >>> facts = CheckerFacts(unchecked_words="Enter your hand to check it.")
+        >>> v = Verdict(legal=True, rule="U6.2", reason="x", unchecked=("U7.2",))
+        >>> facts.hand_line(v), facts.hand_line(v.model_copy(update={"unchecked": ()}))
+        ('Enter your hand to check it.', '')
+        """
+        return self.unchecked_words if verdict is not None and verdict.unchecked else ""
 
     def headline(self, verdict: Verdict, units: Units) -> str:
         """The verdict's headline in words.
