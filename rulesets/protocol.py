@@ -175,12 +175,17 @@ class Verdict(BaseModel):
 
     @property
     def said(self) -> str:
-        """The reason in players' words (what a screen shows).
+        """The reason in players' words (what a screen shows): a sentence of its own,
+        so it starts with a capital (a reason such as "hand 1: Bob went out" is also
+        the tail of "Refused: ..." and of ``companion check``'s line, where it stays).
 
         >>> Verdict(legal=True, rule="U5.2", reason='"5H 6H 7H" is a sequence').said
         '5♥ 6♥ 7♥ is a sequence'
+        >>> Verdict(legal=True, rule="R6.2", reason="hand 1: Bob went out").said
+        'Hand 1: Bob went out'
         """
-        return said(self.words or self.reason)
+        text = said(self.words or self.reason)
+        return text[:1].upper() + text[1:]
 
     @property
     def said_notes(self) -> tuple[str, ...]:

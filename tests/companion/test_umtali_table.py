@@ -173,7 +173,7 @@ def test_u5_2_a_meld_still_being_picked_is_neutral_not_refused() -> None:
 
     drive(game, scenario)
     keep = verdict_line(Verdict(legal=False, rule="U5.2", reason="x", incomplete=True))
-    assert isinstance(keep, ft.Semantics) and str(keep.label).startswith("Keep picking. x")
+    assert isinstance(keep, ft.Semantics) and str(keep.label).startswith("Keep picking. X")
 
 
 def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
