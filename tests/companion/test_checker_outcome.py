@@ -74,6 +74,7 @@ class _Checker(HeadlessScreen):
 
 
 def _open_checker() -> tuple[Session, _Checker]:
+    """The meld checker as the app routes to it (``/check``), on a device alone."""
     conn = RecordingConnection()
     conn.pubsubhub = PubSubHub()
     fs = Session(conn)
@@ -102,8 +103,8 @@ def test_u7_2_without_a_hand_the_checker_says_so_once_beside_the_hand_not_per_ve
                 assert any("extends" in t for t in sc.verdict_words()), sc.verdict_words()
                 assert not [t for t in sc.verdict_words() if "no-breaking" in t]
                 assert sc.saying("check the no-breaking rule") == [
-                    UMTALI.checker.unchecked_words,  # the text's label (its text is not read)
                     UMTALI.checker.unchecked_words,  # the text
+                    UMTALI.checker.unchecked_words,  # its label (the text is not read twice)
                 ]
                 lines = sc.board_lines()  # on the line right under the hand's switch
                 (at,) = [i for i, line in enumerate(lines) if "checker-use-hand" in line]
