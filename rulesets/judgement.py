@@ -41,7 +41,8 @@ class Judgement:
     notes: tuple[str, ...] = ()
     incomplete: bool = False
     words: str = ""  # the reason in players' words where it differs by more than cards
-    note_words: tuple[str, ...] = ()  # likewise the notes (Verdict.said / said_notes)
+    note_words: tuple[str, ...] | None = None  # likewise the notes; None: as they are
+    unchecked: tuple[str, ...] = ()  # rule IDs not checked for want of the player's hand
 
     def to_json(self) -> dict[str, Any]:
         """The public JSON of ``companion check --json``: a verdict's fields, in its order."""

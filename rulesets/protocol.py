@@ -164,8 +164,15 @@ class Verdict(BaseModel):
     (what ``companion check`` prints); a screen shows :attr:`said` and
     :attr:`said_notes` instead: the same in players' words (cards as 5♥, no rule ID
     in a sentence -- ``rule`` is linked beside it).  ``words`` and ``note_words`` hold
-    that form where it differs by more than the cards; they are not printed by
+    that form where it differs by more than the cards (``note_words`` None: the notes
+    as they are; empty: a screen says none of them); they are not printed by
     ``check --json``.
+
+    ``unchecked`` are the rules a check could not apply for want of the player's hand
+    (Umtali's no-breaking rule U7.2 without a hand entered).  ``notes`` say so, for
+    ``companion check``; a screen says it once beside its hand field
+    (:meth:`CheckerFacts.hand_line`), not on every verdict -- ``note_words`` leave it
+    out.  Not printed by ``check --json`` either.
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
@@ -180,21 +187,34 @@ class Verdict(BaseModel):
     moves: tuple[LedgerEntry, ...] = ()
     incomplete: bool = False
     words: str = ""
-    note_words: tuple[str, ...] = ()
+    note_words: tuple[str, ...] | None = None
+    unchecked: tuple[str, ...] = ()
 
     @property
     def said(self) -> str:
-        """The reason in players' words (what a screen shows).
+        """The reason in players' words (what a screen shows): a sentence of its own,
+        so it starts with a capital (a reason such as "hand 1: Bob went out" is also
+        the tail of "Refused: ..." and of ``companion check``'s line, where it stays).
 
         >>> Verdict(legal=True, rule="U5.2", reason='"5H 6H 7H" is a sequence').said
         '5♥ 6♥ 7♥ is a sequence'
+        >>> Verdict(legal=True, rule="R6.2", reason="hand 1: Bob went out").said
+        'Hand 1: Bob went out'
         """
-        return said(self.words or self.reason)
+        text = said(self.words or self.reason)
+        return text[:1].upper() + text[1:]
 
     @property
     def said_notes(self) -> tuple[str, ...]:
-        """The notes in players' words (what a screen shows)."""
-        return tuple(said(n) for n in (self.note_words or self.notes))
+        """The notes in players' words (what a screen shows).
+
+        >>> Verdict(legal=True, rule="U6.2", reason="x", notes=("5H is low",)).said_notes
+        ('5♥ is low',)
+        >>> Verdict(legal=True, rule="U6.2", reason="x", notes=("n",), note_words=()).said_notes
+        ()
+        """
+        notes = self.notes if self.note_words is None else self.note_words
+        return tuple(said(n) for n in notes)
 
     @classmethod
     def of(cls, judgement: Judgement) -> Verdict:
@@ -206,7 +226,7 @@ class Verdict(BaseModel):
         return cls(**{name: getattr(judgement, name) for name in _JUDGEMENT_FIELDS})
 
     def to_json(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", exclude={"words", "note_words"})
+        return self.model_dump(mode="json", exclude={"words", "note_words", "unchecked"})
 
 
 class ScoreReport(BaseModel):
@@ -802,6 +822,9 @@ class CheckerFacts(BaseModel):
     * ``hand_verdict`` -- the whole-hand mode also asks ``check`` (Rummoli's widow).
     * ``legal_words`` / ``illegal_words`` -- the verdict's headline; with
       ``plain_headline`` the legal words stand alone (no kind and points).
+    * ``unchecked_words`` -- the line beside the rest-of-hand switch when a verdict
+      could not apply a rule for want of the hand (:attr:`Verdict.unchecked`): said
+      there once, not on every verdict (:meth:`hand_line`).
     """
 
     model_config = ConfigDict(frozen=True, defer_build=True)
@@ -814,6 +837,18 @@ class CheckerFacts(BaseModel):
     legal_words: str = "Legal"
     illegal_words: str = "Not legal"
     plain_headline: bool = False
+    unchecked_words: str = ""
+
+    def hand_line(self, verdict: Verdict | None) -> str:
+        """What to say beside the hand field about ``verdict``: empty unless it could
+        not apply a rule for want of the hand.
+
+        >>> facts = CheckerFacts(unchecked_words="Enter your hand to check it.")
+        >>> v = Verdict(legal=True, rule="U6.2", reason="x", unchecked=("U7.2",))
+        >>> facts.hand_line(v), facts.hand_line(v.model_copy(update={"unchecked": ()}))
+        ('Enter your hand to check it.', '')
+        """
+        return self.unchecked_words if verdict is not None and verdict.unchecked else ""
 
     def headline(self, verdict: Verdict, units: Units) -> str:
         """The verdict's headline in words.

@@ -353,8 +353,12 @@ def _mode_controls(
     use_hand: bool,
     set_going_out: Callable[[bool], None],
     set_use_hand: Callable[[bool], None],
+    hand_line: str = "",
 ) -> list[ft.Control]:
-    """The checks this game offers (the ruleset's ``checker`` facts), and their switches."""
+    """The checks this game offers (the ruleset's ``checker`` facts), and their switches;
+    under them ``hand_line``, what the verdict could not check without the hand
+    (:meth:`~rulesets.protocol.CheckerFacts.hand_line`): said once, beside the switch
+    that enters the hand, not in every verdict."""
     out: list[ft.Control] = []
     if len(facts.modes) > 1:
         out.append(
@@ -404,6 +408,8 @@ def _mode_controls(
         )
     if switches:
         out.append(ft.Row(switches, wrap=True, spacing=16))
+    if hand_line:
+        out.append(said(ft.Text(hand_line, size=13, italic=True), hand_line, "checker-hand-note"))
     return out
 
 
@@ -536,7 +542,14 @@ def CheckerView() -> ft.View:
         ),
     ]
     checks = _mode_controls(
-        facts, eff_mode, choose_mode, going_out, use_hand, set_going_out, set_use_hand
+        facts,
+        eff_mode,
+        choose_mode,
+        going_out,
+        use_hand,
+        set_going_out,
+        set_use_hand,
+        facts.hand_line(outcome.verdict),
     )
     # the modes, then which group the grid fills, then the switches: what a thumb
     # needs most sits highest on the (scrolling) board

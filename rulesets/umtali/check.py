@@ -38,6 +38,7 @@ from rulesets.umtali.melds import (
     meld_rule,
     no_breaking,
     notes_said,
+    unchecked,
 )
 from rulesets.words import plural, quote_cards
 
@@ -118,6 +119,7 @@ def _extension(
         cards=(str(card),),
         notes=tuple(notes),
         note_words=tuple(note_words),
+        unchecked=unchecked(notes),
     )
 
 
@@ -152,6 +154,7 @@ def _meld(
         cards=tuple(str(c) for c in cards),
         notes=notes,
         note_words=notes_said(notes),
+        unchecked=unchecked(notes),
     )
 
 

@@ -30,6 +30,8 @@ __all__ = [
     "SINGLE_KINDS",
     "U7_OPENING",
     "RULES_MD",
+    "U7_ENTER_HAND",
+    "U7_RULE",
     "U7_UNCHECKED",
     "MeldKind",
     "MeldRules",
@@ -50,6 +52,7 @@ __all__ = [
     "notes_said",
     "play_words",
     "playable",
+    "unchecked",
 ]
 
 #: ranks that may appear in a sequence (U5.2): A..10, ace low.
@@ -63,23 +66,36 @@ U7_OPENING: Final = (
     "no-breaking rule): the app checks it only when the player enters their hand."
 )
 
-#: the note a check without a hand carries (A-U7).
+#: the note a check without a hand carries (A-U7), for ``companion check``'s printout.
 U7_UNCHECKED: Final = (
     "U7 (no-breaking rule) could not be checked: no hand was entered, so the app "
     "cannot see whether these cards form a set, sequence or marriage with cards still held"
 )
-#: the same note in players' words, as a screen shows it (the rule is linked)
-_U7_SAID: Final = "The no-breaking rule" + U7_UNCHECKED.removeprefix("U7 (no-breaking rule)")
+#: the rule a check without a hand cannot apply (:attr:`Verdict.unchecked`)
+U7_RULE: Final = "U7.2"
+#: what the meld checker says once, beside its hand field, instead of that note on
+#: every verdict (:attr:`CheckerFacts.unchecked_words`)
+U7_ENTER_HAND: Final = "Enter the rest of your hand to check the no-breaking rule."
 
 
 def notes_said(notes: Sequence[str]) -> tuple[str, ...]:
-    """A verdict's ``notes`` as a screen shows them (:attr:`Verdict.note_words`): no
-    rule ID in a sentence.
+    """A verdict's ``notes`` as a screen shows them (:attr:`Verdict.note_words`): all but
+    the no-breaking rule's, which a screen says once beside its hand field
+    (:func:`unchecked`), not on every verdict.
 
-    >>> notes_said([U7_UNCHECKED])[0][:45]
-    'The no-breaking rule could not be checked: no'
+    >>> notes_said([U7_UNCHECKED, "a pair is extendable only in the opponent's final turn"])
+    ("a pair is extendable only in the opponent's final turn",)
     """
-    return tuple(_U7_SAID if n == U7_UNCHECKED else n for n in notes)
+    return tuple(n for n in notes if n != U7_UNCHECKED)
+
+
+def unchecked(notes: Sequence[str]) -> tuple[str, ...]:
+    """The rules a verdict with ``notes`` could not check for want of the hand.
+
+    >>> unchecked([U7_UNCHECKED]), unchecked([])
+    (('U7.2',), ())
+    """
+    return (U7_RULE,) if U7_UNCHECKED in notes else ()
 
 
 class MeldRules(Protocol):
@@ -455,7 +471,7 @@ meld that first (U7.2)
             raise IllegalActionError(
                 f"{head}: {c} forms {quote_cards(meld)} with cards still in your hand; "
                 "meld that first",
-                rule="U7.2",
+                rule=U7_RULE,
             )
     return ()
 

@@ -44,7 +44,13 @@ from rulesets.umtali.actions import Extend, GoOut, Meld, StartHand, UmtaliAction
 from rulesets.umtali.check import PACK_RULE, check
 from rulesets.umtali.game import UmtaliGame
 from rulesets.umtali.house_rules import UmtaliRules
-from rulesets.umtali.melds import U7_OPENING, MeldKind, card_points, meld_rule
+from rulesets.umtali.melds import (
+    U7_ENTER_HAND,
+    U7_OPENING,
+    MeldKind,
+    card_points,
+    meld_rule,
+)
 from rulesets.umtali.simulate import random_record
 from rulesets.umtali.suggest import PlanAction, Suggestion, suggest_table
 from rulesets.words import quote_cards
@@ -90,6 +96,7 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
         going_out=True,
         rest_of_hand="Rest of my hand (checks the no-breaking rule)",
         whole_hand="The best melding of this hand this turn, and whether it goes out.",
+        unchecked_words=U7_ENTER_HAND,
     )
 
     # ------------------------------------------------------------------ facts

@@ -150,7 +150,7 @@ def test_umtali_extension_and_whole_hand(app_server: AppServer, phone_page: Any)
     _tap(page, hand)
     _says(
         page.get_by_test_id("checker-suggestion"),
-        re.compile(rf"meld Q♠ K♠ as a marriage: 20 points[\s\S]*Best this turn: {best} points"),
+        re.compile(rf"Meld Q♠ K♠ as a marriage: 20 points[\s\S]*Best this turn: {best} points"),
         timeout=10_000,
     )
     stable_screenshot(page, "checker-umtali-hand-phone")

@@ -318,7 +318,7 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     named(
         page,
         "hand-verdict",
-        "Hand end: 29 penalty points. hand 1: Bob went out; this hand scores Ann 17, Bob 0, Cy 12"
+        "Hand end: 29 penalty points. Hand 1: Bob went out; this hand scores Ann 17, Bob 0, Cy 12"
         " (Penalty points, rule R6.2)",
     )
     rule_sheet_and_back(page, "hand-verdict-rule", "Rule R6.2 · Rummy")

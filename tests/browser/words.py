@@ -9,6 +9,9 @@
 * a plural that does not agree with its number: ``1 points``, ``1 more players``,
   ``2 point``;
 * a double full stop (``Refused..``);
+* a sentence that starts in lower case after a full stop (``Hand end: 21 penalty
+  points. hand 1: Bob went out``: a verdict's label puts its reason after its
+  headline) -- not after a number (``1. Ann``) or an abbreviation (``e.g. meld``);
 * a button named by a bare rule ID (``Rule U8.1``: a rule link shows the rule's
   title, its ID small) or any text calling one of our rulings a rule (``rule A-M11``,
   a Rummoli statement line's label: it is "our ruling A-M11");
@@ -53,6 +56,9 @@ MANY_SINGULAR = re.compile(
 )
 
 DOUBLE_STOP = re.compile(r"(?<![.])\.\.(?![.])")
+#: a full stop, then a sentence in lower case; not "1. Ann" (a list's number), nor an
+#: abbreviation of single letters ("e.g. meld", "5 p.m. sharp") or "vs."/"etc."
+LOWER_SENTENCE = re.compile(r"(?<![\d.])(?<!\b[A-Za-z])(?<!\bvs)(?<!\betc)\. +[a-z]")
 _ID = r"(?:A-)?[URM]\d+(?:\.\d+)*"
 #: a rule ID or ruling number in brackets, with or without more words: "(A-U17)",
 #: "(U4.2 variant, PGC)", "(regional, A-M19)", "(M2.2-M2.4)"
@@ -106,9 +112,11 @@ def word_problems(texts: list[str]) -> list[str]:
     ...     print(problem)
     'ace_high_or_low' in '(house rule ace_high_or_low allows it)'
     '1 points' in 'Ann: 1 points'
+    >>> word_problems(["Hand end: 21 penalty points. hand 1: Bob went out"])
+    ["'. h' in 'Hand end: 21 penalty points. hand 1: Bob went out'"]
     """
     found: list[str] = []
-    patterns = (SNAKE_CASE, INTERNAL_ID, ONE_PLURAL, MANY_SINGULAR, DOUBLE_STOP)
+    patterns = (SNAKE_CASE, INTERNAL_ID, ONE_PLURAL, MANY_SINGULAR, DOUBLE_STOP, LOWER_SENTENCE)
     for text in texts:
         for pattern in (*patterns, RULING_AS_RULE, CARD_CODE):
             found.extend(f"{m.group(0)!r} in {text!r}" for m in pattern.finditer(text))

@@ -269,7 +269,7 @@ def test_a_r14_more_cards_than_dealt_is_refused_in_the_bar() -> None:
         await sc.click("live-ann")
         await sc.click("rem-ann-card-8S")  # an eighth card: more than Ann was dealt
         problem = sc.label("hand-verdict")
-        assert problem.startswith("Not allowed. hand end: Ann cannot hold 8 cards")
+        assert problem.startswith("Not allowed. Hand end: Ann cannot hold 8 cards")
         assert problem.endswith(", our ruling A-R14)")
         assert sc.semantics("confirm-hand").content.disabled
         await sc.click("rem-ann-back")  # take the last card back

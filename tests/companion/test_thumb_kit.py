@@ -266,7 +266,7 @@ def test_three_lines_of_verdict_fit_its_reserved_height() -> None:
     assert 3 * text.size * text.style.height <= VERDICT_HEIGHT
     # one plain string, so the cut ends in "…" (Flet drops the ellipsis of styled spans)
     assert not text.spans and text.overflow == ft.TextOverflow.ELLIPSIS
-    assert text.value.startswith("Not allowed. a long reason")
+    assert text.value.startswith("Not allowed. A long reason")
 
 
 def _walk(control: Any) -> list[Any]:
@@ -283,10 +283,10 @@ def test_verdict_label_words_notes_and_plurals() -> None:
     v = Verdict(
         legal=True, kind="lay_off", points=1, rule="R7.joker_swap", reason="ok", notes=("n",)
     )
-    assert verdict_label(v) == "Lay off: 1 point. ok (Swapping out a joker, rule R7) Note: n."
+    assert verdict_label(v) == "Lay off: 1 point. Ok (Swapping out a joker, rule R7) Note: n."
     assert (
         verdict_label(Verdict(legal=False, rule="U5.1", reason="no"))
-        == "Not allowed. no (Sets, rule U5.1)"
+        == "Not allowed. No (Sets, rule U5.1)"
     )
 
 

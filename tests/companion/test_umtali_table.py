@@ -173,7 +173,7 @@ def test_u5_2_a_meld_still_being_picked_is_neutral_not_refused() -> None:
 
     drive(game, scenario)
     keep = verdict_line(Verdict(legal=False, rule="U5.2", reason="x", incomplete=True))
-    assert isinstance(keep, ft.Semantics) and str(keep.label).startswith("Keep picking. x")
+    assert isinstance(keep, ft.Semantics) and str(keep.label).startswith("Keep picking. X")
 
 
 def test_u8_going_out_final_turn_leftovers_then_edit_and_next_dealer() -> None:
@@ -313,3 +313,40 @@ def test_u5_2_the_checker_says_keep_picking_for_a_meld_one_card_short() -> None:
     assert short.verdict.incomplete and "4H or 7H" in short.verdict.reason
     wrong = evaluate("umtali", {}, "meld", parse_cards("5H 9C"))
     assert wrong.headline == "Not legal"
+
+
+def test_u7_2_play_screen_verdicts_without_a_hand_do_not_repeat_the_no_breaking_caveat() -> None:
+    """Issue 18: the no-breaking rule cannot be checked without the hand; that is said
+    once, in the game's opening words on the new-game screen, never on a verdict of
+    the play screen (every extension said it)."""
+    from companion.components.new_game_form import NewGameForm
+    from companion.components.new_game_parts import DealerPanel
+    from rulesets.umtali import U7_OPENING
+    from rulesets.umtali.ruleset import RULESET
+
+    async def opening(sc: HeadlessScreen) -> None:
+        assert sc.label("opening").count(U7_OPENING) == 1, sc.label("opening")
+
+    form = NewGameForm(game="umtali", players=list(PLAYERS), dealer="Ann")
+    render_headless(DealerPanel, form, RULESET, scenario=opening, screen=HeadlessScreen)
+
+    game = new_session()
+    assert game.add({"type": "meld", "player": "Bob", "cards": ["5H", "6H", "7H"]}) is None
+
+    async def scenario(sc: Screen) -> None:
+        await sc.click("acting-ann")
+        await sc.click("mode-extend")
+        for anchor, card in (("bob-0", "8H"), ("bob-0", "4H"), ("ann-0", "9H")):
+            await sc.click(f"meld-{anchor}")  # (9♥ goes on 8♥, Ann's single)
+            await sc.tap_cards("extend", card)
+            label = str(sc.sem("verdict").label)
+            assert label.startswith("Extension: 1 point."), label
+            assert "Note" not in label and "no-breaking" not in label, label
+            said = sc.texts() + [
+                str(c.label) for c in sc.controls() if isinstance(c, ft.Semantics) and c.label
+            ]
+            assert not [t for t in said if "could not be checked" in t or "no-breaking" in t]
+            await sc.click("add-extend")
+        assert [a.to_json().get("card") for a in game.actions[-3:]] == ["8H", "4H", "9H"]
+
+    drive(game, scenario)

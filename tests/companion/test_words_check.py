@@ -40,6 +40,8 @@ from tests.browser.words import (
         "Bet: 3 chip",
         "-1 points",
         "Refused.. try again",
+        "Hand end: 21 penalty points. hand 1: Bob went out; this hand scores Ann 21, Bob 0",
+        "Not allowed. lay 5♥: the table broke the sequence (Laying cards, rule M3.2)",
     ],
 )
 def test_the_issues_examples_are_caught(text: str) -> None:
@@ -60,6 +62,11 @@ def test_the_issues_examples_are_caught(text: str) -> None:
         "Rummy: 2 to 6 players, in seating order (clockwise).",
         "10 points for a 10-point card",
         "Started today 09:05",
+        "Hand end: 21 penalty points. Hand 1: Bob went out",
+        "1. Ann: 12 points",
+        "Nothing matches “who dels”. Try other words, e.g. meld or pot.",
+        "The next hand starts at 9 p.m. sharp",
+        "Ann vs. Bob",
     ],
 )
 def test_words_people_use_pass(text: str) -> None:
@@ -302,3 +309,31 @@ def test_an_error_names_its_rule_and_shows_players_words() -> None:
     )
     assert exc.rule == "U4.4" and word_problems([exc.words]) == [], exc.words
     assert exc.words == "J♥: J♥ can go down alone, as every jack can; melding is compulsory"
+
+
+@pytest.mark.parametrize("game", ["umtali", "rummy", "rummoli"])
+def test_a_verdicts_label_starts_its_reason_as_a_sentence(game: str) -> None:
+    """A verdict's label is its headline, a full stop, then its reason: "Hand end: 21
+    penalty points. hand 1: Bob went out" (issue 18).  The referee's reason stays as
+    ``companion check`` and a refusal ("Refused: hand 1: ...") print it; what a
+    screen says of it (``Verdict.said``) starts with a capital.  Real games (the
+    simulators) entry by entry, and a slip of each."""
+    from companion.components.kit.common import verdict_line
+
+    simulate = importlib.import_module(f"rulesets.{game}.simulate")
+    ruleset = load_ruleset(game)
+    rng = random.Random(11)
+    labels: list[str] = []
+    for seed in (1, 2):
+        record = simulate.random_record(seed)
+        live = ruleset.new_game(record.players, record.rules)
+        units = ruleset.units(live.rules)
+        for action in record.actions[:200]:
+            for v in (live.judge(action), live.judge(_slip(action, rng))):
+                labels += [verdict_label(v, units), str(verdict_line(v, units=units).label)]
+            live.push(action)
+    problems = [p for p in word_problems(labels) if p.startswith("'. ")]
+    assert problems == [], problems[:10]
+    if game == "rummy":  # the hand's end, as the issue read it
+        ends = [t for t in labels if t.startswith("Hand end: ")]
+        assert ends and all(". Hand " in t for t in ends), ends[:3]

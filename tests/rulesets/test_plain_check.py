@@ -59,8 +59,9 @@ def test_the_plain_switches_are_the_house_rules_defaults(
 def test_a_judgement_is_a_verdicts_json_field_for_field() -> None:
     """``companion check --json`` prints a judgement: the verdict's fields, in its order."""
     j = Judgement(legal=True, kind="set", points=3, rule="U5.1", reason="r", cards=("5H",))
-    printed = [f for f in Verdict.model_fields if f not in ("words", "note_words")]
-    assert list(j.to_json()) == printed  # the players' words are a screen's, not printed
+    screens = ("words", "note_words", "unchecked")  # a screen's, not printed
+    printed = [f for f in Verdict.model_fields if f not in screens]
+    assert list(j.to_json()) == printed
     assert Verdict.of(j).to_json() == j.to_json()
     assert {f.name for f in dataclasses.fields(Judgement)} == set(Verdict.model_fields) - {"moves"}
 

@@ -89,7 +89,7 @@ def verdict_label(v: Verdict, units: Units = Units.POINTS) -> str:
     else:  # a meld still being picked is not refused yet: it needs more cards
         head = "Keep picking" if v.incomplete else "Not allowed"
     label = f"{head}. {v.said}" + (f" ({rule_words(v.rule)})" if v.rule else "")
-    if v.notes:
+    if v.said_notes:  # (the notes a screen says: not always all the referee's)
         label += " Note: " + "; ".join(v.said_notes) + "."
     return label
 
