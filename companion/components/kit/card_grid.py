@@ -25,6 +25,7 @@ typing switch), ``<ident>-use-typed``.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 
 import flet as ft
 
@@ -39,6 +40,7 @@ from rulesets.cards import JOKER, Card, Color, Rank, Suit, format_cards, parse_c
 
 __all__ = [
     "CELL",
+    "CardMark",
     "GAP",
     "STRIP_HEIGHT",
     "CompactPicker",
@@ -261,23 +263,48 @@ def _typing_switch(on: bool, label: str, ident: str, flip: Callable[[], None]) -
     return ft.Semantics(content=box, identifier=f"{ident}-type", key=f"{ident}-type", button=True)
 
 
+@ft.observable
+@dataclass(eq=False)  # one per card of a picker: compared by identity (a memo prop)
+class CardMark:
+    """One card's state in a picker's grid: chosen, or greyed (on the table).
+
+    The grid's rows and cells are given these (the same objects for as long as the
+    picker is open), not the states themselves: a row is never drawn again for a
+    change of its cards, and a cell -- subscribed to its own mark -- is drawn again
+    alone when its state changes.  5♥ 6♥ 7♥ melded on another phone redraws those
+    three cells on every phone, not their row of thirteen."""
+
+    chosen: bool = False
+    disabled: bool = False
+
+
+#: a picker's marks: one per card, made when first shown
+Marks = dict[Card, CardMark]
+
+
+def _mark(marks: Marks, card: Card) -> CardMark:
+    mark = marks.get(card)
+    if mark is None:
+        mark = marks[card] = CardMark()
+    return mark
+
+
 @ft.component
 def _card_cell(
-    card: Card, chosen: bool, disabled: bool, on_tap: Callable[[Card], None], ident: str
+    card: Card, mark: CardMark, on_tap: Callable[[Card], None], ident: str
 ) -> ft.Control:
-    return card_cell(card, chosen=chosen, disabled=disabled, on_tap=on_tap, ident=ident)
+    return card_cell(card, chosen=mark.chosen, disabled=mark.disabled, on_tap=on_tap, ident=ident)
 
 
-#: a card drawn again only when it is chosen, put on the table or taken back: 5♥ 6♥ 7♥
-#: melded on another phone redraws those three cards of the hearts row, not thirteen
+#: a card drawn again only when its mark changes (it is chosen, put on the table or
+#: taken back): it follows its :class:`CardMark`, so its row is not drawn again for it
 CardCell: Callable[..., ft.Control] = ft.memo(_card_cell)  # type: ignore[no-untyped-call]
 
 
 @ft.component
 def _suit_row(
     suit: Suit | None,
-    chosen: frozenset[Card],
-    off: frozenset[Card],
+    marks: Marks,
     ident: str,
     on_tap: Callable[[Card], None],
     jokers: bool = False,
@@ -285,24 +312,18 @@ def _suit_row(
 ) -> ft.Control:
     """One suit's 13 cards (``suit`` None: only the jokers/typing cell row's tail).
 
-    Memoized (:data:`SuitRow`): the props are plain values and callbacks that keep
-    their identity, so when another device records 5♥ 6♥ 7♥ only the hearts row is
-    drawn and compared again -- the other suits cost nothing (issue 14: the server's
-    work per device per update) -- and in it only those three cards (:data:`CardCell`).
+    Memoized (:data:`SuitRow`): the props are the picker's marks (one dict for as
+    long as the picker is open) and callbacks that keep their identity, so a change
+    of the cards chosen or on the table draws no row again -- only the cells whose
+    mark changed (:data:`CardCell`), the server's work per device per update
+    (issues 14 and 20).
     """
     cells: list[ft.Control] = []
     if suit is not None:
         for rank in Rank:
             card = Card(rank, suit)
             cells.append(
-                CardCell(
-                    card,
-                    card in chosen,
-                    card in off and card not in chosen,
-                    on_tap,
-                    ident,
-                    key=f"{ident}-cell-{card}",
-                )
+                CardCell(card, _mark(marks, card), on_tap, ident, key=f"{ident}-cell-{card}")
             )
     if jokers:
         cells.append(card_cell(JOKER, chosen=False, disabled=False, on_tap=on_tap, ident=ident))
@@ -312,8 +333,21 @@ def _suit_row(
     return ft.Row(cells, wrap=True, spacing=GAP, run_spacing=GAP)
 
 
-#: a suit row drawn again only when its own cards change (see :func:`_suit_row`)
+#: a suit row drawn again only when its props change (see :func:`_suit_row`)
 SuitRow: Callable[..., ft.Control] = ft.memo(_suit_row)  # type: ignore[no-untyped-call]
+
+
+def mark_cards(marks: Marks, chosen: Collection[Card], unavailable: Collection[Card]) -> None:
+    """Set every card's mark: chosen, or greyed when on the table and not chosen.  A
+    mark that changes redraws its cell (and only it); the others stay as they were."""
+    picked = set(chosen)
+    off = set(unavailable)
+    for suit in Suit:
+        for rank in Rank:
+            card = Card(rank, suit)
+            mark = _mark(marks, card)
+            mark.chosen = card in picked
+            mark.disabled = card in off and card not in picked
 
 
 def card_grid(
@@ -324,9 +358,14 @@ def card_grid(
     on_tap: Callable[[Card], None],
     jokers: bool,
     switch: tuple[str, Callable[[], None]],
+    marks: Marks | None = None,
 ) -> ft.Control:
     """All 52 cards, a suit a row (wrapping to 7 a row on a phone), jokers and the
-    typing switch after the last suit; each row memoized (:data:`SuitRow`)."""
+    typing switch after the last suit; each row memoized (:data:`SuitRow`), each card
+    following its mark in ``marks`` (a picker's own, kept from render to render; None:
+    fresh ones, for a grid drawn once)."""
+    marks = {} if marks is None else marks
+    mark_cards(marks, chosen, unavailable)
     rows: list[ft.Control] = []
     suits = list(Suit)
     for n, suit in enumerate(suits):
@@ -334,8 +373,7 @@ def card_grid(
         rows.append(
             SuitRow(
                 suit,
-                frozenset(c for c in chosen if c.suit is suit),
-                frozenset(c for c in unavailable if c.suit is suit),
+                marks,
                 ident,
                 on_tap,
                 jokers=jokers and last,
@@ -432,6 +470,7 @@ def CompactPicker(
     latest["flip"] = lambda: set_typing(not typing)
     stable_tap = ft.use_callback(lambda card: latest["tap"](card), [])
     stable_flip = ft.use_callback(lambda: latest["flip"](), [])
+    marks: Marks = ft.use_memo(dict, [])  # each card's state, followed by its cell
     if typing:
         switch = _typing_switch(typing, label, ident, stable_flip)
         body: ft.Control = ft.Column(
@@ -476,6 +515,7 @@ def CompactPicker(
             on_tap=stable_tap,
             jokers=jokers,
             switch=(label, stable_flip),
+            marks=marks,
         )
     if not strip:
         return body
