@@ -26,7 +26,12 @@ import flet as ft
 from companion.access import Capability
 from companion.components.kit.common import choice, rule_link, rule_words, said
 from companion.components.kit.phone import keep_awake
-from companion.components.kit.scoreline import ScoreboardContext, scoreline_title, use_scoreboard
+from companion.components.kit.scoreline import (
+    Scoreboard,
+    ScoreboardContext,
+    scoreline_title,
+    use_scoreboard,
+)
 from companion.components.kit.thumb_screen import (
     NOTE_SLOT,
     FrameNotesContext,
@@ -108,14 +113,14 @@ def _whole_note(words: str) -> None:
     )
 
 
-def _note_line(session: GameSession) -> list[ft.Control]:
+def _note_line(session: GameSession, offline: str, notice: str) -> list[ft.Control]:
     """The one note a one-thumb table shows in its slot, one line tall: "you were
     offline" (which says what others did meanwhile), else what another device just
     did.  A tap on it shows the whole words; the accessibility label reads them all."""
-    if session.offline:
-        words, label, ident, icon = session.offline, session.offline, "back-online", ft.Icons.WIFI
-    elif session.notice:
-        words, ident, icon = session.notice, "table-news", ft.Icons.GROUPS
+    if offline:
+        words, label, ident, icon = offline, offline, "back-online", ft.Icons.WIFI
+    elif notice:
+        words, ident, icon = notice, "table-news", ft.Icons.GROUPS
         label = f"Table: {words}"
     else:
         return []
@@ -136,7 +141,7 @@ def _note_line(session: GameSession) -> list[ft.Control]:
                 vertical_alignment=ft.CrossAxisAlignment.CENTER,
             ),
             on_click=lambda _: _whole_note(words),
-            bgcolor=ft.Colors.TERTIARY_CONTAINER if session.offline else None,
+            bgcolor=ft.Colors.TERTIARY_CONTAINER if offline else None,
             border_radius=8,
             padding=ft.Padding.symmetric(horizontal=8),
             height=NOTE_SLOT,
@@ -146,7 +151,7 @@ def _note_line(session: GameSession) -> list[ft.Control]:
         expand=True,
     )
     parts: list[ft.Control] = [line]
-    if session.offline:
+    if offline:
         parts.append(icon_button(ft.Icons.CLOSE, "Dismiss", lambda _: session.dismiss_offline()))
     return [ft.Row(parts, height=NOTE_SLOT, vertical_alignment=ft.CrossAxisAlignment.CENTER)]
 
@@ -318,6 +323,75 @@ def _open(services: Services, gid: str) -> GameSession | str:
 
 
 @ft.component
+def _live_title(
+    session: GameSession, words: Callable[[Any], tuple[str, str]], scoreboard: Scoreboard
+) -> ft.Control:
+    """The collapsed scoreboard in the title slot: drawn from the session it follows (a
+    component given the observable session re-renders when it changes, alone: the
+    frame around it is not drawn again), memoized inside (:func:`scoreline_title`)."""
+    return scoreline_title(words(session.summary), scoreboard)
+
+
+@ft.component
+def _live_seat(session: GameSession, handle: GameSession, services: Services) -> ft.Control:
+    """ "I am …" in the app bar, following the session (whose seat this device holds)."""
+    seat = _seat_button(services, handle)
+    assert seat is not None  # drawn only at a table (``services.device.at_table``)
+    return seat
+
+
+@ft.component
+def _live_menu(
+    session: GameSession, handle: GameSession, services: Services, gid: str, game: str
+) -> ft.Control:
+    """The app bar's menu, following the session (Redo turns on and off)."""
+    return MoreMenu(handle, services, session.can_redo, gid, game, key="more")
+
+
+@ft.component
+def _note_slot(offline: str, notice: str, reserve: bool, handle: GameSession) -> ft.Control:
+    """The frame's note in its slot of fixed height (see ``thumb_screen.FrameNotes``)."""
+    notes = _note_line(handle, offline, notice)
+    return ft.Container(
+        ft.Column(notes, spacing=0),
+        height=NOTE_SLOT,
+        clip_behavior=ft.ClipBehavior.HARD_EDGE,
+        visible=bool(notes) or reserve,
+    )
+
+
+#: the note slot, drawn again only when its words change
+NoteSlot: Callable[..., ft.Control] = ft.memo(_note_slot)  # type: ignore[no-untyped-call]
+
+
+@ft.component
+def _live_notes(session: GameSession, handle: GameSession, reserve: bool) -> ft.Control:
+    """The note slot, following the session's notes (another device's news, "you were
+    offline"): a change re-renders this, and the slot only if its words changed."""
+    return NoteSlot(session.offline, session.notice, reserve, handle, key="note-slot")
+
+
+@ft.component
+def _live_table(
+    session: GameSession,
+    table: Callable[[GameSession], ft.Control],
+    handle: GameSession,
+    services: Services,
+) -> ft.Control:
+    """The game's table, drawn again on every change of the session it follows (the
+    table component gets the handle, so it is drawn once per change, by this)."""
+    use_shown(services, session)  # a tap is judged against what the device showed
+    return table(handle)
+
+
+#: the frame's live parts, given a key (a component takes one)
+LiveTitle: Callable[..., ft.Control] = _live_title
+LiveSeat: Callable[..., ft.Control] = _live_seat
+LiveMenu: Callable[..., ft.Control] = _live_menu
+LiveTable: Callable[..., ft.Control] = _live_table
+
+
+@ft.component
 def PlayView() -> ft.View:
     services = use_services()
     gid = ft.use_route_params().get("gid", "")
@@ -346,10 +420,23 @@ def PlayView() -> ft.View:
             ],
         )
     session = opened
-    ft.use_state(session)  # the one subscriber: each change re-renders this screen once
+    meta = session.meta
+    table = table_component(meta.game)
+    # a one-thumb table fills the screen itself: its board scrolls, its entry and its
+    # bar (verdict, refusal, Undo, action) stay put -- the frame must not scroll it;
+    # its collapsed scoreboard takes the title slot (a tap opens the score sheet)
+    full = is_full_screen(table)
+    # The frame of a one-thumb table is drawn once: the parts that show the session
+    # (the title, the seat, the menu, the note, the table) are components given the
+    # observable session, each re-rendered alone when it changes -- at a table every
+    # device redraws on every entry anyone makes, and the frame around them (the app
+    # bar, the table's place) stays as it was.  Another frame follows the session
+    # whole (its banner, news and buttons are drawn here).
+    ft.use_state(None if full else session)
     handle = ft.use_memo(session.handle, [gid])  # for the table: not observable
-    use_shown(services, session)  # a tap is judged against what the device showed
     scoreboard = use_scoreboard()  # the collapsed scoreboard, open or folded
+    if full:
+        return _full_frame(services, session, handle, table, scoreboard, gid)
 
     def undo(_: Any) -> None:
         session.undo()
@@ -359,73 +446,91 @@ def PlayView() -> ft.View:
         session.redo()
         services.history_changed()
 
-    meta = session.meta
-    table = table_component(meta.game)
-    # a one-thumb table fills the screen itself: its board scrolls, its entry and its
-    # bar (verdict, refusal, Undo, action) stay put -- the frame must not scroll it;
-    # its collapsed scoreboard takes the title slot (a tap opens the score sheet)
-    full = is_full_screen(table)
-    words = scoreline_of(table)
-    title: ft.Control = (
-        scoreline_title(words(session.summary), scoreboard)
-        if words is not None
-        else ft.Text(
-            f"{meta.game.title()}: {' · '.join(meta.players)}",
-            size=16,
-            max_lines=1,
-            overflow=ft.TextOverflow.ELLIPSIS,
-        )
+    title = ft.Text(
+        f"{meta.game.title()}: {' · '.join(meta.players)}",
+        size=16,
+        max_lines=1,
+        overflow=ft.TextOverflow.ELLIPSIS,
     )
     body: list[ft.BaseControl] = []
-    actions: list[ft.Control] = []
-    if full:  # the seat in the app bar, the notes on the table's own scrolling board
-        seat = _seat_button(services, session)
-        if seat is not None:
-            actions.append(seat)
-        notes = tuple(_note_line(session))
-        reserve = services.table is not None  # several devices: notes come and go
-        body.append(
-            ScoreboardContext(
-                scoreboard,
-                lambda: FrameNotesContext(
-                    notes, lambda: NoteSlotContext(reserve, lambda: table(handle))
-                ),
-            )
-        )
-    else:
-        seats = _seats(services, session)
-        if seats is not None:
-            body.append(seats)
-        body.extend(_news(session))
-        banner = refusal_banner(session)
-        if banner is not None:
-            body.append(banner)
-        body.append(ScoreboardContext(scoreboard, lambda: table(handle)))
+    seats = _seats(services, session)
+    if seats is not None:
+        body.append(seats)
+    body.extend(_news(session))
+    banner = refusal_banner(session)
+    if banner is not None:
+        body.append(banner)
+    body.append(
+        ScoreboardContext(scoreboard, lambda: _live_table(session, table, handle, services))
+    )
+    actions: list[ft.Control] = _table_action(services)
+    actions += [
+        icon_button(ft.Icons.UNDO, "Undo", undo, "undo", disabled=not session.can_undo),
+        icon_button(ft.Icons.REDO, "Redo", redo, "redo", disabled=not session.can_redo),
+        icon_button(
+            ft.Icons.FACT_CHECK, "Check a meld", lambda _: go(f"/check?gid={gid}"), "check"
+        ),
+        icon_button(ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{meta.game}"), "game-rules"),
+    ]
+    return ft.View(
+        route=f"/play/{gid}",
+        appbar=ft.AppBar(title=title, actions=actions),
+        scroll=ft.ScrollMode.AUTO,
+        padding=12,
+        controls=body,
+    )
+
+
+def _table_action(services: Services) -> list[ft.Control]:
+    """The host's way back to the table's PIN and join code."""
     if services.table is not None and services.can(Capability.RUN_TABLE):
-        actions.append(
+        return [
             icon_button(
                 ft.Icons.QR_CODE, "Table: PIN and join code", lambda _: go("/table"), "table"
             )
-        )
-    if full:
-        # Undo is in the table's bar, within reach of the thumb; the rare actions fold
-        # into one menu, so the collapsed scoreboard has room for a table of 4-8 players
-        actions.append(MoreMenu(handle, services, session.can_redo, gid, meta.game, key="more"))
-    else:
-        actions += [
-            icon_button(ft.Icons.UNDO, "Undo", undo, "undo", disabled=not session.can_undo),
-            icon_button(ft.Icons.REDO, "Redo", redo, "redo", disabled=not session.can_redo),
-            icon_button(
-                ft.Icons.FACT_CHECK, "Check a meld", lambda _: go(f"/check?gid={gid}"), "check"
-            ),
-            icon_button(
-                ft.Icons.MENU_BOOK, "Rules", lambda _: go(f"/rules/{meta.game}"), "game-rules"
-            ),
         ]
+    return []
+
+
+def _full_frame(
+    services: Services,
+    session: GameSession,
+    handle: GameSession,
+    table: Callable[[GameSession], ft.Control],
+    scoreboard: Scoreboard,
+    gid: str,
+) -> ft.View:
+    """The frame of a one-thumb table: the scoreboard in the title, the seat and the rare
+    actions in the app bar, the note slot and the table below it."""
+    game = session.meta.game
+    words = scoreline_of(table)
+    assert words is not None  # a table that fills the screen gives its scoreboard's words
+    actions: list[ft.Control] = []
+    if services.device.at_table:  # the seat in the app bar
+        actions.append(LiveSeat(session, handle, services, key="seat-button"))
+    actions += _table_action(services)
+    # Undo is in the table's bar, within reach of the thumb; the rare actions fold
+    # into one menu, so the collapsed scoreboard has room for a table of 4-8 players
+    actions.append(LiveMenu(session, handle, services, gid, game, key="more-menu"))
+    reserve = services.table is not None  # several devices: notes come and go
+    notes = functools.partial(_live_notes, session, handle)
+    body = ScoreboardContext(
+        scoreboard,
+        lambda: FrameNotesContext(
+            notes,
+            lambda: NoteSlotContext(
+                reserve, lambda: LiveTable(session, table, handle, services, key="table")
+            ),
+        ),
+    )
     return ft.View(
         route=f"/play/{gid}",
-        appbar=ft.AppBar(title=title, actions=actions, title_spacing=0 if full else None),
-        scroll=None if full else ft.ScrollMode.AUTO,
-        padding=ft.Padding(12, 4, 12, 6) if full else 12,
-        controls=body,
+        appbar=ft.AppBar(
+            title=LiveTitle(session, words, scoreboard, key="title"),
+            actions=actions,
+            title_spacing=0,
+        ),
+        scroll=None,
+        padding=ft.Padding(12, 4, 12, 6),
+        controls=[body],
     )

@@ -91,7 +91,11 @@ def scoreline_of(component: Callable[..., Any]) -> Callable[[Any], tuple[str, st
     return _FULL_SCREEN.get(_name(component))
 
 
-_NO_NOTES: tuple[ft.Control, ...] = ()
+#: the frame's notes: the controls themselves, or what draws the whole slot given
+#: whether it is kept empty (the play frame's: a component that follows the session
+#: itself, so a new note redraws the slot and not the table)
+Notes = tuple[ft.Control, ...] | Callable[[bool], ft.Control]
+_NO_NOTES: Notes = ()
 #: what the play frame has to say above a table (another device's news, "you were
 #: offline"): on a one-thumb table it goes in a slot of its own at the top of the fixed
 #: part (:func:`FrameNotes`), one line tall, so a note never moves what is below it
@@ -114,6 +118,8 @@ def FrameNotes() -> ft.Control:
     The note itself is one line; it opens its whole words when tapped."""
     notes = ft.use_context(FrameNotesContext)
     reserve = ft.use_context(NoteSlotContext)
+    if callable(notes):  # the frame draws the slot (and follows its notes) itself
+        return notes(reserve)
     return ft.Container(
         ft.Column(list(notes), spacing=0),
         height=NOTE_SLOT,
