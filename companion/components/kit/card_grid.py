@@ -346,8 +346,11 @@ def mark_cards(marks: Marks, chosen: Collection[Card], unavailable: Collection[C
         for rank in Rank:
             card = Card(rank, suit)
             mark = _mark(marks, card)
-            mark.chosen = card in picked
-            mark.disabled = card in off and card not in picked
+            now_chosen, now_off = card in picked, card in off and card not in picked
+            if mark.chosen is not now_chosen:  # (an observable's set costs: only on a change)
+                mark.chosen = now_chosen
+            if mark.disabled is not now_off:
+                mark.disabled = now_off
 
 
 def card_grid(
