@@ -194,7 +194,9 @@ class Card:
         """Display form with a suit symbol, e.g. ``10♥``."""
         if self.rank is None or self.suit is None:
             return "🃏"
-        return f"{self.rank.value}{self.suit.symbol}"
+        # plain str concatenation (the enums are str): cards are written often -- every
+        # check words its cards twice -- and an enum's ``value`` is a Python-level lookup
+        return self.rank + _SUIT_SYMBOL[self.suit]
 
     @property
     def words(self) -> str:
@@ -215,7 +217,7 @@ class Card:
     def __str__(self) -> str:
         if self.rank is None or self.suit is None:
             return "JK"
-        return f"{self.rank.value}{self.suit.value}"
+        return self.rank + self.suit  # "10H" (see :attr:`symbol`)
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"

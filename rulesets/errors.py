@@ -34,14 +34,22 @@ class RulesetError(ValueError):
     rule: str | None = None
 
     def __init__(self, message: str, *, rule: str | None = None, words: str | None = None) -> None:
-        from rulesets.words import said  # words.py imports cards.py, which raises these
-
         if rule is not None:
             self.rule = rule
         self.reason = message
-        self.words = said(message if words is None else words)
+        #: the players' words where they differ by more than the cards ("": the message's)
+        self.own_words = words or ""
         text = message if self.rule is None or self.rule in message else f"{message} ({self.rule})"
         super().__init__(text)
+
+    @property
+    def words(self) -> str:
+        """The refusal in players' words, built when read: a check that turns the
+        error into a verdict passes :attr:`own_words` on, and the verdict words it
+        only if a screen shows it (:attr:`~rulesets.protocol.Verdict.said`)."""
+        from rulesets.words import said  # words.py imports cards.py, which raises these
+
+        return said(self.own_words or self.reason)
 
 
 class CardParseError(RulesetError):

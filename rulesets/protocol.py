@@ -37,7 +37,8 @@ Two protocols, one per level (python-chess / OpenSpiel style):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import (
     TYPE_CHECKING,
@@ -142,6 +143,8 @@ class Units(StrEnum):
 
 #: the fields :meth:`Verdict.of` copies, read once (every check's verdict is built so)
 _JUDGEMENT_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Judgement))
+#: their values, in that order, read in one call (every check builds a verdict)
+_JUDGEMENT_VALUES: Callable[[Judgement], tuple[Any, ...]] = operator.attrgetter(*_JUDGEMENT_FIELDS)
 
 
 class Verdict(BaseModel):
@@ -223,7 +226,7 @@ class Verdict(BaseModel):
         >>> Verdict.of(Judgement(legal=False, rule="U5.2", reason="x")).to_json()["legal"]
         False
         """
-        return cls(**{name: getattr(judgement, name) for name in _JUDGEMENT_FIELDS})
+        return cls(**dict(zip(_JUDGEMENT_FIELDS, _JUDGEMENT_VALUES(judgement), strict=True)))
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude={"words", "note_words", "unchecked"})

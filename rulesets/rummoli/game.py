@@ -129,7 +129,7 @@ class RummoliGame:
                 kind=kind if isinstance(kind, str) else None,
                 rule=exc.rule or "",
                 reason=exc.reason,
-                words=exc.words,
+                words=exc.own_words,
             )
         return legal_verdict(self._state, after, act)
 

@@ -100,7 +100,7 @@ def check(
             legal=False,
             rule=exc.rule or "R2",
             reason=exc.reason,
-            words=exc.words,
+            words=exc.own_words,
             cards=tuple(str(c) for c in cards),
         )
     jokers = shape.stands_for()

@@ -168,7 +168,11 @@ class RummyGame:
             texts = action.get("cards") if isinstance(action, dict) else None
             cards = tuple(str(c) for c in texts) if isinstance(texts, list | tuple) else ()
             return Verdict(
-                legal=False, rule=exc.rule or "R3", reason=exc.reason, words=exc.words, cards=cards
+                legal=False,
+                rule=exc.rule or "R3",
+                reason=exc.reason,
+                words=exc.own_words,
+                cards=cards,
             )
         return self._referee.verdict(st, act, out)
 

@@ -79,7 +79,7 @@ def check(
             legal=False,
             rule=exc.rule or "U5",
             reason=exc.reason,
-            words=exc.words,
+            words=exc.own_words,
             cards=tuple(str(c) for c in cards),
             incomplete=isinstance(exc, IncompleteActionError),
         )

@@ -180,7 +180,7 @@ class UmtaliGame:
                 legal=False,
                 rule=exc.rule or "U",
                 reason=exc.reason,
-                words=exc.words,
+                words=exc.own_words,
                 incomplete=incomplete,
             )
         return Verdict(
