@@ -65,6 +65,11 @@ class TableUi:
     notice: Note | None = None  #: something to say in the bar until the next tap or entry
     notice_at: int = -1
 
+    def set_poker_mode(self, mode: str) -> None:
+        """Tap the winners ("tap") or enter the hands ("hands"): a bound method, equal
+        from render to render, so the memoized mode chips are not drawn again for it."""
+        self.poker_mode = mode
+
     def tapped_pot(self, at: int) -> str | None:
         """The pot tapped since the last entry, if any."""
         return self.pot if self.pot_at == at else None
@@ -255,16 +260,26 @@ def _entry_row(name: str, e: LedgerEntry, ident: str) -> ft.Control:
     )
 
 
+@ft.component
+def _statement_lines(name: str, lines: tuple[LedgerEntry, ...], ident: str) -> ft.Control:
+    rows = [_entry_row(name, e, f"{ident}-line-{i}") for i, e in enumerate(lines)]
+    if not rows:
+        rows.append(ft.Text("no chips moved", size=14, italic=True))
+    return ft.Column(rows, spacing=0, tight=True)
+
+
+#: a statement's lines (~9 controls each), drawn again only when they change -- not when
+#: a chip put on the stack between rounds changes the "now N chips" above them
+StatementLines: Callable[..., ft.Control] = ft.memo(_statement_lines)  # type: ignore[no-untyped-call]
+
+
 def statement_card(
     name: str, entries: Sequence[LedgerEntry], ident: str, *, chips_now: int | None = None
 ) -> ft.Control:
     """A player's statement, drawn from their ledger entries: the net change, then one
     line per chip movement linked to its rule."""
-    mine = [e for e in entries if e.player == name]
+    mine = tuple(e for e in entries if e.player == name)
     net = sum(e.amount for e in mine)
-    rows = [_entry_row(name, e, f"{ident}-line-{i}") for i, e in enumerate(mine)]
-    if not rows:
-        rows.append(ft.Text("no chips moved", size=14, italic=True))
     head = f"{name} {net:+d}" + (f", now {chips_now} chips" if chips_now is not None else "")
     title = ft.Text(
         head, size=16, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY if net > 0 else None
@@ -278,7 +293,12 @@ def statement_card(
             border_radius=10,
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
             content=ft.Column(
-                [said(title, f"Statement {head}", f"{ident}-net"), *rows], spacing=0, tight=True
+                [
+                    said(title, f"Statement {head}", f"{ident}-net"),
+                    StatementLines(name, mine, ident, key=f"{ident}-lines"),
+                ],
+                spacing=0,
+                tight=True,
             ),
         ),
     )
