@@ -150,7 +150,10 @@ def _tile(pot: PotView, *, selected: bool, on_tap: Callable[[str], None] | None)
         alignment=ft.Alignment.CENTER,
         on_click=(lambda _: on_tap(pot.pot)) if on_tap is not None else None,
         ink=on_tap is not None,
-        content=ft.Semantics(exclude_semantics=True, content=face),
+        # a tile to tap hides only its words (hiding the tile's own semantics would hide
+        # the tap too); a tile only shown says nothing but its label (one control less
+        # per pot: a deal draws all nine again on every phone)
+        content=ft.Semantics(exclude_semantics=True, content=face) if on_tap else face,
     )
     return ft.Semantics(
         content=body,
@@ -162,6 +165,7 @@ def _tile(pot: PotView, *, selected: bool, on_tap: Callable[[str], None] | None)
         button=on_tap is not None,
         selected=selected,
         container=True,
+        exclude_semantics=on_tap is None,
         expand=True,
     )
 

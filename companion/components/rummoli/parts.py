@@ -461,6 +461,19 @@ def _notes_on_stacks(summary: RummoliSummary) -> dict[str, str]:
     return notes
 
 
+@dataclass(frozen=True)
+class TapPot:
+    """A tap on a pot of the board: remembered until the next entry.  Equal from render
+    to render (a lambda is not), so the memoized board and its pots are not all drawn
+    again on every entry while they may be tapped -- only the pots that changed."""
+
+    table: TableUi
+    session: GameSession
+
+    def __call__(self, pot: str) -> None:
+        self.table.tap_pot(pot, len(self.session.actions))
+
+
 def table_top(session: GameSession, table: TableUi, sheet: bool = False) -> Top:
     """The board (its pots tappable in a quick settlement), the stacks, the chip count;
     with ``sheet`` (the scoreboard is open) the score sheet too."""
@@ -477,7 +490,7 @@ def table_top(session: GameSession, table: TableUi, sheet: bool = False) -> Top:
             content=Board(
                 tuple(d.pots),
                 d.pool,
-                (lambda pot: table.tap_pot(pot, len(session.actions))) if taps else None,
+                TapPot(table, session) if taps else None,
                 table.tapped_pot(len(session.actions)),
                 tuple(taps),
                 key="board",
