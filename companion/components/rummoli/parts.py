@@ -45,6 +45,7 @@ __all__ = [
     "score_sheet",
     "section",
     "statement_card",
+    "statement_lines",
     "stepper",
     "summary_of",
     "use_ui",
@@ -260,24 +261,25 @@ def _entry_row(name: str, e: LedgerEntry, ident: str) -> ft.Control:
     )
 
 
-@ft.component
-def _statement_lines(name: str, lines: tuple[LedgerEntry, ...], ident: str) -> ft.Control:
+def statement_lines(name: str, lines: Sequence[LedgerEntry], ident: str) -> ft.Control:
+    """A statement's lines: one per chip movement, linked to its rule."""
     rows = [_entry_row(name, e, f"{ident}-line-{i}") for i, e in enumerate(lines)]
     if not rows:
         rows.append(ft.Text("no chips moved", size=14, italic=True))
     return ft.Column(rows, spacing=0, tight=True)
 
 
-#: a statement's lines (~9 controls each), drawn again only when they change -- not when
-#: a chip put on the stack between rounds changes the "now N chips" above them
-StatementLines: Callable[..., ft.Control] = ft.memo(_statement_lines)  # type: ignore[no-untyped-call]
-
-
 def statement_card(
-    name: str, entries: Sequence[LedgerEntry], ident: str, *, chips_now: int | None = None
+    name: str,
+    entries: Sequence[LedgerEntry],
+    ident: str,
+    *,
+    chips_now: int | None = None,
+    lines: ft.Control | None = None,
 ) -> ft.Control:
     """A player's statement, drawn from their ledger entries: the net change, then one
-    line per chip movement linked to its rule."""
+    line per chip movement linked to its rule (``lines``: those already drawn, e.g. a
+    memoized :func:`statement_lines` of the same entries)."""
     mine = tuple(e for e in entries if e.player == name)
     net = sum(e.amount for e in mine)
     head = f"{name} {net:+d}" + (f", now {chips_now} chips" if chips_now is not None else "")
@@ -295,7 +297,7 @@ def statement_card(
             content=ft.Column(
                 [
                     said(title, f"Statement {head}", f"{ident}-net"),
-                    StatementLines(name, mine, ident, key=f"{ident}-lines"),
+                    lines if lines is not None else statement_lines(name, mine, ident),
                 ],
                 spacing=0,
                 tight=True,
