@@ -436,24 +436,42 @@ class LiveUi(Draft):
     lay_card: list[Card] = field(default_factory=list)
     impasse: bool = False  #: nobody can lay: the entry is the impasse
 
+    def pick(self, player: str) -> None:
+        """``player`` lays the card (not an impasse)."""
+        self.lay_by, self.impasse = player, False
+
+    def stuck(self) -> None:
+        """Nobody can lay: the entry is the impasse."""
+        self.impasse = True
+
 
 #: the log shows this many of the latest cards in one row (it never wraps, so it never
 #: grows); its label reads every card laid
 LOG_CARDS = 10
 
 
+@ft.component
+def _laid_cell(who: str, card: str) -> ft.Control:
+    return ft.Column(
+        [
+            mini_card(parse_card(card), width=28),
+            one_line(who, size=10, width=32, text_align=ft.TextAlign.CENTER),
+        ],
+        spacing=1,
+        tight=True,
+        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
+#: a card in the log (7 controls), keyed by its place in the round: a card laid draws
+#: that one cell on every phone, not the ten shown
+LaidCell: Callable[..., ft.Control] = ft.memo(_laid_cell)  # type: ignore[no-untyped-call]
+
+
 def _laid_log(laid: tuple[tuple[str, str], ...]) -> ft.Control:
+    first = max(0, len(laid) - LOG_CARDS)
     cells: list[ft.Control] = [
-        ft.Column(
-            [
-                mini_card(parse_card(card), width=28),
-                one_line(who, size=10, width=32, text_align=ft.TextAlign.CENTER),
-            ],
-            spacing=1,
-            tight=True,
-            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-        )
-        for who, card in laid[-LOG_CARDS:]
+        LaidCell(who, card, key=f"laid-{first + i}") for i, (who, card) in enumerate(laid[first:])
     ]
     earlier = len(laid) - LOG_CARDS
     if earlier > 0:
@@ -526,27 +544,40 @@ def _live_action(
 def _layers(play: PlayView, ui: LiveUi, who: str | None) -> ft.Control:
     """Who laid the card (the referee's next player until another is tapped), or an
     impasse: one row of chips."""
+    held = tuple(play.held[p] for p in play.layers)
+    return Layers(tuple(play.layers), held, who, ui.impasse, ui.pick, ui.stuck, key="layers")
 
-    def pick(p: str) -> None:
-        ui.lay_by, ui.impasse = p, False
 
-    def stuck(_: object) -> None:
-        ui.impasse = True
-
+@ft.component
+def _layer_chips(
+    layers: tuple[str, ...],
+    held: tuple[int, ...],
+    who: str | None,
+    impasse: bool,
+    pick: Callable[[str], None],
+    stuck: Callable[[], None],
+) -> ft.Control:
     # names only (the stacks above say how many cards each holds): with Impasse they
     # fit one row of a phone, so the grid below keeps its place
     chips = [
         choice(
             p,
-            p == who and not ui.impasse,
+            p == who and not impasse,
             lambda _, p=p: pick(p),
             f"lay-by-{slug(p)}",
-            f"{p} lays, holds {play.held[p]}",
+            f"{p} lays, holds {n}",
         )
-        for p in play.layers
+        for p, n in zip(layers, held, strict=True)
     ]
-    chips.append(choice("Impasse", ui.impasse, stuck, "impasse-live", "Impasse: nobody can lay"))
+    chips.append(
+        choice("Impasse", impasse, lambda _: stuck(), "impasse-live", "Impasse: nobody can lay")
+    )
     return chip_row(chips)
+
+
+#: who lays, drawn again only when the next player, a count held or the choice changes
+#: (``pick`` and ``stuck`` are bound methods: equal from render to render)
+Layers: Callable[..., ft.Control] = ft.memo(_layer_chips)  # type: ignore[no-untyped-call]
 
 
 def live_log(
