@@ -9,6 +9,7 @@ names a pot: counts and labels are the referee's (``summary.detail.pots``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 import flet as ft
@@ -106,17 +107,19 @@ def board_cells(pots: Sequence[PotView]) -> list[list[PotView]]:
     return [[run if cell is None else by_name[cell] for cell in row] for row in BOARD_LAYOUT]
 
 
-@ft.component
-def _suit_words(text: str, size: float, color: str | None) -> ft.Control:
-    return suit_text(text, size=size, color=color)
-
-
-#: a pot's name (A♦+K♦: text and suit icons), drawn again only when it changes -- never
-#: while chips come and go (a deal changes every pot's count, not its name)
-SuitWords: Callable[..., ft.Control] = ft.memo(_suit_words)  # type: ignore[no-untyped-call]
-
 #: a pot tile's height: thumb-sized, three rows of the board in about 150 px
 TILE_HEIGHT = 46
+
+
+@functools.cache
+def _border(width: int, color: str) -> ft.Border:
+    """One border object per width and colour, shared by every render: Flet skips an
+    unchanged part it is handed again (the same object) instead of comparing its four
+    sides, and a deal draws all nine pots and eight stacks again on every phone."""
+    return ft.Border.all(width, color)
+
+
+_TILE_PADDING = ft.Padding.symmetric(horizontal=4)
 
 
 @ft.component
@@ -124,11 +127,13 @@ def _tile(pot: PotView, *, selected: bool, on_tap: Callable[[str], None] | None)
     centre = pot.pot == "rummoli"
     name_color = "#212121" if centre else ("#FFCDD2" if pot.pot in RED_POTS else "#FFFFFF")
     count_color = "#212121" if centre else "#FFFFFF"
+    # the pot's name (A♦+K♦: text and suit icons) is the same controls from render to
+    # render -- never drawn again while chips come and go (a deal changes every count)
+    name = ft.use_memo(
+        lambda: suit_text(pot.label, size=14, color=name_color), [pot.label, name_color]
+    )
     face = ft.Row(
-        [
-            SuitWords(pot.label, 14, name_color, key="name"),
-            ft.Text(str(pot.chips), size=19, weight=ft.FontWeight.BOLD, color=count_color),
-        ],
+        [name, ft.Text(str(pot.chips), size=19, weight=ft.FontWeight.BOLD, color=count_color)],
         spacing=6,
         tight=True,
         alignment=ft.MainAxisAlignment.CENTER,
@@ -137,15 +142,18 @@ def _tile(pot: PotView, *, selected: bool, on_tap: Callable[[str], None] | None)
     body = ft.Container(
         height=TILE_HEIGHT,
         expand=True,
-        padding=ft.Padding.symmetric(horizontal=4),
+        padding=_TILE_PADDING,
         border_radius=TILE_HEIGHT // 2 if centre else 10,
         bgcolor=CENTRE_BG if centre else TILE_BG,
         # the border keeps its width when the tile is chosen: only its colour changes
-        border=ft.Border.all(3, "#FFEB3B" if selected else ("#A5D6A7" if on_tap else TILE_BG)),
+        border=_border(3, "#FFEB3B" if selected else ("#A5D6A7" if on_tap else TILE_BG)),
         alignment=ft.Alignment.CENTER,
         on_click=(lambda _: on_tap(pot.pot)) if on_tap is not None else None,
         ink=on_tap is not None,
-        content=ft.Semantics(exclude_semantics=True, content=face),
+        # a tile to tap hides only its words (hiding the tile's own semantics would hide
+        # the tap too); a tile only shown says nothing but its label (one control less
+        # per pot: a deal draws all nine again on every phone)
+        content=ft.Semantics(exclude_semantics=True, content=face) if on_tap else face,
     )
     return ft.Semantics(
         content=body,
@@ -157,6 +165,7 @@ def _tile(pot: PotView, *, selected: bool, on_tap: Callable[[str], None] | None)
         button=on_tap is not None,
         selected=selected,
         container=True,
+        exclude_semantics=on_tap is None,
         expand=True,
     )
 
@@ -242,7 +251,6 @@ def _stack_words(name: str, chips: int, *, dealer: bool, out: bool, extra: Seque
 STACK_HEIGHT = 54
 
 
-@ft.component
 def _name_row(name: str, dealer: bool, out: bool) -> ft.Control:
     badges: list[ft.Control] = []
     if dealer:
@@ -268,16 +276,17 @@ def _name_row(name: str, dealer: bool, out: bool) -> ft.Control:
     )
 
 
-#: a stack's name and badges, drawn again only when the dealer or the player's being out
-#: changes -- not when chips move (a deal changes every stack's count)
-NameRow: Callable[..., ft.Control] = ft.memo(_name_row)  # type: ignore[no-untyped-call]
+_STACK_PADDING = ft.Padding.symmetric(horizontal=6, vertical=4)
 
 
 @ft.component
 def _stack_tile(
     name: str, chips: int, *, dealer: bool, out: bool, extra: tuple[str, ...], short: bool
 ) -> ft.Control:
-    name_row = NameRow(name, dealer, out, key="name")
+    # the name and badges are the same controls from render to render while the dealer
+    # and the player's being out stay -- not drawn again when chips move (a deal changes
+    # every stack's count)
+    name_row = ft.use_memo(lambda: _name_row(name, dealer, out), [name, dealer, out])
     # one line under the name: the chips, then the latest note (a bet or a fold before
     # the cards held); it never wraps, so the tile never grows
     seen = extra[-1].removeprefix("holds ") if extra else ""
@@ -301,11 +310,11 @@ def _stack_tile(
         col={"xs": 3},  # four stacks a row, also on a phone
         content=ft.Container(
             height=STACK_HEIGHT,
-            padding=ft.Padding.symmetric(horizontal=6, vertical=4),
+            padding=_STACK_PADDING,
             border_radius=10,
             bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
             # the same border width for everyone: the dealer's is only coloured
-            border=ft.Border.all(2, CENTRE_BG if dealer else ft.Colors.OUTLINE_VARIANT),
+            border=_border(2, CENTRE_BG if dealer else ft.Colors.OUTLINE_VARIANT),
             opacity=0.55 if out else 1.0,
             content=ft.Column([name_row, count_row], spacing=2, tight=True),
         ),

@@ -6,6 +6,7 @@ well away from it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import flet as ft
@@ -23,7 +24,8 @@ from companion.components.rummoli.parts import (
 )
 from companion.components.rummoli.statement import history, settlement
 from companion.session import GameSession
-from rulesets.rummoli import Deal, End
+from rulesets.rummoli import Deal, End, RummoliHand
+from rulesets.rummoli.notes import Note
 
 __all__ = ["IdleUi", "idle_panel"]
 
@@ -39,6 +41,39 @@ class IdleUi(Draft):
         self.shown = who
 
 
+@ft.component
+def _end_game(session: GameSession, note: Note | None, can_end: bool) -> ft.Control:
+    return section(
+        "Or end the game",
+        [
+            *note_row(note, "ending"),
+            button(
+                "End the game",
+                lambda _: session.add(End()),
+                "end-game",
+                icon=ft.Icons.FLAG,
+                disabled=not can_end,
+            ),
+        ],
+        "next-round",
+    )
+
+
+#: "Or end the game", drawn again only when its note or whether the game may end changes
+#: (``session`` is the table's handle: the same object at every render)
+EndGame: Callable[..., ft.Control] = ft.memo(_end_game)  # type: ignore[no-untyped-call]
+
+
+@ft.component
+def _history(hands: tuple[RummoliHand, ...], players: tuple[str, ...]) -> ft.Control:
+    return history(hands, players)
+
+
+#: the earlier rounds, drawn again only when a round is added (or undone): not for a
+#: chip put on a stack between rounds, nor for the deal's undo on a screen that keeps it
+History: Callable[..., ft.Control] = ft.memo(_history)  # type: ignore[no-untyped-call]
+
+
 def idle_panel(session: GameSession, draft: IdleUi) -> Panel:
     """The last round's settlement and the end of the game under the table, the
     next deal in the bar."""
@@ -50,24 +85,9 @@ def idle_panel(session: GameSession, draft: IdleUi) -> Panel:
     board: list[ft.Control] = []
     if hands:
         board.append(settlement(hands[-1], players, summary.totals, shown=ui.shown, show=ui.show))
-    board.append(
-        section(
-            "Or end the game",
-            [
-                *note_row(detail.note("end"), "ending"),
-                button(
-                    "End the game",
-                    lambda _: session.add(End()),
-                    "end-game",
-                    icon=ft.Icons.FLAG,
-                    disabled=not session.can(End()),
-                ),
-            ],
-            "next-round",
-        )
-    )
+    board.append(EndGame(session, detail.note("end"), session.can(End()), key="next-round"))
     if len(hands) > 1:
-        board.append(history(hands[:-1], players))
+        board.append(History(tuple(hands[:-1]), tuple(players), key="earlier-rounds"))
     number = len(hands) + 1
     dealer = detail.next_dealer or summary.dealer
     deal = session.judge(Deal())

@@ -45,6 +45,7 @@ __all__ = [
     "score_sheet",
     "section",
     "statement_card",
+    "statement_lines",
     "stepper",
     "summary_of",
     "use_ui",
@@ -64,6 +65,11 @@ class TableUi:
     combo: bool | None = None  #: for a combination pot: did one player lay all of it?
     notice: Note | None = None  #: something to say in the bar until the next tap or entry
     notice_at: int = -1
+
+    def set_poker_mode(self, mode: str) -> None:
+        """Tap the winners ("tap") or enter the hands ("hands"): a bound method, equal
+        from render to render, so the memoized mode chips are not drawn again for it."""
+        self.poker_mode = mode
 
     def tapped_pot(self, at: int) -> str | None:
         """The pot tapped since the last entry, if any."""
@@ -255,16 +261,27 @@ def _entry_row(name: str, e: LedgerEntry, ident: str) -> ft.Control:
     )
 
 
-def statement_card(
-    name: str, entries: Sequence[LedgerEntry], ident: str, *, chips_now: int | None = None
-) -> ft.Control:
-    """A player's statement, drawn from their ledger entries: the net change, then one
-    line per chip movement linked to its rule."""
-    mine = [e for e in entries if e.player == name]
-    net = sum(e.amount for e in mine)
-    rows = [_entry_row(name, e, f"{ident}-line-{i}") for i, e in enumerate(mine)]
+def statement_lines(name: str, lines: Sequence[LedgerEntry], ident: str) -> ft.Control:
+    """A statement's lines: one per chip movement, linked to its rule."""
+    rows = [_entry_row(name, e, f"{ident}-line-{i}") for i, e in enumerate(lines)]
     if not rows:
         rows.append(ft.Text("no chips moved", size=14, italic=True))
+    return ft.Column(rows, spacing=0, tight=True)
+
+
+def statement_card(
+    name: str,
+    entries: Sequence[LedgerEntry],
+    ident: str,
+    *,
+    chips_now: int | None = None,
+    lines: ft.Control | None = None,
+) -> ft.Control:
+    """A player's statement, drawn from their ledger entries: the net change, then one
+    line per chip movement linked to its rule (``lines``: those already drawn, e.g. a
+    memoized :func:`statement_lines` of the same entries)."""
+    mine = tuple(e for e in entries if e.player == name)
+    net = sum(e.amount for e in mine)
     head = f"{name} {net:+d}" + (f", now {chips_now} chips" if chips_now is not None else "")
     title = ft.Text(
         head, size=16, weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY if net > 0 else None
@@ -278,7 +295,12 @@ def statement_card(
             border_radius=10,
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
             content=ft.Column(
-                [said(title, f"Statement {head}", f"{ident}-net"), *rows], spacing=0, tight=True
+                [
+                    said(title, f"Statement {head}", f"{ident}-net"),
+                    lines if lines is not None else statement_lines(name, mine, ident),
+                ],
+                spacing=0,
+                tight=True,
             ),
         ),
     )
@@ -441,6 +463,19 @@ def _notes_on_stacks(summary: RummoliSummary) -> dict[str, str]:
     return notes
 
 
+@dataclass(frozen=True)
+class TapPot:
+    """A tap on a pot of the board: remembered until the next entry.  Equal from render
+    to render (a lambda is not), so the memoized board and its pots are not all drawn
+    again on every entry while they may be tapped -- only the pots that changed."""
+
+    table: TableUi
+    session: GameSession
+
+    def __call__(self, pot: str) -> None:
+        self.table.tap_pot(pot, len(self.session.actions))
+
+
 def table_top(session: GameSession, table: TableUi, sheet: bool = False) -> Top:
     """The board (its pots tappable in a quick settlement), the stacks, the chip count;
     with ``sheet`` (the scoreboard is open) the score sheet too."""
@@ -457,7 +492,7 @@ def table_top(session: GameSession, table: TableUi, sheet: bool = False) -> Top:
             content=Board(
                 tuple(d.pots),
                 d.pool,
-                (lambda pot: table.tap_pot(pot, len(session.actions))) if taps else None,
+                TapPot(table, session) if taps else None,
                 table.tapped_pot(len(session.actions)),
                 tuple(taps),
                 key="board",

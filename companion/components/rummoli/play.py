@@ -65,30 +65,42 @@ __all__ = ["LiveUi", "QuickUi", "play_panel"]
 
 
 @ft.component
-def _intro(number: int, poker: PokerResult | None, won: Note | None) -> ft.Control:
-    """The poker's verdict (the hands shown fold away) and the pots won so far: at the
-    foot of the table, so a pot won (a line more) moves nothing a thumb is after."""
+def _poker_part(poker: PokerResult) -> ft.Control:
+    """The poker's verdict, and the hands shown in a tile that folds them away."""
     # the hands shown are drawn only while they are unfolded on this device (Flutter
     # builds nothing of a folded tile either): seven hands are ~200 controls
     opened, set_opened = ft.use_state(False)
+    *hands, verdict = poker_result(poker, "poker-result", hands=opened)
+    rows: list[ft.Control] = [verdict]
+    if poker.hands:
+        rows.append(
+            tag(
+                ft.ExpansionTile(
+                    title=ft.Text("The hands shown", size=14),
+                    controls=hands,
+                    dense=True,
+                    tile_padding=ft.Padding.symmetric(horizontal=0),
+                    expanded=opened,
+                    on_change=lambda e: set_opened(bool(e.data)),
+                ),
+                "hands-shown",
+            )
+        )
+    return ft.Column(rows, spacing=6, tight=True)
+
+
+#: the poker's verdict and hands, drawn again only when the poker changes (or its hands
+#: are unfolded) -- not when a pot is won or a card laid
+PokerPart: Callable[..., ft.Control] = ft.memo(_poker_part)  # type: ignore[no-untyped-call]
+
+
+@ft.component
+def _intro(number: int, poker: PokerResult | None, won: Note | None) -> ft.Control:
+    """The poker's verdict (the hands shown fold away) and the pots won so far: at the
+    foot of the table, so a pot won (a line more) moves nothing a thumb is after."""
     rows: list[ft.Control] = []
     if poker is not None:
-        *hands, verdict = poker_result(poker, "poker-result", hands=opened)
-        rows.append(verdict)
-        if poker.hands:
-            rows.append(
-                tag(
-                    ft.ExpansionTile(
-                        title=ft.Text("The hands shown", size=14),
-                        controls=hands,
-                        dense=True,
-                        tile_padding=ft.Padding.symmetric(horizontal=0),
-                        expanded=opened,
-                        on_change=lambda e: set_opened(bool(e.data)),
-                    ),
-                    "hands-shown",
-                )
-            )
+        rows.append(PokerPart(poker, key="poker-part"))
     rows += note_row(won, "won-so-far")
     return section(f"Round {number}", rows, "rummoli-intro")
 
@@ -168,6 +180,10 @@ def play_panel(session: GameSession, table: TableUi, quick: QuickUi, live: LiveU
 class QuickUi(Draft):
     ending: str | None = None  #: who went out, or "" for an impasse
     held: dict[str, int] = field(default_factory=dict)
+
+    def end_with(self, who: str) -> None:
+        """Who went out ("" for an impasse): a bound method, equal from render to render."""
+        self.ending = who
 
     def step_by(self, player: str, most: int, delta: int) -> None:
         self.held = {**self.held, player: max(0, min(most, self.held.get(player, 0) + delta))}
@@ -356,6 +372,27 @@ def _ending_action(
     )
 
 
+@ft.component
+def _out_chips(
+    in_game: tuple[str, ...], ending: str | None, end_with: Callable[[str], None]
+) -> ft.Control:
+    people = [
+        choice(p, ending == p, lambda _, p=p: end_with(p), f"out-{slug(p)}", f"{p} went out")
+        for p in in_game
+    ]
+    people.append(
+        choice(
+            "Impasse", ending == "", lambda _: end_with(""), "impasse", "Impasse: nobody can lay"
+        )
+    )
+    return chip_row(people)
+
+
+#: who went out, or the impasse: drawn again only when one is tapped or a player leaves
+#: the game -- not for every claim another phone records (``end_with`` is a bound method)
+OutChips: Callable[..., ft.Control] = ft.memo(_out_chips)  # type: ignore[no-untyped-call]
+
+
 def _ending(
     session: GameSession,
     summary: RummoliSummary,
@@ -365,26 +402,9 @@ def _ending(
 ) -> tuple[ft.Control, ft.Control]:
     """Who went out first (M6.1), or an impasse (M5.7): the section and its bar."""
     ending = ui.ending
-    people = [
-        choice(
-            p,
-            ending == p,
-            lambda _, p=p: setattr(ui, "ending", p),
-            f"out-{slug(p)}",
-            f"{p} went out",
-        )
-        for p in summary.detail.in_game
+    rows: list[ft.Control] = [
+        OutChips(tuple(summary.detail.in_game), ending, ui.end_with, key="out-chips")
     ]
-    people.append(
-        choice(
-            "Impasse",
-            ending == "",
-            lambda _: setattr(ui, "ending", ""),
-            "impasse",
-            "Impasse: nobody can lay",
-        )
-    )
-    rows: list[ft.Control] = [chip_row(people)]
     if ending is None:
         bar = entry_bar(
             session,
@@ -418,24 +438,42 @@ class LiveUi(Draft):
     lay_card: list[Card] = field(default_factory=list)
     impasse: bool = False  #: nobody can lay: the entry is the impasse
 
+    def pick(self, player: str) -> None:
+        """``player`` lays the card (not an impasse)."""
+        self.lay_by, self.impasse = player, False
+
+    def stuck(self) -> None:
+        """Nobody can lay: the entry is the impasse."""
+        self.impasse = True
+
 
 #: the log shows this many of the latest cards in one row (it never wraps, so it never
 #: grows); its label reads every card laid
 LOG_CARDS = 10
 
 
+@ft.component
+def _laid_cell(who: str, card: Card) -> ft.Control:
+    return ft.Column(
+        [
+            mini_card(card, width=28),
+            one_line(who, size=10, width=32, text_align=ft.TextAlign.CENTER),
+        ],
+        spacing=1,
+        tight=True,
+        horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+    )
+
+
+#: a card in the log (7 controls), keyed by its place in the round: a card laid draws
+#: that one cell on every phone, not the ten shown
+LaidCell: Callable[..., ft.Control] = ft.memo(_laid_cell)  # type: ignore[no-untyped-call]
+
+
 def _laid_log(laid: tuple[tuple[str, Card], ...]) -> ft.Control:
+    first = max(0, len(laid) - LOG_CARDS)
     cells: list[ft.Control] = [
-        ft.Column(
-            [
-                mini_card(card, width=28),
-                one_line(who, size=10, width=32, text_align=ft.TextAlign.CENTER),
-            ],
-            spacing=1,
-            tight=True,
-            horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-        )
-        for who, card in laid[-LOG_CARDS:]
+        LaidCell(who, card, key=f"laid-{first + i}") for i, (who, card) in enumerate(laid[first:])
     ]
     earlier = len(laid) - LOG_CARDS
     if earlier > 0:
@@ -508,27 +546,40 @@ def _live_action(
 def _layers(play: PlayView, ui: LiveUi, who: str | None) -> ft.Control:
     """Who laid the card (the referee's next player until another is tapped), or an
     impasse: one row of chips."""
+    held = tuple(play.held[p] for p in play.layers)
+    return Layers(tuple(play.layers), held, who, ui.impasse, ui.pick, ui.stuck, key="layers")
 
-    def pick(p: str) -> None:
-        ui.lay_by, ui.impasse = p, False
 
-    def stuck(_: object) -> None:
-        ui.impasse = True
-
+@ft.component
+def _layer_chips(
+    layers: tuple[str, ...],
+    held: tuple[int, ...],
+    who: str | None,
+    impasse: bool,
+    pick: Callable[[str], None],
+    stuck: Callable[[], None],
+) -> ft.Control:
     # names only (the stacks above say how many cards each holds): with Impasse they
     # fit one row of a phone, so the grid below keeps its place
     chips = [
         choice(
             p,
-            p == who and not ui.impasse,
+            p == who and not impasse,
             lambda _, p=p: pick(p),
             f"lay-by-{slug(p)}",
-            f"{p} lays, holds {play.held[p]}",
+            f"{p} lays, holds {n}",
         )
-        for p in play.layers
+        for p, n in zip(layers, held, strict=True)
     ]
-    chips.append(choice("Impasse", ui.impasse, stuck, "impasse-live", "Impasse: nobody can lay"))
+    chips.append(
+        choice("Impasse", impasse, lambda _: stuck(), "impasse-live", "Impasse: nobody can lay")
+    )
     return chip_row(chips)
+
+
+#: who lays, drawn again only when the next player, a count held or the choice changes
+#: (``pick`` and ``stuck`` are bound methods: equal from render to render)
+Layers: Callable[..., ft.Control] = ft.memo(_layer_chips)  # type: ignore[no-untyped-call]
 
 
 def live_log(

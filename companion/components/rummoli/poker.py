@@ -39,7 +39,15 @@ from companion.components.rummoli.parts import (
 )
 from companion.session import GameSession, Refusal
 from rulesets.cards import Card
-from rulesets.rummoli import Bet, BettingView, FinalPoker, Fold, Poker, RummoliSummary
+from rulesets.rummoli import (
+    Bet,
+    BettingView,
+    FinalPoker,
+    FinalResult,
+    Fold,
+    Poker,
+    RummoliSummary,
+)
 from rulesets.rummoli.notes import Note
 
 #: the kit's compact picker, with a ``key`` (Flet components take one)
@@ -59,6 +67,9 @@ class PokerUi(Draft):
     winners: list[str] = field(default_factory=list)
     hands: dict[str, list[Card]] = field(default_factory=dict)
     hand_of: str | None = None
+
+    def step_bet(self, limit: int, delta: int) -> None:
+        self.bet = max(1, min(limit, self.bet + delta))
 
     def toggle(self, player: str) -> None:
         now = list(self.winners)
@@ -83,16 +94,7 @@ def poker_panel(session: GameSession, table: TableUi, draft: PokerUi) -> Panel |
         return None
     intro = _intro(summary, betting)
     mode = table.poker_mode
-    modes = ft.Row(
-        [
-            choice("Tap winners", mode == "tap", lambda _: _mode(table, "tap"), "poker-mode-tap"),
-            choice(
-                "Enter hands", mode == "hands", lambda _: _mode(table, "hands"), "poker-mode-hands"
-            ),
-        ],
-        spacing=6,
-        tight=True,
-    )
+    modes = Modes(mode, table.set_poker_mode, key="poker-modes")
     # the bettors' rows stay from the first bet to the showdown (a closed betting
     # greys its buttons): nothing under the winners moves when the betting ends
     bets = [_betting(session, summary, betting, ui)] if betting.limit is not None else []
@@ -108,19 +110,47 @@ def poker_panel(session: GameSession, table: TableUi, draft: PokerUi) -> Panel |
     return Panel(above=[*bets, winner, intro], bar=bar)
 
 
-def _mode(table: TableUi, mode: str) -> None:
-    table.poker_mode = mode
+@ft.component
+def _modes(mode: str, set_mode: Callable[[str], None]) -> ft.Control:
+    return ft.Row(
+        [
+            choice("Tap winners", mode == "tap", lambda _: set_mode("tap"), "poker-mode-tap"),
+            choice("Enter hands", mode == "hands", lambda _: set_mode("hands"), "poker-mode-hands"),
+        ],
+        spacing=6,
+        tight=True,
+    )
+
+
+#: the two modes, drawn again only when the mode changes (``set_mode`` is a bound method:
+#: equal from render to render)
+Modes: Callable[..., ft.Control] = ft.memo(_modes)  # type: ignore[no-untyped-call]
 
 
 def _intro(summary: RummoliSummary, betting: BettingView) -> ft.Control:
     d = summary.detail
     if betting.final:
-        rows = note_row(d.note("final"), "final-what")
-        for f in d.final:
-            rows += poker_result(f, f"final-{f.pot}")
-        return section("Final poker", rows, "poker-intro")
+        return FinalIntro(d.note("final"), tuple(d.final), key="poker-intro")
     title = f"Round {summary.hand}: poker for the Poker pot"
-    return section(title, note_row(d.note("widow"), "widow-result"), "poker-intro")
+    return RoundIntro(title, d.note("widow"), key="poker-intro")
+
+
+@ft.component
+def _final_intro(note: Note | None, final: tuple[FinalResult, ...]) -> ft.Control:
+    rows = note_row(note, "final-what")
+    for f in final:
+        rows += poker_result(f, f"final-{f.pot}")
+    return section("Final poker", rows, "poker-intro")
+
+
+@ft.component
+def _round_intro(title: str, note: Note | None) -> ft.Control:
+    return section(title, note_row(note, "widow-result"), "poker-intro")
+
+
+#: what the poker is for, drawn again only when its words change -- not for every bet
+FinalIntro: Callable[..., ft.Control] = ft.memo(_final_intro)  # type: ignore[no-untyped-call]
+RoundIntro: Callable[..., ft.Control] = ft.memo(_round_intro)  # type: ignore[no-untyped-call]
 
 
 def _fixed(control: ft.Control, width: int) -> ft.Control:
@@ -137,9 +167,41 @@ def _small(
 def _bettor(
     session: GameSession, ui: PokerUi, who: str, betting: BettingView, limit: int
 ) -> ft.Control:
+    """One player's row (see :func:`_bettor_row`), from the betting state and the bet."""
+    if who in betting.folded:
+        return Bettor(session, who, "", 0, limit, False, False, True, key=f"bettor-{slug(who)}")
+    bet = betting.bets.get(who, 0)
+    if bet:
+        doing = f" · bet {bet}"
+    else:
+        doing = " · opens" if who == betting.first and not any(betting.bets.values()) else ""
+    return Bettor(
+        session,
+        who,
+        doing,
+        ui.bet,
+        limit,
+        session.can(Bet(player=who, chips=ui.bet)),
+        session.can(Fold(player=who)),
+        False,
+        key=f"bettor-{slug(who)}",
+    )
+
+
+@ft.component
+def _bettor_row(
+    session: GameSession,
+    who: str,
+    doing: str,
+    bet: int,
+    limit: int,
+    can_bet: bool,
+    can_fold: bool,
+    folded: bool,
+) -> ft.Control:
     """One player's row: what they have bet, Bet and Fold -- or that they folded.  The
     row is the same height either way, so a fold moves nothing below it."""
-    if who in betting.folded:
+    if folded:
         words = f"{who} folded"
         return ft.Row(
             [said(ft.Text(words, size=15, italic=True), words, f"folded-{slug(who)}", expand=True)],
@@ -147,23 +209,18 @@ def _bettor(
         )
 
     def place(_: object) -> None:
-        session.add(Bet(player=who, chips=min(ui.bet, limit)))
+        session.add(Bet(player=who, chips=min(bet, limit)))
 
-    bet = betting.bets.get(who, 0)
-    if bet:
-        doing = f" · bet {bet}"
-    else:
-        doing = " · opens" if who == betting.first and not any(betting.bets.values()) else ""
     return ft.Row(
         [
             one_line(f"{who}{doing}", size=15, expand=True),
             _fixed(
                 _small(
-                    f"Bet {ui.bet}",
+                    f"Bet {bet}",
                     place,
                     f"bet-{slug(who)}",
-                    f"{who} bets {ui.bet}",
-                    disabled=not session.can(Bet(player=who, chips=ui.bet)),
+                    f"{who} bets {bet}",
+                    disabled=not can_bet,
                 ),
                 BET_WIDTH,
             ),
@@ -173,7 +230,7 @@ def _bettor(
                     lambda _: session.add(Fold(player=who)),
                     f"fold-{slug(who)}",
                     f"{who} folds",
-                    disabled=not session.can(Fold(player=who)),
+                    disabled=not can_fold,
                 ),
                 FOLD_WIDTH,
             ),
@@ -182,6 +239,12 @@ def _bettor(
         spacing=6,
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
     )
+
+
+#: a bettor's row (8 controls), drawn again only when that player's bet, fold or
+#: buttons change: a bet on one phone draws one row on the others, not eight
+#: (``session`` is the table's handle: the same object at every render)
+Bettor: Callable[..., ft.Control] = ft.memo(_bettor_row)  # type: ignore[no-untyped-call]
 
 
 def _betting_order(summary: RummoliSummary, betting: BettingView) -> list[str]:
@@ -197,16 +260,22 @@ def _betting(
     session: GameSession, summary: RummoliSummary, betting: BettingView, ui: PokerUi
 ) -> ft.Control:
     limit = betting.limit or 1
-
-    def step(delta: int) -> None:
-        ui.bet = max(1, min(limit, ui.bet + delta))
-
     rows: list[ft.Control] = [
-        stepper("Chips to bet", min(ui.bet, limit), step, "bet-amount", 1, limit)
+        BetStepper(min(ui.bet, limit), limit, ui.step_bet, key="bet-amount-row")
     ]
     rows += [_bettor(session, ui, p, betting, limit) for p in _betting_order(summary, betting)]
     title = f"Bets for {betting.label} ({betting.chips})"
     return section(title[:1].upper() + title[1:], rows, "betting", spacing=0)
+
+
+@ft.component
+def _bet_stepper(bet: int, limit: int, step: Callable[[int, int], None]) -> ft.Control:
+    return stepper("Chips to bet", bet, lambda delta: step(limit, delta), "bet-amount", 1, limit)
+
+
+#: the chips to bet, drawn again only when the bet or its limit changes (``step`` is a
+#: bound method: equal from render to render)
+BetStepper: Callable[..., ft.Control] = ft.memo(_bet_stepper)  # type: ignore[no-untyped-call]
 
 
 def _action(final: bool) -> type[Poker] | type[FinalPoker]:
@@ -236,14 +305,7 @@ def _tap(
     )
     verdict = session.judge(_action(betting.final)(winners=list(winners))) if winners else None
     rows: list[ft.Control] = [
-        chip_row(
-            [
-                choice(
-                    p, p in winners, lambda _, p=p: ui.toggle(p), f"winner-{slug(p)}", f"Winner {p}"
-                )
-                for p in betting.in_hand
-            ]
-        ),
+        Winners(tuple(betting.in_hand), tuple(winners), ui.toggle, key="winner-chips")
     ]
     bar = entry_bar(
         session,
@@ -259,6 +321,23 @@ def _tap(
         ident="poker-verdict",
     )
     return rows, bar
+
+
+@ft.component
+def _winners(
+    in_hand: tuple[str, ...], winners: tuple[str, ...], toggle: Callable[[str], None]
+) -> ft.Control:
+    return chip_row(
+        [
+            choice(p, p in winners, lambda _, p=p: toggle(p), f"winner-{slug(p)}", f"Winner {p}")
+            for p in in_hand
+        ]
+    )
+
+
+#: who may win, drawn again only when a player folds or a winner is tapped -- not for
+#: every bet (``toggle`` is a bound method: equal from render to render)
+Winners: Callable[..., ft.Control] = ft.memo(_winners)  # type: ignore[no-untyped-call]
 
 
 def _evaluation(session: GameSession, who: str, cards: list[Card]) -> list[ft.Control]:

@@ -21,7 +21,13 @@ import flet as ft
 
 from companion.components.kit.common import choice
 from companion.components.kit.ui import slug
-from companion.components.rummoli.parts import chip_row, note_row, section, statement_card
+from companion.components.rummoli.parts import (
+    chip_row,
+    note_row,
+    section,
+    statement_card,
+    statement_lines,
+)
 from rulesets.protocol import LedgerEntry
 from rulesets.rummoli import RummoliHand
 
@@ -92,7 +98,18 @@ def _lines_of(name: str, ledger: Sequence[LedgerEntry]) -> tuple[LedgerEntry, ..
 def _statement(
     name: str, lines: tuple[LedgerEntry, ...], ident: str, chips_now: int | None
 ) -> ft.Control:
-    return statement_card(name, lines, ident, chips_now=chips_now)
+    body = StatementLines(name, lines, ident, key=f"{ident}-lines")
+    return statement_card(name, lines, ident, chips_now=chips_now, lines=body)
+
+
+@ft.component
+def _statement_lines(name: str, lines: tuple[LedgerEntry, ...], ident: str) -> ft.Control:
+    return statement_lines(name, lines, ident)
+
+
+#: a statement's lines (~9 controls each), drawn again only when they change -- not when
+#: a chip put on the stack between rounds changes the "now N chips" above them
+StatementLines: Callable[..., ft.Control] = ft.memo(_statement_lines)  # type: ignore[no-untyped-call]
 
 
 #: a player's statement, drawn again only when its lines or the chips it shows change
