@@ -37,6 +37,7 @@ from companion.components.rummy.hand_end import (
     HandOverBar,
     HandOverBoard,
     HandOverEntry,
+    HandOverRules,
     HandOverUi,
     hand_over_ui,
 )
@@ -178,8 +179,11 @@ def RummyTable(session: GameSession) -> ft.Control:
     board = _board(session, summary, ui, board_state.open, hand_over is not None)
     head = [_log_switch(ui)] if summary.in_hand and hand_over is None else []
     if hand_over is not None:
+        # the referee's numbers for the hand fixed at the top: the entry and the
+        # grid fill a phone, and the board above them is scrolled out of sight
         return thumb_board_screen(
-            board=[HandOverBoard(session, hand_over), *board],
+            head=[HandOverBoard(session, hand_over)],
+            board=[HandOverRules(session, hand_over), *board],
             entry=[HandOverEntry(session, hand_over, close)],
             bar=HandOverBar(session, hand_over, close),
             board_ident="rummy-board",

@@ -61,6 +61,7 @@ from tests.browser.layout import (
     visible_box,
     watch_server,
 )
+from tests.browser.layout_audit import assert_layout
 from tests.browser.shots import painted_screenshot
 from tests.browser.words import assert_words_people_use
 
@@ -314,6 +315,15 @@ def test_rummy_full_game_to_target_phone(fresh_server: AppServer, phone_page: An
     named(page, "live-ann", "Ann: penalty 17")
     assert_words_people_use(page, "the hand over", penalty=True)
     painted_screenshot(page, "rummy-hand-over-phone")  # docs/rummy-hand-over-phone.png
+    # what the table confirms by ("This hand: …") is in sight as the screen opens, with
+    # the verdict and Confirm, and each player's row is reachable (issue 18: it sat
+    # scrolled out of sight above the grid)
+    assert_layout(
+        page,
+        ["went-out-bob", "live-ann", "live-cy", "rem-ann-card-KS"],
+        fixed=["hand-preview", "hand-verdict", "confirm-hand"],
+        where="rummy hand over, 3 players, phone",
+    )
     # the referee's rule from the bar opens over the hand over and closes back to it
     named(
         page,

@@ -67,6 +67,7 @@ from tests.browser.layout import (
     visible_box,
     watch_server,
 )
+from tests.browser.layout_audit import assert_layout
 from tests.browser.test_new_game import add_players
 from tests.browser.words import assert_words_people_use
 
@@ -263,6 +264,17 @@ def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: An
     shows(page, "scoreline", "Bob went out: Ann's final turn")
     # turn order: the acting player is Ann for her final turn, no tap needed
     expect(page.get_by_test_id("acting-ann")).to_have_attribute("aria-current", "true")
+    # the final turn as it opens: the going-out pair it must extend and both sides'
+    # totals in sight with the verdict and the action; every meld reachable (issue 18)
+    settle(page)
+    shot("final-turn")
+    assert_layout(
+        page,
+        ["meld-ann-0", "meld-ann-1", "meld-bob-0", "meld-bob-1"],
+        fixed=["meld-bob-2", "side-total-ann", "side-total-bob", "verdict", "undo", "add-meld"],
+        where="umtali final turn, phone",
+    )
+    reveal(page, page.get_by_test_id("mode-extend"))  # the audit scrolled the board
 
     # the opponent's final turn: the pair takes a fourth... here a third 4
     mode(page, "extend")

@@ -615,7 +615,11 @@ def _running_text(ui: HandOverUi, facts: _Facts) -> str:
 
 @ft.component
 def HandOverBoard(session: GameSession, ui: HandOverUi) -> ft.Control:
-    """The referee's numbers for the hand: running, then its scoring of the whole hand."""
+    """The referee's numbers for the hand: running, then its scoring of the whole hand.
+
+    The table shows them fixed above the board and the entry (the ``head`` of
+    ``thumb_board_screen``): the entry and the grid fill a phone, and "This hand: …"
+    scrolled out of sight above them is the one line the table confirms by."""
     facts = _facts(session, ui)
     answer = facts.answer
     if ui.went_out is None:
@@ -627,21 +631,29 @@ def HandOverBoard(session: GameSession, ui: HandOverUi) -> ft.Control:
     if not v.legal or answer.preview is None:
         return ft.Container()  # the bar says why, with the rule
     text = _scores_text(answer.preview, ui.number)
+    return said(ft.Text(text, size=15, weight=ft.FontWeight.W_500), text, "hand-preview")
+
+
+@ft.component
+def HandOverRules(session: GameSession, ui: HandOverUi) -> ft.Control:
+    """The rules the referee scored the hand by, as links, on the board (they may take
+    a few lines; the numbers they explain stay fixed above, ``HandOverBoard``)."""
+    facts = _facts(session, ui)
+    answer = facts.answer
+    v = answer.verdict
+    if ui.went_out is None or answer.missing or v is None or not v.legal:
+        return ft.Container()
+    if answer.preview is None:
+        return ft.Container()
     cite = facts.before.detail.cite
     hand = answer.preview.hands[ui.number - 1]
     rules = [cite.get("values", ""), *dict.fromkeys(e.rule for e in hand.ledger)]
     if answer.preview.finished:
         rules.append(cite.get("end", ""))
-    return ft.Column(
-        [
-            said(ft.Text(text, size=15, weight=ft.FontWeight.W_500), text, "hand-preview"),
-            ft.Row(
-                [rule_link(r, f"hand-preview-rule-{slug(r)}") for r in dict.fromkeys(rules) if r],
-                wrap=True,
-                spacing=0,
-            ),
-        ],
-        spacing=2,
+    return ft.Row(
+        [rule_link(r, f"hand-preview-rule-{slug(r)}") for r in dict.fromkeys(rules) if r],
+        wrap=True,
+        spacing=0,
     )
 
 
