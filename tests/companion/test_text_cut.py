@@ -191,6 +191,19 @@ def test_every_rule_link_cut_short_ends_in_an_ellipsis_and_reads_whole() -> None
     assert len(rules) > 20 and {s.title for s in rulebook.sections()} <= set(titles)
 
 
+@pytest.mark.parametrize("query", ["marriage", "same side", "how many cards to deal"])
+def test_no_rules_search_snippet_is_cut_without_its_ellipsis(query: str) -> None:
+    """A snippet longer than its two lines ended mid-phrase ("…on the same side as")."""
+    from companion.views.rules import _results
+
+    found: list[str] = []
+    _render(
+        lambda: ft.Column(_results(query)),
+        lambda sc: found.extend(cut_texts(sc.controls(), f"rules search {query!r}")),
+    )
+    assert found == []
+
+
 def _bar(words: str) -> Callable[[], ft.Control]:
     session = GameSession.start(TableHub(MemoryRepository()), "rummy", ["Ann", "Bob"], {})
     return lambda: EntryBar(session, None, Primary(words, "act", lambda: None))
