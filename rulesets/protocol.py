@@ -756,13 +756,15 @@ class Action(BaseModel):
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         """What this entry did, in the table's words, for a "who did what" line:
         the player, then what they did, cards as 5♥ 6♥ 7♥ ("Bob meld 5♥ 6♥ 7♥").
 
         ``players`` (the seating) names a player an old record gives by seat
-        number.  Each game's actions word themselves; this default, for an action
-        of no card game, says its player and its type in words.
+        number.  ``past`` tells it as done, for the table's news ("Bob melded
+        5♥ 6♥ 7♥"); without it the words name the entry inside a sentence ("Ann
+        undid Bob meld 5♥ 6♥ 7♥").  Each game's actions word themselves; this
+        default, for an action of no card game, says its player and its type in words.
 
         >>> class Tally(Action):
         ...     type: str = "add_points"

@@ -85,7 +85,7 @@ class TableEvent:
     kind: EventKind
     actor: Actor
     actions: tuple[Action, ...]
-    line: str  # "Bob: meld 5♥ 6♥ 7♥"
+    line: str  # "Phone 3: Bob melded 5♥ 6♥ 7♥" (an entry told as done)
     news: str  # "Bob just recorded meld 5♥ 6♥ 7♥" (for a refusal's "what changed")
 
 
@@ -102,7 +102,11 @@ class Outcome:
 
 
 def describe_action(
-    action: ActionIn, players: Sequence[str] = (), *, ruleset: Ruleset | None = None
+    action: ActionIn,
+    players: Sequence[str] = (),
+    *,
+    ruleset: Ruleset | None = None,
+    past: bool = False,
 ) -> str:
     """An entry in words for a "who did what" line: the action's own words
     (:meth:`rulesets.protocol.Action.words`), so the hub never guesses which field
@@ -110,20 +114,23 @@ def describe_action(
 
     A stored entry that no longer replays comes as its JSON: ``ruleset`` reads it
     to word it; unread (or unreadable) it is said by its player and its kind.
+    ``past`` tells it as done, for the news of an entry just made.
 
     >>> from rulesets.umtali import Meld
     >>> describe_action(Meld(player="Bob", cards=("5H", "6H", "7H")))
     'Bob meld 5♥ 6♥ 7♥'
+    >>> describe_action(Meld(player="Bob", cards=("5H", "6H", "7H")), past=True)
+    'Bob melded 5♥ 6♥ 7♥'
     >>> describe_action({"type": "end_hand_empty_stock"})
     'end hand empty stock'
     >>> describe_action({"type": "meld", "player": "Bob", "cards": ["5H"]})
     'Bob meld'
     """
     if isinstance(action, Action):
-        return action.words(players)
+        return action.words(players, past=past)
     if ruleset is not None:
         try:
-            return ruleset.parse_action(action).words(players)
+            return ruleset.parse_action(action).words(players, past=past)
         except RulesetError:
             pass
     player = action.get("player")
@@ -131,12 +138,13 @@ def describe_action(
     return f"{player} {what}" if isinstance(player, str) else what
 
 
-def _what(actions: Sequence[Action], players: Sequence[str] = ()) -> str:
+def _what(actions: Sequence[Action], players: Sequence[str] = (), *, past: bool = False) -> str:
     if not actions:
         return "nothing"
     if len(actions) <= 3:
-        return ", ".join(describe_action(a, players) for a in actions)
-    return f"{describe_action(actions[0], players)} and {len(actions) - 1} more entries"
+        return ", ".join(describe_action(a, players, past=past) for a in actions)
+    first = describe_action(actions[0], players, past=past)
+    return f"{first} and {len(actions) - 1} more entries"
 
 
 def _said(exc: StorageError | OSError) -> str:

@@ -363,7 +363,11 @@ class LiveGame:
             kind,
             actor,
             pushed,
-            f"{actor.name}: {what}" if kind == "add" else f"{actor.name} redid {what}",
+            # the news of a new entry tells what happened ("Phone 3: Bob melded J♣");
+            # elsewhere the entry is named inside a sentence ("Ann redid Bob meld J♣")
+            f"{actor.name}: {_what(pushed, self.game.players, past=True)}"
+            if kind == "add"
+            else f"{actor.name} redid {what}",
             f"{actor.name} just {verb} {what}",
         )
         self._after_change()

@@ -520,9 +520,25 @@ def _needed(n: int) -> int:
     return n if n <= 2 else n - (n - 1) // 2
 
 
+def _plain(body: str) -> str:
+    """A section's body on one line, its list items as "• ", each block (a paragraph,
+    an item) ending in its full stop: "6 each. Turn the next card…", never "6 each
+    Turn the next card…" where a list item without one met the next paragraph."""
+    lines = [re.sub(r"[*`]", "", re.sub(r"^\s*- ", "• ", ln)).strip() for ln in body.splitlines()]
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if not line:
+            continue
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        ends_block = not nxt or line.startswith("• ") or nxt.startswith("• ")
+        if ends_block and not re.search(r"[.!?:;…]$", line):
+            line += "."
+        out.append(line)
+    return " ".join(" ".join(out).split())
+
+
 def _snippet(s: Section, terms: list[str], width: int = 110) -> str:
-    plain = re.sub(r"^- ", "• ", s.body, flags=re.M)
-    text = " ".join(re.sub(r"[*`]", "", plain).split())
+    text = _plain(s.body)
     low = text.lower()
     pos = -1
     for t in terms:

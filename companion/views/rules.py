@@ -23,6 +23,8 @@ from companion.components.kit.ui import go, icon_button, labelled, slug
 from companion.routes import back_of, path_of, query_value, section_route, with_back
 
 SEARCH_HINT = "marriage, widow, how many cards to deal…"
+#: px above the search field: its label floats up by about half a line when focused
+LABEL_ROOM = 10
 
 
 def _here() -> str:
@@ -87,7 +89,12 @@ def _section_tile(
     return labelled(
         ft.ListTile(
             title=ft.Text(name),
-            subtitle=ft.Text(snippet, max_lines=2) if snippet else None,
+            # a snippet longer than its two lines ends in "…", not clipped mid-word
+            subtitle=(
+                ft.Text(snippet, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)
+                if snippet
+                else None
+            ),
             on_click=lambda _, to=link: go(to),
             dense=True,
         ),
@@ -151,6 +158,8 @@ def RulesView() -> ft.View:
         "/rules",
         "Rules",
         [
+            # room above the field for its label, which floats up over the border
+            # once the field is focused (the scrolling column clipped it in half)
             ft.Row(  # the field takes the whole width of the column
                 [
                     ft.TextField(
@@ -162,7 +171,8 @@ def RulesView() -> ft.View:
                         autofocus=False,
                         expand=True,
                     )
-                ]
+                ],
+                margin=ft.Margin.only(top=LABEL_ROOM),
             ),
             *body,
         ],

@@ -88,7 +88,7 @@ class Start(Action):
     chips: list[Chips]
     dealer: Who = 0
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         return f"the game starts, {who_words(self.dealer, players)} deals first"
 
 
@@ -100,8 +100,12 @@ class Adjust(Action):
     chips: int
     note: str = ""
 
-    def words(self, players: Sequence[str] = ()) -> str:
-        verb = "add" if self.chips >= 0 else "take out"
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
+        verb = (
+            ("added" if past else "add")
+            if self.chips >= 0
+            else ("took" if past else "take") + " out"
+        )
         return f"{who_words(self.player, players)} {verb} {plural(abs(self.chips), 'chip')}"
 
 
@@ -110,7 +114,7 @@ class Deal(Action):
 
     type: Literal["deal"] = "deal"
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         return "new round: the cards are dealt, everyone antes"
 
 
@@ -125,10 +129,10 @@ class Widow(Action):
     bid: Chips = 0
     hand: Cards | None = None
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         if self.player is None:
-            return "nobody takes the widow"
-        said = f"{who_words(self.player, players)} take the widow"
+            return "nobody took the widow" if past else "nobody takes the widow"
+        said = f"{who_words(self.player, players)} {'took' if past else 'take'} the widow"
         return f"{said} for {plural(self.bid, 'chip')}" if self.bid else said
 
 
@@ -139,7 +143,7 @@ class Bet(Action):
     player: Who
     chips: Annotated[int, Field(ge=1)]
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         return f"{who_words(self.player, players)} bet {plural(self.chips, 'chip')}"
 
 
@@ -149,8 +153,8 @@ class Fold(Action):
     type: Literal["fold"] = "fold"
     player: Who
 
-    def words(self, players: Sequence[str] = ()) -> str:
-        return f"{who_words(self.player, players)} fold"
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
+        return f"{who_words(self.player, players)} {'folded' if past else 'fold'}"
 
 
 class Poker(Action):
@@ -166,7 +170,7 @@ class Poker(Action):
     winners: list[Who] | None = None
     hands: list[Cards | None] | None = None
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         return _showdown_words("the poker", self.winners, self.hands, players)
 
 
@@ -177,7 +181,7 @@ class FinalPoker(Action):
     winners: list[Who] | None = None
     hands: list[Cards | None] | None = None
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         return _showdown_words("the final poker", self.winners, self.hands, players)
 
 
@@ -188,8 +192,8 @@ class Lay(Action):
     player: Who
     card: OneCard
 
-    def words(self, players: Sequence[str] = ()) -> str:
-        return f"{who_words(self.player, players)} lay {self._said('card')}"
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
+        return f"{who_words(self.player, players)} {'laid' if past else 'lay'} {self._said('card')}"
 
 
 class Claim(Action):
@@ -199,9 +203,11 @@ class Claim(Action):
     player: Who
     pot: str
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         pot = POT_LABELS.get(self.pot, self.pot)
-        return f"{who_words(self.player, players)} collect the {pot} pot"
+        return (
+            f"{who_words(self.player, players)} {'collected' if past else 'collect'} the {pot} pot"
+        )
 
 
 class Out(Action):
@@ -211,8 +217,8 @@ class Out(Action):
     player: Who
     held: list[Chips]
 
-    def words(self, players: Sequence[str] = ()) -> str:
-        return f"{who_words(self.player, players)} go out first"
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
+        return f"{who_words(self.player, players)} {'went' if past else 'go'} out first"
 
 
 class Impasse(Action):
@@ -221,7 +227,7 @@ class Impasse(Action):
     type: Literal["impasse"] = "impasse"
     held: list[Chips] | None = None
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         return "impasse: nobody can lay the next card"
 
 
@@ -230,7 +236,7 @@ class End(Action):
 
     type: Literal["end"] = "end"
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         return "the table ends the game"
 
 

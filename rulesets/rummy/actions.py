@@ -63,7 +63,7 @@ class StartHand(BaseAction):
             return self
         return self.model_copy(update={"dealer": before.dealer})
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         said = f"new hand, {self.dealer} deals" if self.dealer else "new hand"
         return f"{said}, {self._said('upcard')} turned up" if self.upcard else said
 
@@ -76,10 +76,10 @@ class Draw(BaseAction):
     source: Literal["stock", "discard"] = "stock"
     card: OneCard | None = None
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         card = f" {self._said('card')}" if self.card else ""
         where = "the discard pile" if self.source == "discard" else "the stock"
-        return f"{self.player} draw{card} from {where}"
+        return f"{self.player} {'drew' if past else 'draw'}{card} from {where}"
 
 
 class Meld(BaseAction):
@@ -90,8 +90,8 @@ class Meld(BaseAction):
     cards: Cards
     kind: Literal["set", "run"] | None = None
 
-    def words(self, players: Sequence[str] = ()) -> str:
-        return f"{self.player} meld {self._said('cards')}"
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
+        return f"{self.player} {'melded' if past else 'meld'} {self._said('cards')}"
 
 
 class LayOff(BaseAction):
@@ -102,8 +102,9 @@ class LayOff(BaseAction):
     cards: Cards
     meld: int
 
-    def words(self, players: Sequence[str] = ()) -> str:
-        return f"{self.player} lay off {self._said('cards')} on {ordinal_meld(self.meld)}"
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
+        verb = "laid off" if past else "lay off"
+        return f"{self.player} {verb} {self._said('cards')} on {ordinal_meld(self.meld)}"
 
 
 class SwapJoker(BaseAction):
@@ -115,9 +116,10 @@ class SwapJoker(BaseAction):
     meld: int
     card: OneCard
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         where = ordinal_meld(self.meld)
-        return f"{self.player} swap {self._said('card')} for the joker in {where}"
+        verb = "swapped" if past else "swap"
+        return f"{self.player} {verb} {self._said('card')} for the joker in {where}"
 
 
 class Discard(BaseAction):
@@ -127,11 +129,11 @@ class Discard(BaseAction):
     player: str
     card: OneCard | None = None
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         return (
-            f"{self.player} discard {self._said('card')}"
+            f"{self.player} {'discarded' if past else 'discard'} {self._said('card')}"
             if self.card
-            else (f"{self.player} discard")
+            else (f"{self.player} {'discarded' if past else 'discard'}")
         )
 
 
@@ -152,11 +154,12 @@ class HandEnd(BaseAction):
     remaining: dict[str, Cards] = {}
     typed: dict[str, int] = {}
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         if self.went_out is None:
             said = "the stock ran out: the hand ends with no winner"
         else:
-            said = f"{self.went_out} go {'rummy' if self.going_rummy else 'out'}"
+            how = "rummy" if self.going_rummy else "out"
+            said = f"{self.went_out} {'went' if past else 'go'} {how}"
         held = [f"{p} {card_words(c) or 'no cards'}" for p, c in self.remaining.items()]
         held += [f"{p} counted {n}" for p, n in self.typed.items()]
         return f"{said}; left: {names_and(held)}" if held else said

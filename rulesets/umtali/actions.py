@@ -60,7 +60,7 @@ class StartHand(Action):
     type: Literal["start_hand"] = "start_hand"
     dealer: str | None = None
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         return f"new hand, {self.dealer} deals" if self.dealer else "new hand"
 
 
@@ -70,8 +70,8 @@ class Draw(Action):
     type: Literal["draw"] = "draw"
     player: str
 
-    def words(self, players: Sequence[str] = ()) -> str:
-        return f"{self.player} draw from the stock"
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
+        return f"{self.player} {'drew' if past else 'draw'} from the stock"
 
 
 class TakeDiscards(Action):
@@ -86,8 +86,8 @@ class TakeDiscards(Action):
     player: str
     cards: Cards
 
-    def words(self, players: Sequence[str] = ()) -> str:
-        return f"{self.player} take {self._said('cards')} from the discards"
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
+        return f"{self.player} {'took' if past else 'take'} {self._said('cards')} from the discards"
 
 
 class Meld(Action):
@@ -97,8 +97,8 @@ class Meld(Action):
     player: str
     cards: Cards
 
-    def words(self, players: Sequence[str] = ()) -> str:
-        return f"{self.player} meld {self._said('cards')}"
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
+        return f"{self.player} {'melded' if past else 'meld'} {self._said('cards')}"
 
 
 class Extend(Action):
@@ -109,9 +109,10 @@ class Extend(Action):
     card: OneCard
     anchor: tuple[str, int]
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         side, index = self.anchor
-        return f"{self.player} play {self._said('card')} on {side}'s {ordinal_meld(index)}"
+        verb = "played" if past else "play"
+        return f"{self.player} {verb} {self._said('card')} on {side}'s {ordinal_meld(index)}"
 
 
 class Discard(Action):
@@ -121,8 +122,8 @@ class Discard(Action):
     player: str
     card: OneCard
 
-    def words(self, players: Sequence[str] = ()) -> str:
-        return f"{self.player} discard {self._said('card')}"
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
+        return f"{self.player} {'discarded' if past else 'discard'} {self._said('card')}"
 
 
 class GoOut(Action):
@@ -134,12 +135,12 @@ class GoOut(Action):
     discard: OneCard | None = None
     face_down: bool = False
 
-    def words(self, players: Sequence[str] = ()) -> str:
-        said = f"{self.player} go out"
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
+        said = f"{self.player} {'went' if past else 'go'} out"
         if self.pair:
             said += f" with the pair {self._said('pair')}"
         if self.discard is not None:
-            said += f", discard {self._said('discard')}"
+            said += f", {'discarded' if past else 'discard'} {self._said('discard')}"
             said += " face down" if self.face_down else ""
         return said
 
@@ -151,7 +152,7 @@ class Leftovers(Action):
     player: str
     cards: Cards = ()
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         return (
             f"{self.player}'s leftovers {self._said('cards')}"
             if self.cards
@@ -164,7 +165,7 @@ class EndHandEmptyStock(Action):
 
     type: Literal["end_hand_empty_stock"] = "end_hand_empty_stock"
 
-    def words(self, players: Sequence[str] = ()) -> str:
+    def words(self, players: Sequence[str] = (), *, past: bool = False) -> str:
         return "the stock ran out: the hand ends"
 
 

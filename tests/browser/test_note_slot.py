@@ -79,7 +79,7 @@ def test_a_note_from_the_table_moves_nothing_on_the_phone(server: TableServer, p
     assert "table-news" not in boxes(phone)
 
     assert table.add(MELDS[1]) is None  # another device at the table: the phone hears it
-    said(phone, "table-news", r"Table: .+: Bob meld 10♣ 10♦ 10♥")
+    said(phone, "table-news", r"Table: .+: Bob melded 10♣ 10♦ 10♥")
     expect(phone.get_by_test_id("meld-bob-0")).to_have_count(1, timeout=T)
     settle(phone)
     after = _still(phone)
@@ -89,6 +89,6 @@ def test_a_note_from_the_table_moves_nothing_on_the_phone(server: TableServer, p
     phone.get_by_test_id("table-news").click()
     close = phone.get_by_test_id("note-sheet-close")
     expect(close).to_have_count(1, timeout=T)
-    said(phone, "note-sheet-words", r": Bob meld 10♣ 10♦ 10♥")
+    said(phone, "note-sheet-words", r": Bob melded 10♣ 10♦ 10♥")
     close.get_by_role("button").click()
     expect(close).to_have_count(0, timeout=T)

@@ -141,7 +141,7 @@ def test_host_and_three_phones_enter_at_the_same_moment_and_every_screen_converg
     assert melds == sorted((p, tuple(c.split())) for p, c in entries)
     for page in everyone:
         expect(page.get_by_test_id("refusal")).to_have_count(0)
-        said(page, "table-news", r"Table: .+: (Ann|Bob) meld")
+        said(page, "table-news", r"Table: .+: (Ann|Bob) melded")
     stable_screenshot(phones[0], "table-phone")  # docs/table-phone.png
 
     # a phone that reloads mid-game comes back to the same state, without the PIN
@@ -155,7 +155,7 @@ def test_host_and_three_phones_enter_at_the_same_moment_and_every_screen_converg
     phones[1].get_by_test_id(UMTALI["add"]).get_by_role("button").click()
     for page in everyone:
         _sides(page, ann=26, bob=20)
-    said(host, "table-news", r"Phone \d: Ann meld A♣ 2♣ 3♣")
+    said(host, "table-news", r"Phone \d: Ann melded A♣ 2♣ 3♣")
 
 
 def test_undo_is_table_wide_and_says_who_undid_what(
@@ -170,7 +170,7 @@ def test_undo_is_table_wide_and_says_who_undid_what(
     _prepare(phone, "Bob", "10C 10D 10H")
     phone.get_by_test_id(UMTALI["add"]).get_by_role("button").click()
     _sides(host, ann=0, bob=15)
-    said(host, "table-news", "Bob: Bob meld 10♣ 10♦ 10♥")
+    said(host, "table-news", "Bob: Bob melded 10♣ 10♦ 10♥")
     _quiet(host)
     host.get_by_role("button", name="Undo").click()
     _sides(phone, ann=0, bob=0)
@@ -355,6 +355,6 @@ def test_after_a_server_restart_the_host_and_the_phones_carry_on_without_the_pin
         _prepare(phone, "Bob", "10C 10D 10H")  # and carry on
         phone.get_by_test_id(UMTALI["add"]).get_by_role("button").click()
         _sides(host, ann=0, bob=15)
-        said(host, "table-news", "Bob: Bob meld 10♣ 10♦ 10♥")
+        said(host, "table-news", "Bob: Bob melded 10♣ 10♦ 10♥")
     finally:
         (restarted or first).stop()

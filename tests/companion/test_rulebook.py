@@ -474,3 +474,15 @@ def test_api_doctests_pass() -> None:
     result = doctest.testmod(rulebook)
     assert result.attempted >= 8
     assert result.failed == 0
+
+
+def test_a_snippet_keeps_the_full_stop_where_two_blocks_meet() -> None:
+    """A list item without a full stop met the next paragraph: "6 each Turn the…"."""
+    from companion.rulebook import _plain, _snippet
+
+    dealt = next(s for s in sections("rummy") if "6 each" in s.body)
+    assert "6 each. Turn the next card" in _snippet(dealt, ["turn"])
+    for s in sections():  # every item and paragraph ends in its stop, wherever they meet
+        text = _plain(s.body)
+        assert not re.search(r"[^.!?:;…] •", text), (s.id, text)
+        assert re.search(r"[.!?:;…)]$", text) or not text, (s.id, text[-40:])

@@ -23,6 +23,8 @@ from typing import Any
 import flet as ft
 import pytest
 
+from companion import rulebook
+from companion.components.kit.common import rule_link
 from companion.components.kit.entry_bar import EntryBar, Primary
 from companion.hub import TableHub
 from companion.session import GameSession
@@ -33,7 +35,7 @@ from rulesets.cards import parse_card
 from rulesets.protocol import GameRecord
 from tests.companion.flet_harness import HeadlessScreen, render_headless
 from tests.companion.test_game_over import Host, Screen
-from tests.companion.text_cut import bar_actions, cut_texts, unfit_actions
+from tests.companion.text_cut import bar_actions, cut_spans, cut_texts, unfit_actions
 from tests.companion.text_width import FONT, FONT_SHA256, lines_needed
 
 #: (game, seed of ``random_record``, players): a long game at the game's largest table
@@ -145,6 +147,61 @@ def test_an_ellipsis_nobody_can_open_is_named_and_a_tooltip_tap_or_label_is_a_wa
             lambda sc, alone=alone: alone.extend(cut_texts(sc.controls(), "built")),
         )
         assert len(alone) == 1 and why in alone[0], (pick, alone)
+
+
+def test_a_text_of_spans_held_short_is_named_its_ellipsis_is_dropped() -> None:
+    def texts() -> ft.Control:
+        return ft.Column(
+            [
+                ft.Text(
+                    spans=[ft.TextSpan("Deal every card, plus the widow"), ft.TextSpan("  M2")],
+                    max_lines=2,
+                    overflow=ft.TextOverflow.ELLIPSIS,  # not read: Flet drops it
+                ),
+                ft.Text(spans=[ft.TextSpan("5♥ 6♥ 7♥")]),  # wraps
+            ]
+        )
+
+    found: list[str] = []
+    _render(texts, lambda sc: found.extend(cut_spans(sc.controls(), "built")))
+    assert found == [
+        "built: 'Deal every card, plus the widow M2' (max_lines=2) is made of spans: "
+        "cut, its ellipsis is dropped"
+    ]
+
+
+def test_every_rule_link_cut_short_ends_in_an_ellipsis_and_reads_whole() -> None:
+    """A rule link in a narrow slot ("Lay off onto any" beside a verdict) cuts its
+    title with "…", and its label says the whole title."""
+    rules = [s.id for s in rulebook.sections()]
+
+    def links() -> ft.Control:
+        return ft.Column([ft.Container(rule_link(r), width=130) for r in rules])
+
+    found: list[str] = []
+    titles: list[str] = []
+
+    def check(sc: HeadlessScreen) -> None:
+        found.extend(cut_spans(sc.controls(), "rule link"))
+        found.extend(cut_texts(sc.controls(), "rule link"))
+        titles.extend(str(c.value) for c in sc.controls() if isinstance(c, ft.Text) and c.max_lines)
+
+    _render(links, check)
+    assert found == []
+    assert len(rules) > 20 and {s.title for s in rulebook.sections()} <= set(titles)
+
+
+@pytest.mark.parametrize("query", ["marriage", "same side", "how many cards to deal"])
+def test_no_rules_search_snippet_is_cut_without_its_ellipsis(query: str) -> None:
+    """A snippet longer than its two lines ended mid-phrase ("…on the same side as")."""
+    from companion.views.rules import _results
+
+    found: list[str] = []
+    _render(
+        lambda: ft.Column(_results(query)),
+        lambda sc: found.extend(cut_texts(sc.controls(), f"rules search {query!r}")),
+    )
+    assert found == []
 
 
 def _bar(words: str) -> Callable[[], ft.Control]:

@@ -21,10 +21,14 @@ lines past it are dropped).  Such a text must
    ``ft.Semantics`` holding it, with its words in it), or a tap (a control holding it that opens or
    does something on a tap).
 
-A text made of spans (cards in their suits' colours) is not checked: Flet 1.0.5
-drops the "…" of such a text, so those lines are laid out to fit (a meld as wide
-as its cards, a rule link's title wrapping to a second line) and the browser's
-layout audit sees a box cut short.
+A text made of spans (cards in their suits' colours) is not checked by
+``cut_texts``: Flet 1.0.5 drops the "…" of such a text (it puts ``overflow`` in
+the root span's style, which ``Text.rich`` does not read), so those lines are
+laid out to fit (a meld as wide as its cards) and the browser's layout audit sees
+a box cut short.  ``cut_spans(controls, where)`` names each text made of spans
+whose lines are held short (``max_lines`` or ``no_wrap``): its ellipsis never
+shows, whatever its ``overflow`` says (a rule link's long title, "Deal every card,
+plus the", cut with nothing to say so).
 
 ``cut_texts`` returns the texts that break a rule, one sentence each ([] when
 none does).  It reads the controls of a headless session
@@ -53,7 +57,14 @@ import flet as ft
 
 from tests.companion.text_width import lines_needed, text_width
 
-__all__ = ["BarAction", "bar_actions", "cut_texts", "may_be_cut", "unfit_actions"]
+__all__ = [
+    "BarAction",
+    "bar_actions",
+    "cut_spans",
+    "cut_texts",
+    "may_be_cut",
+    "unfit_actions",
+]
 
 _TAPS = ("on_click", "on_tap", "on_long_press", "on_press")
 
@@ -127,6 +138,21 @@ def cut_texts(controls: Iterable[Any], where: str = "") -> list[str]:
                 f"{where}: {whole!r} ({why}) ends in an ellipsis with no way to read the rest "
                 "(no tooltip, no semantics label with its words, no tap)"
             )
+    return list(dict.fromkeys(out))
+
+
+def cut_spans(controls: Iterable[Any], where: str = "") -> list[str]:
+    """Every text made of spans whose lines may be held short, as a sentence: Flet
+    1.0.5 draws it cut with no "…" (its ``overflow`` is not read)."""
+    out: list[str] = []
+    for c in controls:
+        if not isinstance(c, ft.Text) or not c.spans:
+            continue
+        why = may_be_cut(c)
+        if why is None:
+            continue
+        whole = _words(str(c.value or "") + "".join(str(s.text or "") for s in c.spans))
+        out.append(f"{where}: {whole!r} ({why}) is made of spans: cut, its ellipsis is dropped")
     return list(dict.fromkeys(out))
 
 

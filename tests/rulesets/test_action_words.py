@@ -1,7 +1,8 @@
 """Every action of every game words itself for a "who did what" line (``Action.words()``):
 the table's words, cards as 5♥, never a field name, never a card in letters.
 
-The hub says these words on every device ("Bob: Bob meld 5♥ 6♥ 7♥"); before
+The hub says these words on every device ("Bob: Bob melded 5♥ 6♥ 7♥", told as done
+with ``past=True``; "Ann undid Bob meld 5♥ 6♥ 7♥"); before
 ``words()`` it guessed which JSON field held a card.  Each example names the
 card symbols its words must show, so an action that drops its cards fails too.
 """
@@ -137,3 +138,39 @@ def test_the_hub_line_keeps_its_words() -> None:
     )
     ann = rummy.Meld(player="Ann", cards=("AC", "2C", "3C"))
     assert describe_action(ann) == "Ann meld A♣ 2♣ 3♣"
+
+
+#: a verb as a player's entry names it, bare ("Bob meld 5♥"): the news says it done
+BARE_VERB = re.compile(
+    r"^\S+ (?:meld|draw|take|play|lay|discard|go|swap|fold|collect|add)\b|, discard\b"
+)
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=_id)
+def test_the_news_tells_each_entry_as_done(example: tuple[str, Action, Any, Any]) -> None:
+    """The table's news reports what happened: "Phone 3: Bob melded J♣", never
+    "Bob meld J♣"; the same cards and names as the entry's own words."""
+    _, action, symbols, players = example
+    told = action.words(players, past=True)
+    assert not BARE_VERB.search(told), told
+    for symbol in symbols:
+        assert symbol in told, f"{symbol} missing from {told!r}"
+    player = getattr(action, "player", None)
+    if isinstance(player, str):
+        assert told.startswith(player), told
+
+
+def test_the_news_line_of_a_new_entry_says_it_done() -> None:
+    from companion.hub import TableHub
+    from companion.session import GameSession
+    from companion.storage import MemoryRepository
+
+    session = GameSession.start(TableHub(MemoryRepository()), "umtali", ["Ann", "Bob"], {})
+    session.add({"type": "start_hand", "dealer": "Ann"})
+    assert session.add({"type": "meld", "player": "Bob", "cards": ["10C", "10D", "10H"]}) is None
+    event = session.live.events[-1]
+    assert event.line.endswith(": Bob melded 10♣ 10♦ 10♥"), event.line
+    assert event.news.endswith("just recorded Bob meld 10♣ 10♦ 10♥"), event.news  # an entry named
+    undone = session.undo()
+    assert undone is not None
+    assert session.live.events[-1].line.endswith("undid Bob meld 10♣ 10♦ 10♥")

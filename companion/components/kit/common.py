@@ -87,18 +87,23 @@ def rule_link(
     else:
         title, small = sec.title, sec.shown_id
     label = rule_words(rule)
-    words = ft.Text(
-        spans=[
-            ft.TextSpan(title),
-            *(
-                [ft.TextSpan(f"  {small}", style=ft.TextStyle(size=11, color=ft.Colors.OUTLINE))]
-                if small
-                else []
+    # the title is a text of its own, not a span: Flet 1.0.5 drops the "…" of a text
+    # made of spans, so a title cut short ("Lay off onto any") would say nothing of it.
+    # It wraps to a second line where the link's room is narrow, then ends in "…"
+    # (the label and the sheet it opens say it whole); the ID beside it is never cut.
+    words = ft.Row(
+        [
+            ft.Text(
+                title,
+                max_lines=2,
+                overflow=ft.TextOverflow.ELLIPSIS,
+                expand=True,
+                expand_loose=True,
             ),
+            *([ft.Text(small, size=11, color=ft.Colors.OUTLINE)] if small else []),
         ],
-        # a long title wraps to a second line where the link's room is narrow (Flet
-        # drops the "…" of a text made of spans); the sheet it opens reads in full
-        max_lines=2,
+        spacing=6,
+        tight=True,
     )
     return labelled(
         ft.TextButton(
