@@ -76,6 +76,24 @@ def _picker(scenario: Callable[[Screen, dict[str, Any]], Any], **kw: Any) -> Non
     render_headless(PickerHost, state, scenario=run, screen=Screen)
 
 
+def test_two_taps_before_the_picker_is_drawn_again_both_count() -> None:
+    """Taps on 7♥ and 8♥ that reach the server before it draws the picker again (a
+    quick thumb, a busy host): the second builds on the first, none is dropped."""
+
+    async def scenario(sc: Screen, state: dict[str, Any]) -> None:
+        for ident in ("p-card-7H", "p-card-8H", "p-card-9H"):
+            await sc.fs.dispatch_event(sc.semantics(ident).content._i, "click", None)
+        await sc.flush()
+        assert state["changes"][-1] == _cards("7H 8H 9H")
+        assert sc.semantics("p-card-7H").selected is True
+        await sc.fs.dispatch_event(sc.semantics("p-card-9H").content._i, "click", None)
+        await sc.fs.dispatch_event(sc.semantics("p-card-10H").content._i, "click", None)
+        await sc.flush()
+        assert state["changes"][-1] == _cards("7H 8H 10H")
+
+    _picker(scenario)
+
+
 def test_picker_tap_adds_then_removes_and_every_card_is_a_44px_target() -> None:
     async def scenario(sc: Screen, state: dict[str, Any]) -> None:
         cells = [

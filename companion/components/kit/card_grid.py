@@ -423,20 +423,26 @@ def CompactPicker(
             on_refused(words)
         set_problem(words)
 
-    def tap(card: Card) -> None:
-        if card in chosen and not card.is_joker:
-            set_problem("")
-            on_change([c for c in chosen if c != card])
-            return
-        if max_cards == 1:
-            set_problem("")
-            on_change([card])
-            return
-        if max_cards is not None and len(chosen) >= max_cards:
-            refuse(f"At most {max_cards} card{'s' if max_cards != 1 else ''} here.")
-            return
+    # the cards as the taps left them: a second tap that arrives before the screen is
+    # drawn again builds on the first (read from the render, it would drop it)
+    picked = ft.use_ref(chosen)
+    picked.current = chosen
+
+    def pick(cards: list[Card]) -> None:
+        picked.current = cards
         set_problem("")
-        on_change([*chosen, card])
+        on_change(cards)
+
+    def tap(card: Card) -> None:
+        now: list[Card] = picked.current or []
+        if card in now and not card.is_joker:
+            pick([c for c in now if c != card])
+        elif max_cards == 1:
+            pick([card])
+        elif max_cards is not None and len(now) >= max_cards:
+            refuse(f"At most {max_cards} card{'s' if max_cards != 1 else ''} here.")
+        else:
+            pick([*now, card])
 
     def on_text(e: ft.Event[ft.TextField]) -> None:
         typed.current = e.control.value or ""
@@ -460,12 +466,10 @@ def CompactPicker(
         if max_cards is not None and len(cards) > max_cards:
             set_problem(f'"{text}": at most {max_cards} cards here')
             return
-        set_problem("")
-        on_change(cards)
+        pick(cards)
 
     def clear() -> None:
-        set_problem("")
-        on_change([])
+        pick([])
 
     # callbacks that keep their identity from render to render (the memoized rows')
     latest: dict[str, Callable[..., None]] = ft.use_memo(dict, [])  # this render's tap, flip
