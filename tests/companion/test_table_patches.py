@@ -24,22 +24,18 @@ from typing import Any
 
 import pytest
 from flet.controls.base_control import BaseControl
-from flet.controls.context import _context_page
 from flet.messaging.protocol import MessageAction
 from flet.messaging.session import Session
-from flet.pubsub.pubsub_hub import PubSubHub
 
-from companion.app import build_main
 from companion.components.kit import card_grid
 from companion.components.rummoli import board as rummoli_board
 from companion.components.umtali import entry as umtali_entry
 from companion.components.umtali import sides as umtali_sides
-from companion.config import AppConfig
 from companion.hub import Actor, TableHub
 from companion.session import GameSession
 from companion.storage import MemoryRepository
 from companion.views import home
-from tests.companion.flet_harness import RecordingConnection, flush, run_async
+from tests.companion.flet_harness import RecordingConnection, flush, open_play_screen, run_async
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -93,18 +89,10 @@ def _phones_follow(
     async def run() -> list[dict[str, Any]]:
         phones_: list[tuple[Session, RecordingConnection]] = []
         for _ in range(phones):
-            conn = RecordingConnection()
-            conn.pubsubhub = PubSubHub()
-            fs = Session(conn)
-            token = _context_page.set(fs.page)
-            try:
-                fs.page.route = f"/play/{gid}"
-                drawn.append(Counter())
-                build_main(AppConfig(), hub)(fs.page)
-                fs.get_page_patch()
-                await flush(100)
-            finally:
-                _context_page.reset(token)
+            drawn.append(Counter())
+            fs = await open_play_screen(hub, gid)
+            conn = fs.connection
+            assert isinstance(conn, RecordingConnection)
             phones_.append((fs, conn))
         first = list(drawn)
         seen = [len(conn.messages) for _, conn in phones_]
