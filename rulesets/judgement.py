@@ -2,7 +2,7 @@
 
 A script's ``companion check`` is nearly all interpreter start and imports
 (``benchmarks/cli_start.py``), so each game's check (``rulesets/<game>/check.py``)
-returns a :class:`Judgement`, a frozen dataclass, and the check's whole path
+returns a :class:`Judgement`, a named tuple, and the check's whole path
 imports no pydantic.  The app's :class:`~rulesets.protocol.Verdict` is built
 from the same judgement (``Verdict.of``), so the two never differ.
 
@@ -14,8 +14,7 @@ from the same judgement (``Verdict.of``), so the two never differ.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from rulesets.cards import Card
@@ -24,19 +23,20 @@ if TYPE_CHECKING:
 __all__ = ["GameCheck", "Judgement"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Judgement:
+class Judgement(NamedTuple):
     """Legal or not, what the cards make and are worth, the rule and the reason.
 
     The fields mean what :class:`~rulesets.protocol.Verdict`'s do; a judgement of
-    cards has no ledger ``moves`` (only a live game's verdict has).
+    cards has no ledger ``moves`` (only a live game's verdict has).  A named tuple,
+    immutable and built by keyword: every check builds one, and a frozen
+    dataclass's ``__init__`` costs three times as much (``benchmarks/bench_rummy.py``).
     """
 
     legal: bool
-    kind: str | None = None
-    points: int | None = None
     rule: str
     reason: str
+    kind: str | None = None
+    points: int | None = None
     cards: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     incomplete: bool = False

@@ -36,9 +36,7 @@ Two protocols, one per level (python-chess / OpenSpiel style):
 
 from __future__ import annotations
 
-import dataclasses
-import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import (
     TYPE_CHECKING,
@@ -141,10 +139,8 @@ class Units(StrEnum):
 # --------------------------------------------------------------------------- verdicts
 
 
-#: the fields :meth:`Verdict.of` copies, read once (every check's verdict is built so)
-_JUDGEMENT_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Judgement))
-#: their values, in that order, read in one call (every check builds a verdict)
-_JUDGEMENT_VALUES: Callable[[Judgement], tuple[Any, ...]] = operator.attrgetter(*_JUDGEMENT_FIELDS)
+#: the fields :meth:`Verdict.of` copies, in the judgement's order (a named tuple's)
+_JUDGEMENT_FIELDS: tuple[str, ...] = Judgement._fields
 
 
 class Verdict(BaseModel):
@@ -226,7 +222,10 @@ class Verdict(BaseModel):
         >>> Verdict.of(Judgement(legal=False, rule="U5.2", reason="x")).to_json()["legal"]
         False
         """
-        return cls(**dict(zip(_JUDGEMENT_FIELDS, _JUDGEMENT_VALUES(judgement), strict=True)))
+        # validated from a dict in one call (no keyword arguments repacked by __init__)
+        data = dict(zip(_JUDGEMENT_FIELDS, judgement, strict=True))
+        verdict: Verdict = cls.__pydantic_validator__.validate_python(data)
+        return verdict
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude={"words", "note_words", "unchecked"})

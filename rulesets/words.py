@@ -80,7 +80,7 @@ def card_words(cards: str | Card | Iterable[str | Card], *, limit: int = INPUT_L
     """
     # Cards are told from texts by type, without importing cards.py (it words its
     # errors with this module); this runs for every refusal, so it stays cheap.
-    one = isinstance(cards, str) or not isinstance(cards, Iterable)
+    one = isinstance(cards, str) or not hasattr(cards, "__iter__")  # no ABC check: cheap
     items: Iterable[str | Card] = (cards,) if one else cards  # type: ignore[assignment]
     out: list[str] = []
     for item in items:

@@ -101,7 +101,7 @@ def check(
             rule=exc.rule or "R2",
             reason=exc.reason,
             words=exc.own_words,
-            cards=tuple(str(c) for c in cards),
+            cards=tuple(map(str, cards)),
         )
     jokers = shape.stands_for()
     notes = jokers + (("going out: the hand ends at once (R4.1)",) if going_out else ())
@@ -112,7 +112,7 @@ def check(
         points=hand_value(cards, r),
         rule=rule,
         reason=reason,
-        cards=tuple(str(c) for c in shape.cards),
+        cards=tuple(map(str, shape.cards)),
         notes=notes,
         note_words=said,
     )

@@ -226,8 +226,7 @@ def run_bounds_ok(start: int, end: int, rules: MeldRules) -> bool:
     return end <= (14 if rules.ace_high_or_low else 13)
 
 
-def _run_error(cards: Sequence[Card], rules: MeldRules) -> IllegalActionError:
-    naturals = [c for c in cards if not c.is_joker]
+def _run_error(cards: Sequence[Card], naturals: list[Card], rules: MeldRules) -> IllegalActionError:
     if len({c.suit for c in naturals}) > 1:
         return IllegalActionError(f"{quote(cards)}: a run must be all one suit", rule="R2.2")
     ranks = {c.r for c in naturals}
@@ -273,8 +272,7 @@ def _run_start(cards: Sequence[Card], ranks: set[Rank], rules: MeldRules) -> int
     return ordered if ordered is not None else best
 
 
-def _as_run(cards: Sequence[Card], rules: MeldRules) -> MeldShape | None:
-    naturals = [c for c in cards if not c.is_joker]
+def _as_run(cards: Sequence[Card], naturals: list[Card], rules: MeldRules) -> MeldShape | None:
     if not naturals or len({c.suit for c in naturals}) != 1 or len(cards) > 13:
         return None
     ranks = {c.r for c in naturals}
@@ -288,8 +286,7 @@ def _as_run(cards: Sequence[Card], rules: MeldRules) -> MeldShape | None:
     return MeldShape("run", ordered, suit=naturals[0].s, start=start)
 
 
-def _as_set(cards: Sequence[Card]) -> MeldShape | None:
-    naturals = [c for c in cards if not c.is_joker]
+def _as_set(cards: Sequence[Card], naturals: list[Card]) -> MeldShape | None:
     if not naturals or not 3 <= len(cards) <= 4:
         return None
     if len({c.rank for c in naturals}) != 1 or len({c.suit for c in naturals}) != len(naturals):
@@ -301,12 +298,13 @@ def _as_set(cards: Sequence[Card]) -> MeldShape | None:
 
 def _meld_basics(cards: tuple[Card, ...], rules: MeldRules) -> None:
     """Refuse what is no meld whatever its shape: repeats, forbidden or lone jokers, < 3."""
-    seen: set[Card] = set()
-    for c in cards:
-        if c in seen and not c.is_joker:
-            raise CardParseError(f"{quote(cards)}: {c.symbol} is listed twice")
-        seen.add(c)
-    jokers = sum(c.is_joker for c in cards)
+    if len(set(cards)) < len(cards):  # a card twice, or two jokers (which may be)
+        seen: set[Card] = set()
+        for c in cards:
+            if c in seen and not c.is_joker:
+                raise CardParseError(f"{quote(cards)}: {c.symbol} is listed twice")
+            seen.add(c)
+    jokers = sum(c.rank is None for c in cards)
     if jokers and not rules.jokers:
         raise IllegalActionError(
             f"{quote(cards)}: no jokers in the standard game ({named(JOKERS)})",
@@ -350,18 +348,18 @@ def analyse_meld(
     r = rules or RULES_MD
     cards = tuple(cards)
     _meld_basics(cards, r)
-    as_set = None if kind == "run" else _as_set(cards)
+    naturals = [c for c in cards if not c.is_joker]  # read once: every shape asks
+    as_set = None if kind == "run" else _as_set(cards, naturals)
     if as_set is not None:
         return as_set
-    as_run = None if kind == "set" else _as_run(cards, r)
+    as_run = None if kind == "set" else _as_run(cards, naturals, r)
     if as_run is not None:
         return as_run
-    naturals = [c for c in cards if not c.is_joker]
     if len({c.rank for c in naturals}) == 1 and kind != "run" and len(cards) > 4:
         raise IllegalActionError(f"{quote(cards)}: a set has 3 or 4 cards of one rank", rule="R2.1")
     if kind == "set":
         raise IllegalActionError(f"{quote(cards)}: a set is 3 or 4 cards of one rank", rule="R2.1")
-    raise _run_error(cards, r)
+    raise _run_error(cards, naturals, r)
 
 
 def _extend_set(meld: MeldShape, cards: tuple[Card, ...], shown: str) -> MeldShape:
