@@ -262,6 +262,7 @@ def test_no_text_is_cut_at_the_largest_table_in_any_state_or_entry(
             controls = sc.controls()
             for problem in [
                 *(cut_texts(controls, f"{game}, entry {k}, {where}") if texts else []),
+                *cut_spans(controls, f"{game}, entry {k}, {where}"),
                 *unfit_actions(controls, f"{game}, entry {k}, {where}", screen_width=360),
             ]:
                 found.setdefault(problem.split(": ", 1)[1], problem)

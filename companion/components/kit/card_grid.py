@@ -46,6 +46,7 @@ __all__ = [
     "CompactPicker",
     "card_cell",
     "card_grid",
+    "cards_line",
     "cards_spans",
     "chosen_strip",
     "in_sentence",
@@ -141,6 +142,21 @@ def cards_spans(cards: Sequence[Card], *, size: int = 15) -> list[ft.TextSpan]:
     return spans
 
 
+def cards_line(spans: list[ft.TextSpan], *, said: str | None = None) -> ft.Control:
+    """Coloured cards on one line that is never cut: longer than its box, the line is
+    swiped sideways, and it keeps its end in view -- the card just added -- as it
+    grows.  It fills the width its box gives it; ``said`` is what a screen reader
+    hears instead of the symbols ("Meld cards: 5♥ 6♥").  (A text made of spans cannot be held
+    short: Flet 1.0.5 draws it cut with no "…", so nobody would know cards are missing.)"""
+    return ft.Row(
+        [ft.Text(spans=spans, no_wrap=True, semantics_label=said)],
+        scroll=ft.ScrollMode.HIDDEN,
+        auto_scroll=True,
+        auto_scroll_animation=0,
+        spacing=0,
+    )
+
+
 def strip_part(
     label: str,
     cards: Sequence[Card],
@@ -155,18 +171,17 @@ def strip_part(
     """One part of a multi-part entry in the strip ("Pair 4♣ 4♦"): tap it to fill it.
     ``said`` replaces what a screen reader hears ("Discard: 2♣ (face down)").  It takes
     its share of the strip (``expand``), whatever it holds: a card added to it never
-    moves the part beside it (its cards are cut short with "…" when they do not fit)."""
+    moves the part beside it (cards that do not fit are swiped sideways, the last one
+    added in view: :func:`cards_line`)."""
     said = said or f"{label}: {format_cards(cards, symbols=True) or empty}"
-    text = ft.Text(
-        spans=[
+    line = cards_line(
+        [
             ft.TextSpan(f"{label} ", style=ft.TextStyle(size=12)),
             *(cards_spans(cards, size=14) if cards else [ft.TextSpan("–")]),
-        ],
-        max_lines=1,
-        overflow=ft.TextOverflow.ELLIPSIS,
+        ]
     )
     chip = ft.Container(
-        content=text,
+        content=line,
         height=STRIP_HEIGHT - 4,
         padding=ft.Padding.symmetric(horizontal=8),
         alignment=ft.Alignment.CENTER_LEFT,
@@ -210,16 +225,14 @@ def chosen_strip(
         shown = ft.Row(list(parts), spacing=6, expand=True)
     else:
         shown = ft.Semantics(
-            content=ft.Text(
-                spans=[
+            content=cards_line(
+                [
                     ft.TextSpan(
                         f"{label}: ", style=ft.TextStyle(size=14, weight=ft.FontWeight.W_500)
                     ),
                     *(cards_spans(cards) if cards else [ft.TextSpan("none chosen")]),
                 ],
-                semantics_label=summary,
-                max_lines=2,
-                overflow=ft.TextOverflow.ELLIPSIS,
+                said=summary,
             ),
             identifier=f"{ident}-chosen",
             key=f"{ident}-chosen",

@@ -33,7 +33,14 @@ from typing import Any
 
 import flet as ft
 
-from companion.components.kit.card_grid import CELL, GAP, CompactPicker, card_cell, cards_spans
+from companion.components.kit.card_grid import (
+    CELL,
+    GAP,
+    CompactPicker,
+    card_cell,
+    cards_line,
+    cards_spans,
+)
 from companion.components.kit.common import rule_link, said, tag
 from companion.components.kit.entry_bar import EntryBar, Primary
 from companion.components.kit.ui import one_line, slug, tap_target
@@ -379,13 +386,11 @@ def _entry_row(
     else:
         cards = ui.remaining.get(p, [])
         text = f"{p}'s cards: {format_cards(cards, symbols=True) if cards else 'none yet'}"
-        words = ft.Text(
-            spans=[
+        words = cards_line(
+            [
                 ft.TextSpan(f"{p}: ", style=ft.TextStyle(size=14, weight=ft.FontWeight.W_500)),
                 *(cards_spans(cards, size=14) if cards else [ft.TextSpan("none yet")]),
-            ],
-            max_lines=2,
-            overflow=ft.TextOverflow.ELLIPSIS,
+            ]
         )
         shown = said(words, text, f"rem-{s}-chosen")
 

@@ -197,8 +197,7 @@ def meld_chip(
                 spans=[
                     *cards_spans(cards, size=15),
                     ft.TextSpan(f"  {meld.points}", style=ft.TextStyle(size=12)),
-                ],
-                no_wrap=True,
+                ],  # it wraps: as wide as its cards, a run of 13 takes two lines, never cut
             ),
         ),
         # 12 px above and below the line: a 44 px target as wide as its cards (an
