@@ -199,7 +199,12 @@ def test_no_rules_search_snippet_is_cut_without_its_ellipsis(query: str) -> None
     found: list[str] = []
     _render(
         lambda: ft.Column(_results(query)),
-        lambda sc: found.extend(cut_texts(sc.controls(), f"rules search {query!r}")),
+        lambda sc: found.extend(
+            [
+                *cut_texts(sc.controls(), f"rules search {query!r}"),
+                *cut_spans(sc.controls(), f"rules search {query!r}"),
+            ]
+        ),
     )
     assert found == []
 
@@ -366,7 +371,12 @@ def test_no_text_is_cut_in_any_state_of_the_meld_checker(game: str, dark: bool) 
         def box(o: Any = outcome, a: bool = advice_only) -> ft.Control:
             return verdict_box(o, advice_only=a, dark=dark)
 
-        _render(box, lambda sc, w=where: found.extend(cut_texts(sc.controls(), w)))
+        _render(
+            box,
+            lambda sc, w=where: found.extend(
+                [*cut_texts(sc.controls(), w), *cut_spans(sc.controls(), w)]
+            ),
+        )
         shown += 1
     # the states reached, not skipped (Rummoli's checker has the whole hand only)
     assert shown >= (3 if facts.modes == ("hand",) else 13), (facts.modes, shown)
