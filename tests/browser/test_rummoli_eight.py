@@ -80,8 +80,8 @@ class Table:
         settled_boxes(self.page)
         if self.size == "phone":  # before the audit scrolls anything
             painted_screenshot(self.page, f"rummoli-8-{state}-phone")
-        elif self.size == "small-phone" and state == "going-out":  # the longest action
-            painted_screenshot(self.page, "rummoli-8-going-out-small")
+        elif self.size == "small-phone":  # to be looked at (going out: the longest action)
+            painted_screenshot(self.page, f"rummoli-8-{state}-small")
         self.states.append(state)
         self.problems += [f"{state}: {p}" for p in audit(self.page, required, fixed=fixed)]
         # the audit scrolled the table to prove things reachable: back to its top, so

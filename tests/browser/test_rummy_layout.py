@@ -94,6 +94,10 @@ def test_rummy_six_player_log_is_all_reachable(
             reveal(page, page.get_by_test_id("meld-1"))
             settle(page)
             stable_screenshot(page, "rummy-log-six-phone")  # docs/rummy-log-six-phone.png
+        elif viewport == SMALL:
+            reveal(page, page.get_by_test_id("meld-1"))
+            settle(page)
+            stable_screenshot(page, "rummy-log-six-small")  # to be looked at
         settled_click(page, page.get_by_test_id("log-record"))
         expect(page.get_by_test_id("meld-1")).to_have_text(
             "Meld 1: Bob's run, 7♥ 8♥ 9♥ 10♥ J♥", timeout=T

@@ -149,6 +149,10 @@ def test_umtali_full_board_is_all_reachable(
             reveal(page, page.get_by_test_id("meld-ann-0"))
             settle(page)
             stable_screenshot(page, "umtali-board-phone")  # docs/umtali-board-phone.png
+        elif viewport == SMALL:
+            reveal(page, page.get_by_test_id("meld-ann-0"))
+            settle(page)
+            stable_screenshot(page, "umtali-board-small")  # to be looked at
         settled_click(page, page.get_by_test_id("meld-bob-0"))
         settled_click(page, page.get_by_test_id("extend-card-8H"))
         settled_click(page, page.get_by_test_id("add-extend"))

@@ -70,7 +70,11 @@ def rule_words(rule: str) -> str:
 
 
 def rule_link(
-    rule: str, ident: str | None = None, *, align: ft.Alignment | None = None
+    rule: str,
+    ident: str | None = None,
+    *,
+    align: ft.Alignment | None = None,
+    stacked: bool = False,
 ) -> ft.Control:
     """The link to a rule every verdict, refusal and ledger line carries: the rule's
     title in players' words, with its ID small beside it ("Sets U5.1"), never a bare
@@ -79,6 +83,9 @@ def rule_link(
     It opens the rule in a sheet over the current screen (``rule_sheet``), so
     reading a rule never leaves the table; the sheet closes back to it with one tap.
     ``align`` places the words in a link made wider than them (a slot it fills).
+    ``stacked`` puts the ID under the title, for a narrow slot (the entry bar's, 112
+    px): beside it, a title had some 45 px at a 360 px phone and broke mid-word
+    ("Bettin g"); over the ID it has the slot's whole width.
     """
     ident = ident or f"rule-{slug(rule)}"
     sec = rulebook.section(rule)
@@ -91,20 +98,38 @@ def rule_link(
     # made of spans, so a title cut short ("Lay off onto any") would say nothing of it.
     # It wraps to a second line where the link's room is narrow, then ends in "…"
     # (the label and the sheet it opens say it whole); the ID beside it is never cut.
-    words = ft.Row(
-        [
-            ft.Text(
-                title,
-                max_lines=2,
-                overflow=ft.TextOverflow.ELLIPSIS,
-                expand=True,
-                expand_loose=True,
-            ),
-            *([ft.Text(small, size=11, color=ft.Colors.OUTLINE)] if small else []),
-        ],
-        spacing=6,
-        tight=True,
-    )
+    words: ft.Control
+    if stacked:  # two short lines of title over the ID: 30 + 12 px in the 44 px button
+        words = ft.Column(
+            [
+                ft.Text(
+                    title,
+                    size=13,
+                    style=ft.TextStyle(height=1.15),
+                    max_lines=2,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                ),
+                *([ft.Text(small, size=10, color=ft.Colors.OUTLINE)] if small else []),
+            ],
+            spacing=0,
+            tight=True,
+            alignment=ft.MainAxisAlignment.CENTER,
+        )
+    else:
+        words = ft.Row(
+            [
+                ft.Text(
+                    title,
+                    max_lines=2,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                    expand=True,
+                    expand_loose=True,
+                ),
+                *([ft.Text(small, size=11, color=ft.Colors.OUTLINE)] if small else []),
+            ],
+            spacing=6,
+            tight=True,
+        )
     return labelled(
         ft.TextButton(
             content=words,

@@ -191,10 +191,11 @@ def verdict_slot(
     row: list[ft.Control] = [
         icon,
         text,
-        ft.Container(
-            rule_link(rule, f"{ident}-rule") if rule else None,
+        ft.Container(  # the link fills its slot: a longer title never moves its box
+            rule_link(rule, f"{ident}-rule", stacked=True, align=ft.Alignment.CENTER_LEFT)
+            if rule
+            else None,
             width=RULE_SLOT,
-            alignment=ft.Alignment.CENTER_RIGHT,
         ),
     ]
     if refusal is not None and on_dismiss is not None:
