@@ -2,7 +2,9 @@
 
 Run: ``.venv/bin/python benchmarks/mutation.py [--mutants 300] [--seed 2026] [--jobs 2]``
 (about 2-4 s per mutant on a 2-core machine).  It prints each surviving mutant and
-the score: killed / (killed + survivors that change behaviour).  Exit code 0 when
+the score: killed / (killed + survivors that change behaviour).  ``--again RUN.json``
+judges only the survivors of an earlier run's ``--json`` (after tests were added,
+the referee untouched: the same sample, and a killed mutant stays killed).  Exit code 0 when
 the score is at least ``--target`` (default 0.90).
 
 How it works:
@@ -320,6 +322,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--target", type=float, default=0.90)
     ap.add_argument("--json", type=Path, help="write every result here")
+    ap.add_argument(
+        "--again",
+        type=Path,
+        help="a previous run's --json: judge only its survivors again (tests added since; "
+        "the referee unchanged, so the sample and every other outcome are the same)",
+    )
     args = ap.parse_args(argv)
 
     global SOURCE
@@ -330,6 +338,22 @@ def main(argv: list[str] | None = None) -> int:
     mutants = all_mutants()
     sample = random.Random(args.seed).sample(mutants, min(args.mutants, len(mutants)))
     print(f"{len(mutants)} mutation points in rulesets/; sampling {len(sample)} (seed {args.seed})")
+    kept: list[Result] = []
+    if args.again is not None:
+        old = json.loads(args.again.read_text())
+        if sorted(r["mutant"] for r in old) != sorted(m.name for m in sample):
+            print(f"{args.again} is another sample: the referee changed since; run them all")
+            return 2
+        outcomes: dict[str, set[str]] = {}
+        for r in old:
+            outcomes.setdefault(r["mutant"], set()).add(r["outcome"])
+
+        def settled(m: Mutant) -> bool:  # (two mutants of one name: judged again if unsure)
+            return len(outcomes[m.name]) == 1 and "survived" not in outcomes[m.name]
+
+        kept = [Result(m, next(iter(outcomes[m.name]))) for m in sample if settled(m)]
+        sample = [m for m in sample if not settled(m)]
+        print(f"judging again the {len(sample)} survivors of {args.again}")
     t0 = time.monotonic()
     workdirs = []
     for j in range(args.jobs):
@@ -362,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
         return results
 
     with ThreadPoolExecutor(args.jobs) as pool:
-        results = [r for part in pool.map(work, range(args.jobs)) for r in part]
+        results = kept + [r for part in pool.map(work, range(args.jobs)) for r in part]
     print()
     # A time-out on a shared, loaded machine may be the load, not the mutant: each one is
     # judged again, alone, with ten times the limit; only a second time-out kills it.
