@@ -646,9 +646,7 @@ def HandOverRules(session: GameSession, ui: HandOverUi) -> ft.Control:
     facts = _facts(session, ui)
     answer = facts.answer
     v = answer.verdict
-    if ui.went_out is None or answer.missing or v is None or not v.legal:
-        return ft.Container()
-    if answer.preview is None:
+    if ui.went_out is None or answer.missing or v is None or not v.legal or answer.preview is None:
         return ft.Container()
     cite = facts.before.detail.cite
     hand = answer.preview.hands[ui.number - 1]
