@@ -126,10 +126,15 @@ def summary_of(session: GameSession) -> RummoliSummary:
     return summary
 
 
+_LEFT = ft.Alignment.CENTER_LEFT
+
+
 def _link_room(link: ft.Control) -> ft.Control:
     """A rule link beside a sentence gets at most two fifths of the row (a row lays a
     link out at its whole title's width otherwise, and a long title -- an "our ruling"
-    -- squeezed the sentence beside it to nothing); its title wraps there."""
+    -- squeezed the sentence beside it to nothing).  Its title stands over its ID
+    (``stacked``): beside the ID it had some 45 px at a 360 px phone and ended in "…"
+    after a word or two ("The final p…", "Deal every ca…")."""
     return ft.Container(link, expand=2, alignment=ft.Alignment.CENTER_RIGHT)
 
 
@@ -139,7 +144,11 @@ def explain(text: str, rule: str | None = None, ident: str | None = None) -> ft.
     if ident:
         parts[0] = said(parts[0], text, ident, expand=3)
     if rule:
-        parts.append(_link_room(rule_link(rule, f"{ident}-rule" if ident else None)))
+        parts.append(
+            _link_room(
+                rule_link(rule, f"{ident}-rule" if ident else None, stacked=True, align=_LEFT)
+            )
+        )
     return ft.Row(parts, vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)
 
 
@@ -254,7 +263,7 @@ def _entry_row(name: str, e: LedgerEntry, ident: str) -> ft.Control:
             said(
                 ft.Text(words, size=14), f"{name}: {words} ({rule_words(e.rule)})", ident, expand=3
             ),
-            _link_room(rule_link(e.rule, f"{ident}-rule")),
+            _link_room(rule_link(e.rule, f"{ident}-rule", stacked=True, align=_LEFT)),
         ],
         spacing=2,
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
