@@ -964,7 +964,9 @@ class Ruleset(Protocol):
 
     * ``new_game`` / ``from_record`` -- a live :class:`Game`.
     * ``parse_action`` -- one recorded action from its JSON (``RecordError``).
-    * ``opening`` -- who deals and plays first, in words, with the rule.
+    * ``opening`` -- who deals and plays first, in words, with the rule; under the
+      house rules given, it also says, once for the game, what a verdict cannot check
+      without the player's hand.
     * ``opening_actions`` -- the action(s) that open a new game's record.
     * ``check`` -- verdict on a proposed play (CLI ``companion check``).
     * ``score`` -- points of some cards (CLI ``companion score``).
@@ -998,7 +1000,13 @@ class Ruleset(Protocol):
 
     def parse_action(self, data: Any) -> Action: ...
 
-    def opening(self, players: Sequence[str], dealer: str) -> Opening: ...
+    def opening(
+        self,
+        players: Sequence[str],
+        dealer: str,
+        *,
+        rules: HouseRulesBase | dict[str, Any] | None = None,
+    ) -> Opening: ...
 
     def opening_actions(
         self, players: Sequence[str], dealer: str, *, chips: Sequence[int] | None = None

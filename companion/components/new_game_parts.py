@@ -185,7 +185,8 @@ def PlayersPanel(form: NewGameForm, ruleset: Ruleset, saved: list[str]) -> ft.Co
 
 @ft.component
 def DealerPanel(form: NewGameForm, ruleset: Ruleset) -> ft.Control:
-    """The first dealer: picked, or drawn at random; the opening in the referee's words."""
+    """The first dealer: picked, or drawn at random; the opening in the referee's words,
+    under the house rules chosen (what the game's verdicts cannot check is said there)."""
 
     def pick(e: ft.Event[ft.RadioGroup]) -> None:
         form.dealer = e.control.value or ""
@@ -218,7 +219,7 @@ def DealerPanel(form: NewGameForm, ruleset: Ruleset) -> ft.Control:
         problem_line(form.problems.dealer, "dealer-error"),
     ]
     if form.dealer in form.players:
-        text = ruleset.opening(form.players, form.dealer).text
+        text = ruleset.opening(form.players, form.dealer, rules=form.rules).text
         controls.append(said(ft.Text(text, size=15, weight=ft.FontWeight.W_500), text, "opening"))
     return ft.Column(controls, spacing=6, key=scroll_key("dealer"))
 

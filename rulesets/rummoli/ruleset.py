@@ -14,6 +14,7 @@ Cy deals; Ann, on the dealer's left, opens the poker betting.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rulesets.cards import Card, parse_cards
 from rulesets.errors import HouseRuleError
@@ -92,15 +93,21 @@ class RummoliRuleset(RulesetBase[RummoliGame, RummoliAction]):
         return True
 
     # ---- opening a game
-    def opening(self, players: Sequence[str], dealer: str) -> Opening:
-        """The dealer deals; the player on their left opens the poker betting (M4.2)."""
+    def opening(
+        self,
+        players: Sequence[str],
+        dealer: str,
+        *,
+        rules: HouseRulesBase | dict[str, Any] | None = None,
+    ) -> Opening:
+        """The dealer deals; the player on their left opens the poker betting (M4.2), or,
+        with a showdown and no betting, the best poker hand starts (M4.3)."""
         left = left_of(players, dealer)
-        return Opening(
-            dealer=dealer,
-            first=left,
-            text=f"{dealer} deals; {left}, on the dealer's left, opens the poker betting.",
-            rule="M4.2",
-        )
+        if as_rules(rules).poker_betting == "showdown":
+            then = "the poker hands are shown without betting, and the best one starts the play."
+        else:
+            then = f"{left}, on the dealer's left, opens the poker betting."
+        return Opening(dealer=dealer, first=left, text=f"{dealer} deals; {then}", rule="M4.2")
 
     def opening_actions(
         self, players: Sequence[str], dealer: str, *, chips: Sequence[int] | None = None

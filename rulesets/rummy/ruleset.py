@@ -14,7 +14,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from rulesets.cards import Card
 from rulesets.errors import RulesetError
@@ -85,8 +85,16 @@ class RummyRuleset(RulesetBase[RummyGame, RummyAction]):
         """Lower is better with penalty points (R6.3); higher with points won or cash."""
         return game_module.higher_is_better(coerce_rules(rules))
 
-    def opening(self, players: Sequence[str], dealer: str) -> Opening:
-        """Who deals and who plays first (R1.4: clockwise from the dealer's left)."""
+    def opening(
+        self,
+        players: Sequence[str],
+        dealer: str,
+        *,
+        rules: HouseRulesBase | dict[str, Any] | None = None,
+    ) -> Opening:
+        """Who deals and who plays first (R1.4: clockwise from the dealer's left); no
+        house rule changes it (``winner_deals`` picks later dealers, not the first)."""
+        del rules
         left = left_of(players, dealer)
         return Opening(
             dealer=dealer,

@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # the names below, imported when first asked for (rulesets.la
     from rulesets.umtali.game import HandResult, Phase, TableMeld, UmtaliGame
     from rulesets.umtali.house_rules import UmtaliRules
     from rulesets.umtali.melds import (
+        U4_4_OPENING,
         U7_OPENING,
         U7_UNCHECKED,
         MeldKind,
@@ -77,6 +78,7 @@ if TYPE_CHECKING:  # the names below, imported when first asked for (rulesets.la
 __all__ = [
     "ACTION_TYPES",
     "RULESET",
+    "U4_4_OPENING",
     "U7_OPENING",
     "U7_UNCHECKED",
     "Action",
@@ -145,6 +147,7 @@ _HOMES: Final = {
     ),
     "house_rules": ("UmtaliRules",),
     "melds": (
+        "U4_4_OPENING",
         "U7_OPENING",
         "U7_UNCHECKED",
         "MeldKind",

@@ -28,6 +28,7 @@ from rulesets.words import quote_cards
 __all__ = [
     "BASIC_KINDS",
     "SINGLE_KINDS",
+    "U4_4_OPENING",
     "U7_OPENING",
     "RULES_MD",
     "U7_ENTER_HAND",
@@ -59,6 +60,14 @@ __all__ = [
 SEQUENCE_TOP: Final = 10
 HANDS_PER_GAME: Final = 4
 STOCK_AFTER_DEAL: Final = 31
+
+#: said once where a game starts under ``compulsory_melding``: a discard is checked
+#: against the rest of the hand (U4.4) only when the hand is entered; without it, only
+#: the discarded card itself is checked, and a verdict says nothing of the rest.
+U4_4_OPENING: Final = (
+    "Melding is compulsory: the app checks a discard against the rest of the player's "
+    "hand only when the player enters their hand."
+)
 
 #: said once where a game starts: verdicts check U7.2 only against a hand entered.
 U7_OPENING: Final = (

@@ -8,7 +8,6 @@ Each handler checks its action against the state and changes it (see
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from rulesets.cards import Card, distinct, format_cards
 from rulesets.errors import IllegalActionError
@@ -47,7 +46,6 @@ from rulesets.umtali.turns import end_hand, enter_final
 from rulesets.words import plural, quote_cards
 
 __all__ = [
-    "COMPULSORY_UNCHECKED",
     "discard",
     "end_hand_empty_stock",
     "extend",
@@ -55,11 +53,6 @@ __all__ = [
     "leftovers",
     "meld",
 ]
-
-#: the note a discard carries under ``compulsory_melding`` when no hand was entered.
-COMPULSORY_UNCHECKED: Final = (
-    "compulsory melding could be checked only against the discarded card: no hand was entered"
-)
 
 
 def _no_breaking_in(
@@ -150,32 +143,33 @@ def discard(s: State, p: int, a: Discard, hand: frozenset[Card] | None) -> Outco
     fresh(s, [card], head)
     _discard_checks(s, card, head)
     in_hand(hand, [card], head)
-    notes = _compulsory(s, card, hand, head)
+    _compulsory(s, card, hand, head)
     pile_settle(s)
     pile_put(s, card)
     if s.phase is Phase.FINAL:
         s.final_discarded = True
         s.final_card = card
-        return Outcome("discard", 0, "U8.4", f"{who}'s final discard", (card,), notes)
+        return Outcome("discard", 0, "U8.4", f"{who}'s final discard", (card,))
     close_turn(s)
     s.turn_open = False
-    return Outcome("discard", 0, "U4.5", f"{who} discards and ends the turn", (card,), notes)
+    return Outcome("discard", 0, "U4.5", f"{who} discards and ends the turn", (card,))
 
 
-def _compulsory(s: State, card: Card, hand: frozenset[Card] | None, head: str) -> tuple[str, ...]:
+def _compulsory(s: State, card: Card, hand: frozenset[Card] | None, head: str) -> None:
     """``compulsory_melding`` (U4.4, A-U8): no discard while something can go down --
     the discarded card itself (a jack, U5.4; a card an anchor takes, U4.4; part of a
-    meld), or, when the hand is known, anything in it."""
+    meld), or, when the hand is known, anything in it.  Without the hand, nothing to
+    say: the game's opening words already say the rest of the hand is checked only
+    when it is entered (:data:`~rulesets.umtali.melds.U4_4_OPENING`)."""
     if not s.rules.compulsory_melding:
-        return ()
+        return
     takes = accepted(s)
     compulsory_discard(card, hand or (), takes, s.rules, head)
     if hand is None:
-        return (COMPULSORY_UNCHECKED,)
+        return
     play = playable(hand, takes)
     if play is not None:
         raise IllegalActionError(f"{head}: {play_words(*play)}; melding is compulsory", rule="U4.4")
-    return ()
 
 
 def _discard_checks(s: State, card: Card, head: str) -> None:

@@ -45,6 +45,7 @@ from rulesets.umtali.check import PACK_RULE, check
 from rulesets.umtali.game import UmtaliGame
 from rulesets.umtali.house_rules import UmtaliRules
 from rulesets.umtali.melds import (
+    U4_4_OPENING,
     U7_ENTER_HAND,
     U7_OPENING,
     MeldKind,
@@ -112,15 +113,33 @@ class UmtaliRuleset(RulesetBase[UmtaliGame, UmtaliAction]):
         """The higher total wins (U2.1)."""
         return True
 
-    def opening(self, players: Sequence[str], dealer: str) -> Opening:
-        """The cut decides the first dealer (U2.2); the non-dealer plays first (U3.3)."""
+    def opening(
+        self,
+        players: Sequence[str],
+        dealer: str,
+        *,
+        rules: HouseRulesBase | dict[str, Any] | None = None,
+    ) -> Opening:
+        """The cut decides the first dealer (U2.2); the non-dealer plays first (U3.3).
+
+        What a verdict cannot check without the player's hand is said here, once for
+        the game, under the house rules that make it so: the no-breaking rule (U7.2)
+        and compulsory melding (U4.4).
+        """
+        r = _rules(rules)
         first = left_of_dealer(players, dealer)
-        return Opening(
-            dealer=dealer,
-            first=first,
-            text=f"{dealer} deals 10 each; {first} plays first. {U7_OPENING}",
-            rule="U3.3",
+        deal = (
+            f"{dealer} deals 11 cards to {first} and 10 to {dealer}, with no upcard; "
+            f"{first} plays first, without drawing."
+            if r.deal_eleven_ten
+            else f"{dealer} deals 10 each; {first} plays first."
         )
+        caveats = [
+            words
+            for on, words in ((r.no_breaking, U7_OPENING), (r.compulsory_melding, U4_4_OPENING))
+            if on
+        ]
+        return Opening(dealer=dealer, first=first, text=" ".join([deal, *caveats]), rule="U3.3")
 
     def opening_actions(
         self, players: Sequence[str], dealer: str, *, chips: Sequence[int] | None = None

@@ -350,3 +350,52 @@ def test_u7_2_play_screen_verdicts_without_a_hand_do_not_repeat_the_no_breaking_
         assert [a.to_json().get("card") for a in game.actions[-3:]] == ["8H", "4H", "9H"]
 
     drive(game, scenario)
+
+
+def test_u4_4_play_screen_discards_without_a_hand_do_not_repeat_the_compulsory_caveat() -> None:
+    """Issue 18: under compulsory melding, every discard entered without a hand said
+    "compulsory melding could be checked only against the discarded card: no hand was
+    entered"; that is said once, in the opening words on the new-game screen, when the
+    house rule is chosen there, and never on a verdict of the play screen."""
+    from companion.components.new_game_form import NewGameForm
+    from companion.components.new_game_parts import DealerPanel
+    from rulesets.umtali import U4_4_OPENING, U7_OPENING
+    from rulesets.umtali.ruleset import RULESET
+
+    form = NewGameForm(
+        game="umtali", rules={"compulsory_melding": True}, players=list(PLAYERS), dealer="Ann"
+    )
+
+    async def opening(sc: HeadlessScreen) -> None:
+        said = sc.label("opening")
+        assert said.count(U4_4_OPENING) == 1 and said.count(U7_OPENING) == 1, said
+        form.rules = {}  # the house rule switched off in the editor: the sentence goes
+        await sc.flush()
+        assert U4_4_OPENING not in sc.label("opening"), sc.label("opening")
+        assert sc.label("opening").count(U7_OPENING) == 1
+
+    render_headless(DealerPanel, form, RULESET, scenario=opening, screen=HeadlessScreen)
+
+    game = new_session({"compulsory_melding": True})
+
+    async def scenario(sc: Screen) -> None:
+        for who, card in (("bob", "2C"), ("ann", "3D")):
+            await sc.click(f"acting-{who}")
+            await sc.click("mode-discard")
+            await sc.tap_cards("discard", card)
+            label = str(sc.sem("verdict").label)
+            assert "Note" not in label and "compulsory" not in label, label
+            said = sc.texts() + [
+                str(c.label) for c in sc.controls() if isinstance(c, ft.Semantics) and c.label
+            ]
+            assert not [t for t in said if "no hand was entered" in t or "compulsory" in t]
+            await sc.click("add-discard")
+        assert [a.to_json().get("card") for a in game.actions[-2:]] == ["2C", "3D"]
+        # the discarded card itself is still checked: a jack could have gone down alone
+        await sc.click("acting-bob")
+        await sc.click("mode-discard")
+        await sc.tap_cards("discard", "JC")
+        refused = str(sc.sem("verdict").label)
+        assert refused.startswith("Not allowed.") and "melding is compulsory" in refused, refused
+
+    drive(game, scenario)

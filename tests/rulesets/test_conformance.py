@@ -56,6 +56,9 @@ def test_every_game_satisfies_the_protocol(game: str) -> None:
     assert isinstance(live, Game)
     opening = ruleset.opening(players, players[0])
     assert opening.dealer == players[0] and opening.rule and opening.text
+    # every game takes the house rules (a model or the form's dict); defaults change nothing
+    assert ruleset.opening(players, players[0], rules=defaults) == opening
+    assert ruleset.opening(players, players[0], rules={}) == opening
     for action in ruleset.opening_actions(players, players[0]):
         live.push(action)
     assert live.summary().players == tuple(players)

@@ -76,6 +76,16 @@ def test_m4_2_opening_and_opening_actions_name_the_dealer() -> None:
         RULESET.opening_actions(NAMES, "Zed")
 
 
+def test_m4_2_with_a_showdown_the_opening_names_no_one_to_open_the_betting() -> None:
+    showdown = RULESET.opening(NAMES, "Cy", rules={"poker_betting": "showdown"})
+    assert showdown.text == (
+        "Cy deals; the poker hands are shown without betting, and the best one starts the play."
+    )
+    betting = RULESET.opening(NAMES, "Cy", rules={"poker_betting": "one_round"})
+    assert betting == RULESET.opening(NAMES, "Cy")
+    assert betting.text == "Cy deals; Ann, on the dealer's left, opens the poker betting."
+
+
 def test_m1_1_players_by_name_or_by_seat_replay_alike() -> None:
     by_seat = [
         {"type": "start", "chips": [50, 50, 50], "dealer": 0},

@@ -10,6 +10,7 @@ from rulesets.errors import HouseRuleError, IllegalActionError, RecordError, Rul
 from rulesets.protocol import Ruleset, parse_house_rules
 from rulesets.umtali import (
     RULESET,
+    U4_4_OPENING,
     U7_OPENING,
     U7_UNCHECKED,
     MeldKind,
@@ -251,8 +252,56 @@ def test_u4_4_option_compulsory_melding() -> None:
     g = new_game(UmtaliRules(compulsory_melding=True))
     assert rule_of(lambda: g.push(Discard(player="Bob", card="2C"), hand="2C 5H 6H 7H")) == "U4.4"
     v = g.judge(Discard(player="Bob", card="2C"))
-    assert v.legal and any("compulsory" in n for n in v.notes)
+    assert v.legal and not v.notes  # the opening says the hand is needed (issue 18)
     g.push(Discard(player="Bob", card="2C"), hand="2C 5H 6H 9S")
+
+
+def test_u4_4_discard_without_a_hand_carries_no_note() -> None:
+    """Issue 18: under compulsory melding, a discard entered without the hand repeated
+    "compulsory melding could be checked only against the discarded card"; that is said
+    once, in the game's opening words, and the check of the card itself still runs."""
+    g = new_game(UmtaliRules(compulsory_melding=True))
+    g.push(Meld(player="Bob", cards=("5H", "6H", "7H")))
+    bob = g.judge(Discard(player="Bob", card="2C"))
+    assert bob.legal and bob.rule == "U4.5" and bob.notes == ()
+    g.push(Discard(player="Bob", card="2C"))
+    ann = g.judge(Discard(player="Ann", card="3D"))
+    assert ann.legal and ann.notes == ()
+    # the card itself is still checked: 8H extends Bob's 5H 6H 7H, a jack goes down alone
+    assert rule_of(lambda: g.push(Discard(player="Ann", card="8H"))) == "U4.4"
+    assert rule_of(lambda: g.push(Discard(player="Ann", card="JC"))) == "U4.4"
+    # with the hand: refused while a meld or an extension was playable ...
+    assert rule_of(lambda: g.push(Discard(player="Ann", card="3D"), hand="3D KS QS 2C")) == "U4.4"
+    assert rule_of(lambda: g.push(Discard(player="Ann", card="3D"), hand="3D 4H 9C")) == "U4.4"
+    # ... and with nothing playable in it, no note either
+    assert g.judge(Discard(player="Ann", card="3D"), hand="3D 9C 2S").notes == ()
+    g.push(Discard(player="Ann", card="3D"), hand="3D 9C 2S")
+    assert g.turn == "Bob"
+
+
+def test_u4_4_the_opening_says_once_that_compulsory_melding_needs_the_hand() -> None:
+    on = RULESET.opening(("Ann", "Bob"), "Ann", rules=UmtaliRules(compulsory_melding=True))
+    assert on.text.count(U4_4_OPENING) == 1 and on.text.count(U7_OPENING) == 1, on.text
+    assert on.text.startswith("Ann deals 10 each; Bob plays first. ")
+    as_dict = RULESET.opening(("Ann", "Bob"), "Ann", rules={"compulsory_melding": True})
+    assert as_dict == on  # the new-game form's rules are a dict of switches
+    for off in (None, UmtaliRules(), {"compulsory_melding": False}):
+        assert U4_4_OPENING not in RULESET.opening(("Ann", "Bob"), "Ann", rules=off).text
+    assert "_" not in U4_4_OPENING and "U4" not in U4_4_OPENING  # words, not rule IDs
+
+
+def test_u7_2_the_opening_says_nothing_of_the_no_breaking_rule_when_it_is_off() -> None:
+    off = RULESET.opening(("Ann", "Bob"), "Bob", rules=UmtaliRules(no_breaking=False))
+    assert off.text == "Bob deals 10 each; Ann plays first."
+
+
+def test_a_u10_the_opening_says_the_eleven_ten_deal() -> None:
+    o = RULESET.opening(("Ann", "Bob"), "Ann", rules=UmtaliRules(deal_eleven_ten=True))
+    assert (o.dealer, o.first) == ("Ann", "Bob")
+    assert o.text.startswith(
+        "Ann deals 11 cards to Bob and 10 to Ann, with no upcard; Bob plays first, without drawing."
+    )
+    assert "10 each" not in o.text
 
 
 def test_u4_4_any_number_of_melds_in_a_turn() -> None:

@@ -256,7 +256,7 @@ def test_u4_4_compulsory_melding_counts_an_extension_as_melding() -> None:
         rule_of(lambda: g.push(Discard(player="Ann", card="8H"))) == "U4.4"
     )  # the card itself is known
     v = g.judge(Discard(player="Ann", card="2D"))  # 2D alone could go nowhere
-    assert v.legal and v.notes
+    assert v.legal and not v.notes  # the rest of the hand: said once, in the opening
     g.push(Discard(player="Ann", card="2D"), hand="2D 3S 9C")
 
 
