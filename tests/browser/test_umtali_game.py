@@ -258,7 +258,7 @@ def test_full_umtali_game_through_the_ui(fresh_server: AppServer, phone_page: An
     settled_click(page, page.get_by_test_id("face-down"))
     shows(page, "part-discard", "Discard: 2♣ (face down)")
     verdict(page, "Ann must draw from the stock")
-    shot("go-out")  # docs/umtali-phone.png
+    shot("go-out")
     press(page, "add-go-out")
     side(page, "Bob", 10)
     shows(page, "scoreline", "Bob went out: Ann's final turn")
