@@ -401,21 +401,31 @@ class GameFiles:
             return
         if live.log_sig is not None:
             return
-        log_path = self._paths(game_id)[1]
         self.forget(game_id)
         try:
-            fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            live = self._begin_log(game_id, live)
         except FileExistsError:
             return
+        self.remember(game_id, live)
+
+    def _begin_log(self, game_id: str, live: Live) -> Live:
+        """Create the game's log holding only its header (``live``'s token), synced with
+        its folder; ``live`` that knows it.  FileExistsError if there is a log."""
+        log_path = self._paths(game_id)[1]
+        fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         try:
             _write_all(fd, actionlog.header(live.token))
             if self._folder.durable:
                 sync_together(fd, [self._sync_dir])
             st = os.fstat(fd)
+        except BaseException:  # (a disk full): no headless log is left behind
+            with contextlib.suppress(OSError):
+                os.unlink(log_path)
+            raise
         finally:
             os.close(fd)
         sig = FileSig.of(st)
-        self.remember(game_id, replace(live, log_sig=sig, log_token=live.token, log_valid=sig.size))
+        return replace(live, log_sig=sig, log_token=live.token, log_valid=sig.size)
 
     def compact(self, game_id: str, pause: Callable[[], object] = _no_pause) -> bool:
         """Fold the game's log into its file; True if done.
@@ -431,6 +441,11 @@ class GameFiles:
         the game changed meanwhile, or its files are not the plain case (an older
         version, a torn or damaged log), nothing happens: the log stays long,
         reads stay right, and a later save asks again.
+
+        A game still being played gets its next log, empty, at once (under the lock,
+        in this thread): the first save after a fold is a plain append, not a new file
+        and a sync of the folder (which took some 3x a save's CPU).  A finished game
+        gets none: it is not saved to again, and the history keeps one file for it.
         """
         path = self.path(game_id)
         log_path = path.with_suffix(".log")
@@ -452,7 +467,7 @@ class GameFiles:
             return False
         if folded is None:
             return False
-        data, revision, count = folded
+        data, revision, count, status = folded
         tmp: Path | None = write_temp(path, data, durable=self._folder.durable)
         try:
             with self._folder.writing():
@@ -467,6 +482,9 @@ class GameFiles:
                 sig = stat(path)
                 if sig is not None:
                     folded_live = Live(sig, None, token, count, rev=revision)
+                    if status != "finished":
+                        with contextlib.suppress(OSError):  # (the next save makes it)
+                            folded_live = self._begin_log(game_id, folded_live)
                     self._remember_folded(game_id, sigs, folded_live)
                 return True
         finally:
@@ -488,8 +506,9 @@ class GameFiles:
 
 def fold_raw(
     raw: bytes, log: bytes, token: str, pause: Callable[[], object] = _no_pause
-) -> tuple[bytes, int, int] | None:
-    """A game file with its log folded in, from raw JSON: (bytes, revision, actions).
+) -> tuple[bytes, int, int, str | None] | None:
+    """A game file with its log folded in, from raw JSON: (bytes, revision, actions,
+    the game's status).
 
     No model is built: the file's tables and the log's lines were checked when
     they were written, and what is copied is copied as it is.  None if this is
@@ -541,4 +560,5 @@ def fold_raw(
         }
         parts.append((b"," if first else b"") + dumps(chunk)[1:-1])
     parts.append(b"}}")
-    return b"".join(parts), revision, len(actions)
+    status = header.get("status")
+    return b"".join(parts), revision, len(actions), status if isinstance(status, str) else None
