@@ -49,6 +49,10 @@ _CACHE = 256
 #: logs kept open between saves (the games being played); none on Windows, where an
 #: open file cannot be removed (a fold removes the log it folded in)
 _KEEP_OPEN = 0 if os.name == "nt" else 4
+#: a new log is made for appending, as every log a writer keeps open must be: another
+#: process appends to it too, and a write at this descriptor's own offset would land
+#: over that line (a save lost, and the game read back without either)
+_NEW_LOG = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND
 
 
 @dataclass(frozen=True)
@@ -294,7 +298,7 @@ class GameFiles:
             data = line
         else:
             self.close_log(game_id)
-            fd = os.open(self._paths(game_id)[1], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            fd = os.open(self._paths(game_id)[1], _NEW_LOG, 0o644)
             self._keep(game_id, fd)
             data = actionlog.header(live.token) + line
         try:
@@ -410,19 +414,23 @@ class GameFiles:
 
     def _begin_log(self, game_id: str, live: Live) -> Live:
         """Create the game's log holding only its header (``live``'s token), synced with
-        its folder; ``live`` that knows it.  FileExistsError if there is a log."""
+        its folder, and keep it open; ``live`` that knows it.  FileExistsError if there
+        is a log."""
         log_path = self._paths(game_id)[1]
-        fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        self.close_log(game_id)
+        fd = os.open(log_path, _NEW_LOG, 0o644)
         try:
             _write_all(fd, actionlog.header(live.token))
             if self._folder.durable:
                 sync_together(fd, [self._sync_dir])
             st = os.fstat(fd)
         except BaseException:  # (a disk full): no headless log is left behind
+            os.close(fd)
             with contextlib.suppress(OSError):
                 os.unlink(log_path)
             raise
-        finally:
+        self._keep(game_id, fd, st.st_ino)  # open for the next save: it costs no open()
+        if self._open.get(game_id) != (fd, st.st_ino):  # not kept (Windows)
             os.close(fd)
         sig = FileSig.of(st)
         return replace(live, log_sig=sig, log_token=live.token, log_valid=sig.size)

@@ -313,6 +313,23 @@ def test_another_process_appending_is_seen_by_a_cached_writer(tmp_path: Path) ->
     assert [x["type"] for x in b.get_game(g.id).actions] == ["x", "a", "b", "a2"]
 
 
+def test_two_processes_appending_to_a_log_one_of_them_made_lose_nothing(tmp_path: Path) -> None:
+    """The writer that makes a log keeps it open for its next save.  It was opened
+    without O_APPEND: its next line went where its own last one ended, over the line
+    the other process had appended meanwhile (and the game read back without either).
+    Now every log a writer keeps appends at the end of the file, whoever wrote last."""
+    a, g = store_with_a_game(tmp_path)
+    b = TinyDbRepository(tmp_path)
+    b.rename_player("Ann", "Ann2")  # a rewrite: the game file only, no log
+    assert not log_file(a, g.id).exists()
+    assert a.append_action(g.id, {"type": "a1"}) == 2  # a makes the log, and keeps it
+    assert b.append_action(g.id, {"type": "b1"}) == 3
+    assert a.append_action(g.id, {"type": "a2"}) == 4
+    for fresh in (a, b, open_repository(tmp_path)):
+        assert [x["type"] for x in fresh.get_game(g.id).actions] == ["x", "a1", "b1", "a2"]
+    assert open_repository(tmp_path).problems == []
+
+
 # ---- a data folder written by the previous version opens and shows every game ------------------
 V1 = Path(__file__).resolve().parents[1] / "data" / "store-v1"
 
