@@ -31,6 +31,7 @@ from companion.components.new_game_form import (
 from companion.preferences import changed_only, describe_rules
 from companion.presets import Preset, load_presets, save_preset
 from companion.services import Services
+from rulesets import HouseRuleError
 from rulesets.protocol import Ruleset
 
 __all__ = ["DealerPanel", "HouseRulesDialog", "HouseRulesRow", "PlayersPanel", "StartBar"]
@@ -219,7 +220,10 @@ def DealerPanel(form: NewGameForm, ruleset: Ruleset) -> ft.Control:
         problem_line(form.problems.dealer, "dealer-error"),
     ]
     if form.dealer in form.players:
-        text = ruleset.opening(form.players, form.dealer, rules=form.rules).text
+        try:
+            text = ruleset.opening(form.players, form.dealer, rules=form.rules).text
+        except HouseRuleError:  # a number half typed in the house rules (Start names it)
+            text = ruleset.opening(form.players, form.dealer).text
         controls.append(said(ft.Text(text, size=15, weight=ft.FontWeight.W_500), text, "opening"))
     return ft.Column(controls, spacing=6, key=scroll_key("dealer"))
 

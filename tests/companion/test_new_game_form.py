@@ -133,3 +133,28 @@ def test_removing_the_dealer_clears_the_dealer_and_moving_keeps_everyone() -> No
     assert form.players == ["Ann", "Cy", "Bob"]
     remove_player(form, "Bob")
     assert form.players == ["Ann", "Cy"] and form.dealer == "" and "Bob" not in form.chips
+
+
+def test_m4_2_the_opening_stands_while_a_house_rule_is_half_typed() -> None:
+    """The opening words follow the house rules chosen (issue 18); a number being typed
+    in the house-rules sheet ("bet limit: 1x") is not a rule yet.  The dealer panel
+    under the sheet drew itself again on every keystroke and the referee refused the
+    rules: the panel fell over.  Meanwhile it says the default rules' opening; the form
+    names the bad rule when the game is started."""
+    from companion.components.new_game_parts import DealerPanel
+    from rulesets.rummoli.ruleset import RULESET
+    from tests.companion.flet_harness import HeadlessScreen, render_headless
+
+    form = NewGameForm(
+        game="rummoli", rules={"bet_limit": "1x"}, players=["Ann", "Bob", "Cy"], dealer="Ann"
+    )
+    with pytest.raises(HouseRuleError):
+        RULESET.opening(form.players, "Ann", rules=form.rules)
+
+    async def opening(sc: HeadlessScreen) -> None:
+        assert sc.label("opening") == RULESET.opening(form.players, "Ann").text
+        form.rules = {"bet_limit": 12}
+        await sc.flush()
+        assert sc.label("opening") == RULESET.opening(form.players, "Ann", rules=form.rules).text
+
+    render_headless(DealerPanel, form, RULESET, scenario=opening, screen=HeadlessScreen)
