@@ -126,15 +126,13 @@ def summary_of(session: GameSession) -> RummoliSummary:
     return summary
 
 
-_LEFT = ft.Alignment.CENTER_LEFT
-
-
-def _link_room(link: ft.Control) -> ft.Control:
-    """A rule link beside a sentence gets at most two fifths of the row (a row lays a
-    link out at its whole title's width otherwise, and a long title -- an "our ruling"
-    -- squeezed the sentence beside it to nothing).  Its title stands over its ID
+def _link_room(rule: str, ident: str | None) -> ft.Control:
+    """The link to ``rule`` beside a sentence: it gets at most two fifths of the row (a
+    row lays a link out at its whole title's width otherwise, and a long title -- an
+    "our ruling" -- squeezed the sentence beside it to nothing).  Its title stands over its ID
     (``stacked``): beside the ID it had some 45 px at a 360 px phone and ended in "…"
     after a word or two ("The final p…", "Deal every ca…")."""
+    link = rule_link(rule, ident, stacked=True, align=ft.Alignment.CENTER_LEFT)
     return ft.Container(link, expand=2, alignment=ft.Alignment.CENTER_RIGHT)
 
 
@@ -144,11 +142,7 @@ def explain(text: str, rule: str | None = None, ident: str | None = None) -> ft.
     if ident:
         parts[0] = said(parts[0], text, ident, expand=3)
     if rule:
-        parts.append(
-            _link_room(
-                rule_link(rule, f"{ident}-rule" if ident else None, stacked=True, align=_LEFT)
-            )
-        )
+        parts.append(_link_room(rule, f"{ident}-rule" if ident else None))
     return ft.Row(parts, vertical_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)
 
 
@@ -263,7 +257,7 @@ def _entry_row(name: str, e: LedgerEntry, ident: str) -> ft.Control:
             said(
                 ft.Text(words, size=14), f"{name}: {words} ({rule_words(e.rule)})", ident, expand=3
             ),
-            _link_room(rule_link(e.rule, f"{ident}-rule", stacked=True, align=_LEFT)),
+            _link_room(e.rule, f"{ident}-rule"),
         ],
         spacing=2,
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
